@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sonde event records: defined once, shared by the BPF programs (bpf/) and
+ * by user space (src/). They are also the on-disk record layout: the trace
+ * file stores these bytes verbatim inside compressed chunks (docs/format.md).
+ *
+ * Rules that keep the format extensible without a break:
+ *  - every record starts with struct sonde_hdr and its size is a multiple
+ *    of 8 (hdr.size counts the header and any variable tail);
+ *  - readers skip record types they do not know, using hdr.size;
+ *  - new fields are only ever appended; readers check hdr.size before
+ *    touching a field that a newer version added;
+ *  - bulky data (buffers, strings, stacks) lives in variable tails or in
+ *    out-of-line payload records, never in the fixed part.
+ *
+ * The header is laid out so that a record's fixed part needs no padding:
+ *
+ *   0        8        12       16    18    20    22    24
+ *   +--------+--------+--------+-----+-----+-----+-----+
+ *   |   ts   |  pid   |  tid   |type |size | cpu |flags|
+ *   +--------+--------+--------+-----+-----+-----+-----+
+ *
+ * This header is compiled both by clang -target bpf (with vmlinux.h, where
+ * the __uN types come from BTF) and by the host compiler (with
+ * <linux/types.h>), so it must not include either itself.
+ */
+#ifndef SONDE_EVENTS_H
+#define SONDE_EVENTS_H
+
+#define SONDE_COMM_LEN 16
+/* Longest exec tail: filename + argv strings, NUL separated. */
+#define SONDE_EXEC_DATA_MAX 4096
+/* Highest syscall number + 1 covered by the in-kernel selection bitmap. */
+#define SONDE_NR_SYSCALLS 512
+
+enum sonde_rec_type {
+	SONDE_REC_SYSCALL = 1, /* struct sonde_ev_syscall */
+	SONDE_REC_SWITCH = 2,  /* struct sonde_ev_switch */
+	SONDE_REC_WAKEUP = 3,  /* struct sonde_ev_wakeup */
+	SONDE_REC_FORK = 4,    /* struct sonde_ev_fork */
+	SONDE_REC_EXEC = 5,    /* struct sonde_ev_exec + tail */
+	SONDE_REC_EXIT = 6,    /* struct sonde_ev_exit */
+	SONDE_REC_COMM = 7,    /* struct sonde_ev_comm */
+	SONDE_REC_LOST = 8,    /* struct sonde_ev_lost */
+	SONDE_REC_PROC = 9,    /* struct sonde_ev_proc + tail (user space) */
+	SONDE_REC_TYPE_MAX
+};
+
+struct sonde_hdr {
+	__u64 ts;    /* CLOCK_MONOTONIC ns; for syscalls the entry time */
+	__u32 pid;   /* thread-group id (what ps calls PID) */
+	__u32 tid;   /* thread id */
+	__u16 type;  /* enum sonde_rec_type */
+	__u16 size;  /* whole record in bytes, multiple of 8 */
+	__u16 cpu;   /* CPU the record was produced on */
+	__u16 flags; /* type-specific, see below */
+};
+
+/* sonde_ev_syscall.hdr.flags */
+#define SONDE_SC_NORETURN 0x1   /* never returned (exit, exit_group) */
+#define SONDE_SC_UNFINISHED 0x2 /* still blocked when recording stopped */
+
+/*
+ * One fused record per syscall, written at exit from the entry state kept
+ * per task. hdr.ts is the entry time; dur is exit - entry (0 when no
+ * return). args are the six raw register arguments.
+ */
+struct sonde_ev_syscall {
+	struct sonde_hdr hdr;
+	__s64 ret;
+	__u64 dur;
+	__u64 args[6];
+	__u32 nr;
+	__u32 _pad;
+};
+
+/* Context switch on hdr.cpu; hdr.pid/tid are the previous task. */
+struct sonde_ev_switch {
+	struct sonde_hdr hdr;
+	__s32 prev_prio;
+	__u32 prev_state; /* TASK_* bits; 0 = preempted while running */
+	__u32 next_pid;
+	__u32 next_tid;
+	__s32 next_prio;
+	__u32 _pad;
+	char prev_comm[SONDE_COMM_LEN];
+	char next_comm[SONDE_COMM_LEN];
+};
+
+/* sonde_ev_wakeup.hdr.flags */
+#define SONDE_WAKEUP_NEW 0x1 /* first wakeup of a new task */
+
+/* Wakeup of a traced task; hdr.pid/tid are the woken task. */
+struct sonde_ev_wakeup {
+	struct sonde_hdr hdr;
+	__s32 prio;
+	__u32 target_cpu;
+	__u32 waker_pid;
+	__u32 waker_tid;
+};
+
+/* Task creation; hdr.pid/tid are the parent (the caller of clone). */
+struct sonde_ev_fork {
+	struct sonde_hdr hdr;
+	__u32 child_pid;
+	__u32 child_tid;
+	__u64 clone_flags; /* from the parent's clone/clone3/fork/vfork */
+	char child_comm[SONDE_COMM_LEN];
+};
+
+/* sonde_ev_exec.hdr.flags */
+#define SONDE_EXEC_ARGV_TRUNC 0x1 /* argv did not fit in the tail */
+
+/*
+ * Successful exec; hdr.pid/tid are the task after exec. The tail holds
+ * filename_len bytes of filename (with its NUL), then argv_len bytes of
+ * NUL-separated arguments; hdr.size is rounded up to 8.
+ */
+struct sonde_ev_exec {
+	struct sonde_hdr hdr;
+	__u32 old_tid; /* a non-leader thread that exec'd takes the tgid */
+	__u32 argc;
+	__u16 filename_len;
+	__u16 argv_len;
+	__u32 _pad;
+	char comm[SONDE_COMM_LEN];
+	/* char data[]; */
+};
+
+/* sonde_ev_exit.hdr.flags */
+#define SONDE_EXIT_GROUP_DEAD 0x1 /* last thread: the process is gone */
+
+/* Task exit; code is a wait(2) status (signal in bits 0-6). */
+struct sonde_ev_exit {
+	struct sonde_hdr hdr;
+	__s32 code;
+	__u32 _pad;
+};
+
+/* Command name change (prctl(PR_SET_NAME), /proc/PID/comm, exec). */
+struct sonde_ev_comm {
+	struct sonde_hdr hdr;
+	char comm[SONDE_COMM_LEN];
+};
+
+/* sonde_ev_lost.kind */
+enum sonde_lost_kind {
+	SONDE_LOST_RING = 1,   /* the per-CPU ring was full */
+	SONDE_LOST_WRITER = 2, /* user space could not store the record */
+};
+
+/*
+ * count records could not be stored on hdr.cpu; hdr.ts is the time of the
+ * first loss of the run, so the record sits where the hole is.
+ */
+struct sonde_ev_lost {
+	struct sonde_hdr hdr;
+	__u64 count;
+	__u32 kind;
+	__u32 _pad;
+};
+
+/*
+ * Written by user space, not BPF: a process that existed before recording
+ * began (attach with -p, --comm) so readers can name it. Tail: cmdline,
+ * NUL separated, cmdline_len bytes.
+ */
+struct sonde_ev_proc {
+	struct sonde_hdr hdr;
+	__u32 ppid;
+	__u32 cmdline_len;
+	char comm[SONDE_COMM_LEN];
+	/* char cmdline[]; */
+};
+
+#define SONDE_REC_ALIGN(n) (((n) + 7) & ~7u)
+
+#endif /* SONDE_EVENTS_H */

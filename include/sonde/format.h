@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sonde trace file: writer and reader (libsonde, src/format/).
+ * The byte layout is specified in docs/format.md.
+ *
+ * A file is a header (metadata), then chunks, then a footer index. Each
+ * chunk holds the records of one stream (one CPU, or a user-space stream)
+ * in the order they were produced, compressed with zstd, with a sequence
+ * number, the time range [min ts, max ts] of its records and their count.
+ * The reader merges all streams in timestamp order.
+ */
+#ifndef SONDE_FORMAT_H
+#define SONDE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include <sonde/events.h>
+
+#define SONDE_FORMAT_VERSION 1
+
+/* Metadata stored in the file header. Strings are owned by the caller
+ * (writer) or by the reader (valid until sonde_reader_close). */
+struct sonde_meta {
+	uint32_t version;     /* format version of the file */
+	const char *host;     /* uname nodename */
+	const char *kernel;   /* uname release */
+	const char *machine;  /* uname machine, e.g. x86_64 */
+	uint32_t ncpus;       /* possible CPUs = number of CPU streams */
+	uint64_t mono_ref_ns; /* CLOCK_MONOTONIC at the reference instant */
+	uint64_t wall_ref_ns; /* CLOCK_REALTIME at the same instant */
+	const char *cmdline;  /* the sonde command line that recorded */
+	uint32_t nsyscalls;   /* entries in syscall_names */
+	const char *const *syscall_names; /* by number; NULL = unused nr */
+};
+
+struct sonde_writer_opts {
+	size_t chunk_bytes;  /* raw bytes per chunk before compression; 0 = default */
+	int zstd_level;      /* 0 = default */
+	int threads;         /* compression threads; 0 = compress inline */
+};
+
+struct sonde_writer;
+
+/* Creates path (mode 0600, truncating) and writes the header. Returns 0 or
+ * -errno; on error *err names the problem. */
+int sonde_writer_open(struct sonde_writer **w, const char *path,
+		      const struct sonde_meta *meta,
+		      const struct sonde_writer_opts *opts, char *err,
+		      size_t errlen);
+/* Appends one record (hdr.size bytes) to stream `stream` (a CPU number).
+ * Records of one stream must be appended in production order. Returns 0 or
+ * -errno (e.g. -ENOSPC: the disk is full; complete chunks stay readable). */
+int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
+			const struct sonde_hdr *rec);
+/* Compresses and writes every partial chunk so the file is readable up to
+ * here (used on a timer and at exit). */
+int sonde_writer_flush(struct sonde_writer *w);
+/* Flushes, writes the footer index and closes. Frees w in all cases. */
+int sonde_writer_close(struct sonde_writer *w);
+
+struct sonde_writer_stats {
+	uint64_t records;
+	uint64_t raw_bytes;  /* record bytes appended */
+	uint64_t file_bytes; /* bytes written to the file so far */
+	uint64_t chunks;
+};
+void sonde_writer_stats(const struct sonde_writer *w,
+			struct sonde_writer_stats *st);
+
+struct sonde_reader;
+
+/* Opens a trace. Returns 0 or -errno with *err naming the problem (not a
+ * sonde trace, unsupported version, header corrupt...). A truncated file
+ * (no footer) opens fine: see sonde_reader_truncated(). */
+int sonde_reader_open(struct sonde_reader **r, const char *path, char *err,
+		      size_t errlen);
+void sonde_reader_close(struct sonde_reader *r);
+const struct sonde_meta *sonde_reader_meta(const struct sonde_reader *r);
+
+/* Next record in timestamp order (ties: stream, then production order).
+ * Returns 1 with *rec valid until the next call, 0 at the end, or -errno
+ * on a damaged chunk (the error is reported by sonde_reader_error() and the
+ * next call continues with the following chunk). */
+int sonde_reader_next(struct sonde_reader *r, const struct sonde_hdr **rec);
+/* Positions the reader at the first record with ts >= ts. */
+int sonde_reader_seek(struct sonde_reader *r, uint64_t ts);
+
+/* True when the file has no valid footer (recorder killed, disk full):
+ * every complete chunk is still returned. */
+int sonde_reader_truncated(const struct sonde_reader *r);
+/* Human-readable description of the last problem, or NULL. */
+const char *sonde_reader_error(const struct sonde_reader *r);
+
+struct sonde_reader_stats {
+	uint64_t chunks;     /* readable chunks */
+	uint64_t bad_chunks; /* chunks skipped as corrupt */
+	uint64_t records;    /* records returned so far */
+	uint64_t file_bytes;
+	uint64_t first_ts, last_ts;
+};
+void sonde_reader_stats(const struct sonde_reader *r,
+			struct sonde_reader_stats *st);
+
+/* Validates one record's header against the bytes available; used by the
+ * reader on every record so hostile files cannot make it read out of
+ * bounds. Returns 0 or -EINVAL. */
+int sonde_rec_check(const struct sonde_hdr *rec, size_t avail);
+
+#endif /* SONDE_FORMAT_H */

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sonde: git/perf-style dispatcher. The commands themselves are thin layers
+ * over libsonde, one file each. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct sonde_cmd *const commands[] = {
+	&cmd_record,
+	&cmd_print,
+	&cmd_stat,
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void cli_err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sonde %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const struct sonde_cmd *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+static void usage_all(FILE *f)
+{
+	fprintf(f, "usage: sonde COMMAND [ARGS...]\n\n"
+		   "Trace an application from the kernel up into its own code.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\nRun 'sonde help COMMAND' or 'man sonde-COMMAND' for details.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct sonde_cmd *c;
+
+	if (argc < 2) {
+		usage_all(stdout);
+		return 0;
+	}
+	c = cmd_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "sonde help: no command '%s'; 'sonde help' lists them\n",
+			argv[1]);
+		return 2;
+	}
+	fputs(c->usage, stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct sonde_cmd *c;
+
+	if (argc < 2) {
+		usage_all(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h"))
+		return cmd_help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version")) {
+		printf("sonde %s\n", SONDE_VERSION);
+		return 0;
+	}
+	c = cmd_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "sonde: '%s' is not a sonde command; 'sonde help' lists them\n",
+			argv[1]);
+		return 2;
+	}
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		fputs(c->usage, stdout);
+		return 0;
+	}
+	return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,23 @@
+# Shared helpers for integration tests (sourced). Tests run as root and load
+# BPF for real. Each check prints "ok - NAME" or "not ok - NAME".
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+B=${SONDE_BUILD:-build}
+SONDE=$PWD/$B/sonde
+FIX=$PWD/build/fixtures
+TMP=$(mktemp -d /tmp/sonde-it.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; }
+# check NAME CMD...: ok when CMD succeeds.
+check() {
+	local name=$1; shift
+	if "$@"; then ok "$name"; else notok "$name"; fi
+}
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "not ok - $0 needs root (integration tests load BPF)"
+		exit 1
+	fi
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs every test and prints "N passed, N failed" last. Arguments: build
+# directories; the unit tests and the integration tests run once per build
+# (the first is the normal build, the others e.g. the ASan/UBSan build).
+# Each test prints "ok - NAME" or "not ok - NAME" lines (TAP-like); a test
+# program that exits non-zero without reporting a failure counts as one.
+set -u
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || set -- build
+pass=0 fail=0
+failed_names=()
+log_dir=$(mktemp -d /tmp/sonde-tests.XXXXXX)
+
+count() { # name log rc
+	local name=$1 log=$2 rc=$3 p f
+	p=$(grep -c '^ok - ' "$log")
+	f=$(grep -c '^not ok - ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "not ok - $name (exit status $rc)" >> "$log"
+	fi
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "not ok - $name (reported no test)" >> "$log"
+	fi
+	pass=$((pass + p)); fail=$((fail + f))
+	if [ "$f" -gt 0 ]; then
+		failed_names+=("$name")
+		echo "FAIL $name ($p passed, $f failed); output:"
+		sed 's/^/    /' "$log" | tail -n 40
+	else
+		echo "PASS $name ($p)"
+	fi
+}
+
+run_one() { # name cmd...
+	local name=$1; shift
+	local log="$log_dir/$(echo "$name" | tr '/ ' '__').log"
+	timeout 900 "$@" > "$log" 2>&1
+	count "$name" "$log" $?
+}
+
+for b in "$@"; do
+	for t in "$b"/tests/test_*; do
+		[ -x "$t" ] && run_one "$b:unit/$(basename "$t")" "$t"
+	done
+	for t in tests/integration/*.sh; do
+		[ -f "$t" ] && run_one "$b:$(basename "$t" .sh)" env SONDE_BUILD="$b" bash "$t"
+	done
+done
+if [ -x tests/fuzz/run.sh ] && [ "${SONDE_NO_FUZZ:-0}" != 1 ]; then
+	run_one "fuzz" bash tests/fuzz/run.sh "${FUZZ_SECONDS:-20}"
+fi
+
+echo
+[ ${#failed_names[@]} -gt 0 ] && printf 'failed: %s\n' "${failed_names[@]}"
+echo "logs: $log_dir"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
