@@ -71,18 +71,19 @@ static __always_inline int is_failure(long ret)
 	return ret < 0 && ret >= -4095;
 }
 
-static __always_inline void emit_syscall(struct task_struct *t, __u32 nr, __u64 ts, __u64 dur,
-					 long ret, const __u64 *args, __u16 flags, __u64 now)
+static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, __u32 nr,
+					 __u64 ts, __u64 dur, long ret, const __u64 *args,
+					 __u16 flags, __u64 now)
 {
 	struct sonde_ev_syscall *r;
 	struct emit em;
 
-	if (emit_begin(&em, now))
+	if (emit_begin_on(&em, cpu, cs, now))
 		return;
 	r = emit_reserve(&em, sizeof(*r), now);
 	if (!r)
 		return;
-	hdr_fill(&r->hdr, ts, t->tgid, t->pid, SONDE_REC_SYSCALL, sizeof(*r), em.cpu, flags);
+	hdr_fill(&r->hdr, ts, cs->tgid, cs->pid, SONDE_REC_SYSCALL, sizeof(*r), cpu, flags);
 	r->ret = ret;
 	r->dur = dur;
 	r->args[0] = args[0];
@@ -96,15 +97,21 @@ static __always_inline void emit_syscall(struct task_struct *t, __u32 nr, __u64 
 	emit_submit(&em, r);
 }
 
+/*
+ * Hot path: who is current comes from the CPU's state (kept by
+ * sched_switch), the entry state goes into the CPU's slot. No helper call
+ * but the clock for an untraced task: one inlined per-CPU load, one .bss
+ * load.
+ */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct sonde_inflight *e;
-	__u32 nr = id;
+	struct sonde_cpu_state *cs;
+	__u32 nr = id, cpu;
 	__u64 now;
 
-	if (!tgid_traced(t->tgid))
+	cs = cpu_state(&cpu);
+	if (!cs || !tgid_traced(cs->tgid))
 		return 0;
 	if (!nr_selected(nr) && !nr_is_clone(nr))
 		return 0;
@@ -113,22 +120,37 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 		__u64 args[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
 
 		if (!failed_only)
-			emit_syscall(t, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
+			emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
 		return 0;
 	}
-	e = bpf_task_storage_get(&inflight, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!e)
-		return 0;
-	e->ts = now;
-	e->args[0] = regs->di;
-	e->args[1] = regs->si;
-	e->args[2] = regs->dx;
-	e->args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
-	e->args[4] = regs->r8;
-	e->args[5] = regs->r9;
-	e->nr = nr;
-	e->active = 1;
+	cs->slot.ts = now;
+	cs->slot.args[0] = regs->di;
+	cs->slot.args[1] = regs->si;
+	cs->slot.args[2] = regs->dx;
+	cs->slot.args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
+	cs->slot.args[4] = regs->r8;
+	cs->slot.args[5] = regs->r9;
+	cs->slot.nr = nr;
+	cs->slot.active = 1;
 	return 0;
+}
+
+/*
+ * The in-flight entry of the current task: in the CPU's slot if it has
+ * not been switched out since sys_enter (sched_switch empties the slot),
+ * else in its task storage. NULL if none (a new task's first return from
+ * clone, or a call entered before the task was traced).
+ */
+static __always_inline struct sonde_inflight *inflight_current(struct sonde_cpu_state *cs)
+{
+	struct sonde_inflight *e;
+
+	if (cs->slot.active)
+		return &cs->slot;
+	e = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), NULL, 0);
+	if (e && e->active)
+		return e;
+	return NULL;
 }
 
 /*
@@ -139,14 +161,16 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
+	struct sonde_cpu_state *cs;
 	struct sonde_inflight *e;
+	__u32 cpu;
 	__u64 now;
 
-	if (!tgid_traced(t->tgid))
+	cs = cpu_state(&cpu);
+	if (!cs || !tgid_traced(cs->tgid))
 		return 0;
-	e = bpf_task_storage_get(&inflight, t, NULL, 0);
-	if (!e || !e->active)
+	e = inflight_current(cs);
+	if (!e)
 		return 0;
 	e->active = 0;
 	if (!nr_selected(e->nr))
@@ -154,7 +178,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	if (failed_only && !is_failure(ret))
 		return 0;
 	now = bpf_ktime_get_ns();
-	emit_syscall(t, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
+	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
 	return 0;
 }
 
@@ -163,25 +187,52 @@ static __always_inline void read_comm(char *dst, struct task_struct *t)
 	bpf_probe_read_kernel(dst, SONDE_COMM_LEN, t->comm);
 }
 
+/* Moves the slot of a task being switched out into its task storage. */
+static __always_inline void slot_spill(struct sonde_cpu_state *cs, struct task_struct *prev)
+{
+	struct sonde_inflight *e;
+
+	e = bpf_task_storage_get(&inflight, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (e)
+		__builtin_memcpy(e, &cs->slot, sizeof(*e));
+	cs->slot.active = 0;
+}
+
+/*
+ * Runs on every context switch of the machine, also with --no-sched: it
+ * keeps cpus[cpu].tgid/pid naming the current task and spills the slot.
+ */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
 	struct sonde_ev_switch *r;
+	struct sonde_cpu_state *cs;
 	struct emit em;
+	__u32 cpu;
 	__u64 now;
+	int traced_prev, traced_next;
 
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return 0;
+	if (cs->slot.active)
+		slot_spill(cs, prev);
+	cs->tgid = next->tgid;
+	cs->pid = next->pid;
 	if (no_sched)
 		return 0;
-	if (!tgid_traced(prev->tgid) && !tgid_traced(next->tgid))
+	traced_prev = tgid_traced(prev->tgid);
+	traced_next = tgid_traced(cs->tgid);
+	if (!traced_prev && !traced_next)
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (emit_begin(&em, now))
+	if (emit_begin_on(&em, cpu, cs, now))
 		return 0;
 	r = emit_reserve(&em, sizeof(*r), now);
 	if (!r)
 		return 0;
-	hdr_fill(&r->hdr, now, prev->tgid, prev->pid, SONDE_REC_SWITCH, sizeof(*r), em.cpu, 0);
+	hdr_fill(&r->hdr, now, prev->tgid, prev->pid, SONDE_REC_SWITCH, sizeof(*r), cpu, 0);
 	r->prev_prio = prev->prio;
 	r->prev_state = prev_state;
 	r->next_pid = next->tgid;
@@ -236,10 +287,17 @@ int BPF_PROG(sched_wakeup_new, struct task_struct *p)
 /* Clone flags of the parent's in-flight clone-family call. */
 static __always_inline __u16 fork_flags(struct task_struct *parent, __u64 *flags)
 {
-	struct sonde_inflight *e = bpf_task_storage_get(&inflight, parent, NULL, 0);
+	struct sonde_cpu_state *cs;
+	struct sonde_inflight *e;
+	__u32 cpu;
 
 	*flags = 0;
-	if (!e || !e->active)
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return SONDE_FORK_FLAGS_UNKNOWN;
+	/* The parent is current, inside its clone. */
+	e = inflight_current(cs);
+	if (!e)
 		return SONDE_FORK_FLAGS_UNKNOWN;
 	switch (e->nr) {
 	case NR_CLONE:

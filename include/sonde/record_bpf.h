@@ -13,8 +13,8 @@
  *   | 0..63  |64..127 |         |        |    512 KiB for 4194304 pids
  *   +--------+--------+-- ... --+--------+
  *   ntraced                       number of set bits (live traced tgids)
- *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state, one cache line
- *                                 each so CPUs never share a line
+ *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state (below), 128
+ *                                 bytes each so CPUs never share a line
  *
  * Writers of traced[]: the fork, exec, rename and exit programs and user
  * space (the command's child, -p PIDs, --comm matches found in /proc), all
@@ -31,19 +31,12 @@
  * recorded and count as lost in cpus[0]. Power of two. */
 #define SONDE_MAX_CPUS 1024
 
-/* Per-CPU loss accounting, read by user space at stop. */
-struct sonde_cpu_state {
-	__u64 lost;    /* reserve failures not yet reported in the stream */
-	__u64 lost_ts; /* time of the first of them */
-	__u64 lost_total; /* every reserve failure of the run */
-	__u64 _pad[5];
-};
-
 /*
- * In-flight syscall of one task (BPF_MAP_TYPE_TASK_STORAGE "inflight"),
- * written at sys_enter, consumed at sys_exit. User space reads it at stop
- * through a pidfd (pidfd_open(tid, PIDFD_THREAD)) to record the calls still
- * blocked as SONDE_SC_UNFINISHED.
+ * In-flight syscall of one task, written at sys_enter, consumed at
+ * sys_exit: in the CPU's slot while the task runs, in its task storage
+ * (BPF_MAP_TYPE_TASK_STORAGE "inflight") once switched out. User space reads
+ * both at stop (task storage through a pidfd, pidfd_open(tid,
+ * PIDFD_THREAD)) to record the calls still blocked as SONDE_SC_UNFINISHED.
  *
  *   0      8                                56     60     64
  *   +------+------------ args[6] -----------+------+------+
@@ -55,6 +48,37 @@ struct sonde_inflight {
 	__u64 args[6];
 	__u32 nr;
 	__u32 active; /* 1 between sys_enter and sys_exit */
+};
+
+/*
+ * Per-CPU state, two cache lines per CPU, written only by programs running
+ * on that CPU (and read by user space after detaching):
+ *
+ *   0     4     8                        72       80     88      96     104   128
+ *   +-----+-----+-------- slot ----------+--------+------+-------+------+-----+
+ *   |tgid | pid | in-flight syscall     |nsubmit | lost |lost_ts|total | pad |
+ *   +-----+-----+------------------------+--------+------+-------+------+-----+
+ *
+ * tgid/pid name the task running on the CPU; sched_switch stores them on
+ * every switch (and exec, which can change the pid), so the syscall
+ * programs learn who is current with one inlined per-CPU load instead of a
+ * bpf_get_current_task_btf() call.
+ *
+ * slot is the in-flight syscall of that task: sys_enter writes it, sys_exit
+ * consumes it. When the task is switched out with the slot active,
+ * sched_switch moves it into the task's storage ("inflight" map), so a
+ * syscall that blocks or migrates finds its entry state there; the common
+ * short syscall never touches task storage.
+ */
+struct sonde_cpu_state {
+	__u32 tgid;
+	__u32 pid;
+	struct sonde_inflight slot;
+	__u64 nsubmit;    /* records submitted, paces the fill check */
+	__u64 lost;       /* reserve failures not yet reported in the stream */
+	__u64 lost_ts;    /* time of the first of them */
+	__u64 lost_total; /* every reserve failure of the run */
+	__u64 _pad[3];
 };
 
 #endif /* SONDE_RECORD_BPF_H */
