@@ -30,6 +30,10 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 FIXTURE_BINS := $(FIXTURE_SRCS:tests/fixtures/%.c=$(O)/fixtures/%)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
+# Keep generated BPF objects and skeletons (make would delete them as
+# intermediates of the pattern chain).
+.SECONDARY:
+
 .PHONY: all deps demo check test unit integration asan fuzz bench clean format
 
 all: $(O)/sonde $(UNIT_BINS) $(FIXTURE_BINS) $(BENCH_BINS)
