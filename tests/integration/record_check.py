@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Assertions on traces written by `sonde record`, read through
+`sonde print --json` (NDJSON). Used by tests/integration/record*.sh; every
+check prints "ok - NAME" or "not ok - NAME" (with the evidence on stderr).
+
+usage: record_check.py CHECK JSON [ARGS...]
+"""
+import json
+import sys
+
+EBADF = -9
+CLONE_VM, CLONE_VFORK, CLONE_THREAD = 0x100, 0x4000, 0x10000
+SIGCHLD = 17
+
+
+def load(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def facts(path):
+    d = {}
+    with open(path) as f:
+        for line in f:
+            k, v = line.split()
+            d[k] = int(v)
+    return d
+
+
+failed = 0
+
+
+def check(name, cond, evidence=None):
+    global failed
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond:
+        failed = 1
+        if evidence is not None:
+            print("  evidence: %r" % (evidence,), file=sys.stderr)
+
+
+def syscalls(ev, tid=None, pid=None):
+    return [e for e in ev if e["type"] == "syscall" and
+            (tid is None or e["tid"] == tid) and (pid is None or e["pid"] == pid)]
+
+
+def marker_view(e, fx):
+    """A syscall of the fixture's marker set as a comparable tuple, or None."""
+    n, a, r = e["name"], e["args"], e["ret"]
+    if n == "close" and 9000 <= a[0] < 9100:
+        return ("close", a[0], r)
+    if n == "lseek" and a[0] == 9100:
+        return ("lseek", a[0], a[1], a[2], r)
+    if n == "read" and a[0] == fx["devzero"]:
+        return ("read", a[2], r)
+    if n == "write" and a[0] == fx["devnull"]:
+        return ("write", a[2], r)
+    if n in ("nanosleep", "clock_nanosleep"):
+        return ("sleep", r, e["dur"] >= 1000000)
+    if n in ("clone", "clone3", "fork", "vfork", "wait4"):
+        return (n, r)
+    if n in ("exit", "exit_group"):
+        return (n, a[0], e["noreturn"])
+    if n == "execve":
+        return ("execve", r)
+    return None
+
+
+def markers(ev, tid, fx):
+    out = []
+    for e in syscalls(ev, tid=tid):
+        v = marker_view(e, fx)
+        if v is not None:
+            out.append(v)
+    return out
+
+
+def by_ts(ev):
+    return sorted(ev, key=lambda e: e["ts"])
+
+
+def check_seq(ev, fx, facts_path):
+    """The rec_seq fixture: per-thread order, raw args, returns, lifecycle."""
+    main, t0, t1 = fx["main"], fx["thread0"], fx["thread1"]
+    child, vchild = fx["child"], fx["vchild"]
+    sc_main = by_ts(syscalls(ev, tid=main))
+    check("seq: first syscall of the command is its execve",
+          sc_main and sc_main[0]["name"] == "execve" and sc_main[0]["ret"] == 0,
+          sc_main[:2])
+    want_main = [
+        ("execve", 0),
+        ("close", 9000, EBADF), ("lseek", 9100, 1234, 0, EBADF),
+        ("read", 13, 13), ("write", 99, 99), ("sleep", 0, True),
+        ("close", 9001, EBADF), ("clone3", t0), ("clone3", t1),
+        ("close", 9002, EBADF), ("clone", child), ("wait4", child),
+        ("close", 9003, EBADF), ("vfork", vchild), ("wait4", vchild),
+        ("close", 9004, EBADF), ("exit_group", 3, True),
+    ]
+    got = markers(by_ts(ev), main, fx)
+    check("seq: main thread syscalls in order with raw args and returns",
+          got == want_main, got)
+    for i, tid in enumerate((t0, t1)):
+        want = [("close", 9010 + i, EBADF), ("write", 100 + i, 100 + i),
+                ("sleep", 0, True), ("close", 9020 + i, EBADF), ("exit", 0, True)]
+        got = markers(by_ts(ev), tid, fx)
+        check("seq: thread %d syscalls in order" % i, got == want, got)
+        check("seq: thread %d records carry the process id" % i,
+              all(e["pid"] == main for e in syscalls(ev, tid=tid)))
+    want_child = [("close", 9030, EBADF), ("write", 300, 300), ("execve", 0),
+                  ("close", 9040, EBADF), ("exit_group", 7, True)]
+    got = markers(by_ts(ev), child, fx)
+    check("seq: forked child syscalls across its exec", got == want_child, got)
+    got = markers(by_ts(ev), vchild, fx)
+    check("seq: vfork child exits with 5", got == [("exit_group", 5, True)], got)
+
+    forks = {e["child_tid"]: e for e in ev if e["type"] == "fork"}
+    ok = all(t in forks for t in (t0, t1, child, vchild))
+    check("seq: a fork record for every thread and child", ok, sorted(forks))
+    if ok:
+        for i, t in enumerate((t0, t1)):
+            f = forks[t]
+            check("seq: thread %d fork record (parent, CLONE_THREAD)" % i,
+                  f["pid"] == main and f["tid"] == main and f["child_pid"] == main and
+                  f["clone_flags"] & CLONE_THREAD and f["thread"], f)
+        f = forks[child]
+        check("seq: fork child record (parent, SIGCHLD, not a thread)",
+              f["pid"] == main and f["child_pid"] == child and
+              f["clone_flags"] & 0xff == SIGCHLD and
+              not f["clone_flags"] & CLONE_THREAD, f)
+        f = forks[vchild]
+        check("seq: vfork record has CLONE_VM|CLONE_VFORK",
+              f["child_pid"] == vchild and
+              f["clone_flags"] & (CLONE_VM | CLONE_VFORK) == CLONE_VM | CLONE_VFORK, f)
+    execs = [e for e in ev if e["type"] == "exec"]
+    em = [e for e in execs if e["pid"] == main]
+    check("seq: exec record of the command",
+          len(em) == 1 and em[0]["filename"].endswith("/rec_seq") and
+          em[0]["argv"][1:] == [facts_path] and em[0]["comm"] == "rec_seq",
+          em)
+    ec = [e for e in execs if e["pid"] == child]
+    check("seq: exec record of the child (filename, argv, comm)",
+          len(ec) == 1 and ec[0]["filename"].endswith("/rec_child") and
+          ec[0]["argv"] == ["rec_child", "hello", "world"] and ec[0]["argc"] == 3 and
+          ec[0]["comm"] == "rec_child", ec)
+    exits = {e["tid"]: e for e in ev if e["type"] == "exit"}
+    check("seq: exit records with codes (main 3, child 7, vfork child 5, threads 0)",
+          exits.get(main, {}).get("code") == 3 and exits[main]["group_dead"] and
+          exits.get(child, {}).get("code") == 7 and
+          exits.get(vchild, {}).get("code") == 5 and
+          exits.get(t0, {}).get("code") == 0 and not exits[t0]["group_dead"], exits)
+    check("seq: child status seen by the parent matches its exit record",
+          fx["child_status"] == exits.get(child, {}).get("status"), fx)
+    pids = {e["pid"] for e in syscalls(ev)}
+    check("seq: only the command's processes are recorded",
+          pids == {main, child, vchild}, pids)
+    check("seq: no lost events", not [e for e in ev if e["type"] == "lost"])
+    sw = [e for e in ev if e["type"] == "switch"]
+    check("seq: context switches of traced tasks recorded",
+          any(e["tid"] in (main, t0, t1) or e["next_tid"] in (main, t0, t1) for e in sw))
+    wk = [e for e in ev if e["type"] == "wakeup" and e["tid"] in (t0, t1, child)]
+    check("seq: wakeups of traced tasks recorded (first wakeup of a new task flagged)",
+          any(e["new"] for e in wk), wk[:3])
+
+
+def main():
+    ev = load(sys.argv[2])
+    what = sys.argv[1]
+    if what == "seq":
+        check_seq(ev, facts(sys.argv[3]), sys.argv[3])
+    else:
+        print("not ok - record_check.py: unknown check %s" % what)
+        return 1
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
