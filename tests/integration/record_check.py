@@ -80,7 +80,7 @@ def by_ts(ev):
     return sorted(ev, key=lambda e: e["ts"])
 
 
-def check_seq(ev, fx, facts_path):
+def check_seq(ev, fx, facts_path, sched=True):
     """The rec_seq fixture: per-thread order, raw args, returns, lifecycle."""
     main, t0, t1 = fx["main"], fx["thread0"], fx["thread1"]
     child, vchild = fx["child"], fx["vchild"]
@@ -155,6 +155,8 @@ def check_seq(ev, fx, facts_path):
     check("seq: only the command's processes are recorded",
           pids == {main, child, vchild}, pids)
     check("seq: no lost events", not [e for e in ev if e["type"] == "lost"])
+    if not sched:
+        return
     sw = [e for e in ev if e["type"] == "switch"]
     check("seq: context switches of traced tasks recorded",
           any(e["tid"] in (main, t0, t1) or e["next_tid"] in (main, t0, t1) for e in sw))
@@ -163,11 +165,117 @@ def check_seq(ev, fx, facts_path):
           any(e["new"] for e in wk), wk[:3])
 
 
+def check_names(ev, label, allowed, required):
+    """Every recorded syscall name is allowed; every required one is there."""
+    names = {e["name"] for e in syscalls(ev)}
+    allowed = set(allowed.split(",")) if allowed else None
+    required = set(required.split(",")) if required else set()
+    if allowed is not None:
+        check(label + ": only the selected syscalls recorded", names <= allowed,
+              sorted(names - allowed))
+    check(label + ": the expected syscalls recorded", required <= names,
+          sorted(required - names))
+
+
+def check_absent(ev, label, forbidden):
+    names = {e["name"] for e in syscalls(ev)}
+    bad = names & set(forbidden.split(","))
+    check(label + ": excluded syscalls absent", not bad, sorted(bad))
+
+
+def check_failed(ev, label):
+    sc = syscalls(ev)
+    bad = [e for e in sc if not -4095 <= e["ret"] <= -1 or e["noreturn"]]
+    check(label + ": only failed syscalls recorded", sc and not bad, bad[:3])
+    closes = [e["args"][0] for e in sc if e["name"] == "close"]
+    check(label + ": failed markers present", 9000 in closes and 9040 in closes, closes)
+
+
+def check_nosched(ev, label):
+    bad = [e for e in ev if e["type"] in ("switch", "wakeup")]
+    check(label + ": no scheduler records", not bad, bad[:2])
+    check(label + ": syscalls and lifecycle still recorded",
+          syscalls(ev) and [e for e in ev if e["type"] == "fork"] and
+          [e for e in ev if e["type"] == "exit"])
+
+
+def check_forkflags(ev, label, fx):
+    f = [e for e in ev if e["type"] == "fork" and e["child_pid"] == fx["child"]]
+    check(label + ": fork records keep clone flags when clone is not selected",
+          len(f) == 1 and f[0]["clone_flags"] & 0xff == SIGCHLD, f)
+
+
+def closes(ev, pid=None):
+    return [e["args"][0] for e in by_ts(syscalls(ev, pid=pid)) if e["name"] == "close"
+            and 9000 <= e["args"][0] < 10000]
+
+
+def check_attach(ev, label, pid):
+    """rec_attach traced from the middle of its life (-p or --comm)."""
+    procs = [e for e in ev if e["type"] == "proc" and e["pid"] == pid]
+    check(label + ": a proc record names the attached process",
+          len(procs) == 1 and procs[0]["comm"] == "rec_attach" and
+          "rec_attach" in procs[0]["cmdline"][0], procs)
+    c = closes(ev, pid)
+    check(label + ": its calls from the attach on (close(9500)... close(9502))",
+          len(c) >= 2 and set(c[:-1]) == {9500} and c[-1] == 9502, c[-5:])
+    check(label + ": no execve (it was already running)",
+          not [e for e in syscalls(ev, pid=pid) if e["name"] == "execve"])
+    forks = [e for e in ev if e["type"] == "fork" and e["pid"] == pid]
+    check(label + ": the child it creates after the attach is followed",
+          len(forks) == 1 and closes(ev, forks[0]["child_pid"]) == [9501], forks)
+    if forks:
+        exits = {e["pid"]: e for e in ev if e["type"] == "exit"}
+        check(label + ": exit records of the process (0) and its child (4)",
+              exits.get(pid, {}).get("code") == 0 and
+              exits.get(forks[0]["child_pid"], {}).get("code") == 4, exits)
+        check(label + ": nothing else recorded",
+              {e["pid"] for e in syscalls(ev)} == {pid, forks[0]["child_pid"]})
+
+
+def check_comm_exec(ev, label, fx):
+    """--comm rec_child while rec_seq runs: only the child from its exec."""
+    child = fx["child"]
+    ex = [e for e in ev if e["type"] == "exec"]
+    check(label + ": the exec into the name is recorded",
+          len(ex) == 1 and ex[0]["pid"] == child and ex[0]["comm"] == "rec_child", ex)
+    check(label + ": its calls after the exec", closes(ev) == [9040], closes(ev))
+    check(label + ": the process it came from is not traced",
+          {e["pid"] for e in syscalls(ev)} == {child})
+    ext = [e for e in ev if e["type"] == "exit" and e["pid"] == child]
+    check(label + ": its exit (7)", len(ext) == 1 and ext[0]["code"] == 7, ext)
+
+
+def check_comm_rename(ev, label, name):
+    """--comm NAME with rec_rename NAME: traced from prctl(PR_SET_NAME)."""
+    cm = [e for e in ev if e["type"] == "comm"]
+    check(label + ": the rename is recorded", len(cm) == 1 and cm[0]["comm"] == name, cm)
+    c = [x for x in closes(ev) if x in (9600, 9601, 9602)]
+    check(label + ": calls after the rename and in its child, none before",
+          sorted(c) == [9601, 9602], c)
+
+
 def main():
     ev = load(sys.argv[2])
     what = sys.argv[1]
     if what == "seq":
-        check_seq(ev, facts(sys.argv[3]), sys.argv[3])
+        check_seq(ev, facts(sys.argv[3]), sys.argv[3], sys.argv[4:] != ["nosched"])
+    elif what == "names":
+        check_names(ev, sys.argv[3], sys.argv[4], sys.argv[5])
+    elif what == "absent":
+        check_absent(ev, sys.argv[3], sys.argv[4])
+    elif what == "failed":
+        check_failed(ev, sys.argv[3])
+    elif what == "nosched":
+        check_nosched(ev, sys.argv[3])
+    elif what == "forkflags":
+        check_forkflags(ev, sys.argv[3], facts(sys.argv[4]))
+    elif what == "attach":
+        check_attach(ev, sys.argv[3], int(open(sys.argv[4]).read()))
+    elif what == "comm_exec":
+        check_comm_exec(ev, sys.argv[3], facts(sys.argv[4]))
+    elif what == "comm_rename":
+        check_comm_rename(ev, sys.argv[3], sys.argv[4])
     else:
         print("not ok - record_check.py: unknown check %s" % what)
         return 1
