@@ -54,20 +54,14 @@ static __always_inline __u32 exec_argv(struct exec_slot *r, __u32 off, struct ta
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	struct sonde_cpu_state *cs;
 	struct exec_slot *r;
 	struct emit em;
 	__u32 tgid = p->tgid;
-	__u32 flen, alen, end, cpu;
+	__u32 flen, alen, end;
 	__u16 flags = 0;
 	long n;
 	__u64 now;
 
-	/* A non-leader thread that execs takes the leader's pid: keep the
-	 * CPU's idea of the current task right (p is current). */
-	cs = cpu_state(&cpu);
-	if (cs)
-		cs->pid = p->pid;
 	if (!tgid_traced(tgid)) {
 		if (!comm_matches(p->comm))
 			return 0;

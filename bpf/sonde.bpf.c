@@ -19,6 +19,10 @@
 #include <sonde/events.h>
 #include <sonde/record_bpf.h>
 
+/* kfuncs (6.2+), for the slot rescue. */
+extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+extern void bpf_task_release(struct task_struct *p) __ksym;
+
 #include "traced.h"
 #include "ring.h"
 
@@ -71,9 +75,9 @@ static __always_inline int is_failure(long ret)
 	return ret < 0 && ret >= -4095;
 }
 
-static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, __u32 nr,
-					 __u64 ts, __u64 dur, long ret, const __u64 *args,
-					 __u16 flags, __u64 now)
+static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs,
+					 struct task_struct *t, __u32 nr, __u64 ts, __u64 dur,
+					 long ret, const __u64 *args, __u16 flags, __u64 now)
 {
 	struct sonde_ev_syscall *r;
 	struct emit em;
@@ -83,7 +87,7 @@ static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, 
 	r = emit_reserve(&em, sizeof(*r), now);
 	if (!r)
 		return;
-	hdr_fill(&r->hdr, ts, cs->tgid, cs->pid, SONDE_REC_SYSCALL, sizeof(*r), cpu, flags);
+	hdr_fill(&r->hdr, ts, t->tgid, t->pid, SONDE_REC_SYSCALL, sizeof(*r), cpu, flags);
 	r->ret = ret;
 	r->dur = dur;
 	r->args[0] = args[0];
@@ -97,57 +101,93 @@ static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, 
 	emit_submit(&em, r);
 }
 
+/* Moves an in-flight slot into its owner's task storage. */
+static __always_inline void slot_spill(struct sonde_cpu_slot *slot, struct task_struct *owner)
+{
+	struct sonde_inflight *e;
+
+	e = bpf_task_storage_get(&inflight, owner, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (e)
+		__builtin_memcpy(e, &slot->e, sizeof(*e));
+	slot->e.active = 0;
+}
+
 /*
- * Hot path: who is current comes from the CPU's state (kept by
- * sched_switch), the entry state goes into the CPU's slot. No helper call
- * but the clock for an untraced task: one inlined per-CPU load, one .bss
- * load.
+ * The slot still holds the call of a task whose switch-out was never
+ * reported: look the owner up by tid (an acquired, trusted reference) and
+ * spill there. Rare; never on the path of a well-behaved kernel.
+ */
+static __noinline void slot_rescue(struct sonde_cpu_slot *slot)
+{
+	struct task_struct *owner = bpf_task_from_pid(slot->tid);
+
+	if (owner) {
+		if ((__u64)owner == slot->task)
+			slot_spill(slot, owner);
+		bpf_task_release(owner);
+	}
+	slot->e.active = 0;
+}
+
+/*
+ * Hot path: the traced-set test, the selection bitmap, the clock and nine
+ * stores into this CPU's slot. Untraced tasks stop after one helper call
+ * (current task) and two loads.
  */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
+	struct task_struct *t = bpf_get_current_task_btf();
 	struct sonde_cpu_state *cs;
 	__u32 nr = id, cpu;
 	__u64 now;
 
-	cs = cpu_state(&cpu);
-	if (!cs || !tgid_traced(cs->tgid))
+	if (!tgid_traced(t->tgid))
 		return 0;
 	if (!nr_selected(nr) && !nr_is_clone(nr))
+		return 0;
+	cs = cpu_state(&cpu);
+	if (!cs)
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {
 		__u64 args[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
 
 		if (!failed_only)
-			emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
+			emit_syscall(cpu, cs, t, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
 		return 0;
 	}
-	cs->slot.ts = now;
-	cs->slot.args[0] = regs->di;
-	cs->slot.args[1] = regs->si;
-	cs->slot.args[2] = regs->dx;
-	cs->slot.args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
-	cs->slot.args[4] = regs->r8;
-	cs->slot.args[5] = regs->r9;
-	cs->slot.nr = nr;
-	cs->slot.active = 1;
+	if (cs->slot.e.active && cs->slot.task != (__u64)t)
+		slot_rescue(&cs->slot);
+	cs->slot.task = (__u64)t;
+	cs->slot.tgid = t->tgid;
+	cs->slot.tid = t->pid;
+	cs->slot.e.ts = now;
+	cs->slot.e.args[0] = regs->di;
+	cs->slot.e.args[1] = regs->si;
+	cs->slot.e.args[2] = regs->dx;
+	cs->slot.e.args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
+	cs->slot.e.args[4] = regs->r8;
+	cs->slot.e.args[5] = regs->r9;
+	cs->slot.e.nr = nr;
+	cs->slot.e.active = 1;
 	return 0;
 }
 
 /*
- * The in-flight entry of the current task: in the CPU's slot if it has
- * not been switched out since sys_enter (sched_switch empties the slot),
- * else in its task storage. NULL if none (a new task's first return from
- * clone, or a call entered before the task was traced).
+ * The in-flight entry of task t (current): in this CPU's slot if t has not
+ * been switched out since sys_enter, else in its task storage. NULL if
+ * none (a new task's first return from clone, or a call entered before the
+ * task was traced).
  */
-static __always_inline struct sonde_inflight *inflight_current(struct sonde_cpu_state *cs)
+static __always_inline struct sonde_inflight *inflight_of(struct sonde_cpu_state *cs,
+							  struct task_struct *t)
 {
 	struct sonde_inflight *e;
 
-	if (cs->slot.active)
-		return &cs->slot;
-	e = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), NULL, 0);
+	if (cs->slot.e.active && cs->slot.task == (__u64)t)
+		return &cs->slot.e;
+	e = bpf_task_storage_get(&inflight, t, NULL, 0);
 	if (e && e->active)
 		return e;
 	return NULL;
@@ -161,15 +201,18 @@ static __always_inline struct sonde_inflight *inflight_current(struct sonde_cpu_
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
+	struct task_struct *t = bpf_get_current_task_btf();
 	struct sonde_cpu_state *cs;
 	struct sonde_inflight *e;
 	__u32 cpu;
 	__u64 now;
 
-	cs = cpu_state(&cpu);
-	if (!cs || !tgid_traced(cs->tgid))
+	if (!tgid_traced(t->tgid))
 		return 0;
-	e = inflight_current(cs);
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return 0;
+	e = inflight_of(cs, t);
 	if (!e)
 		return 0;
 	e->active = 0;
@@ -178,7 +221,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	if (failed_only && !is_failure(ret))
 		return 0;
 	now = bpf_ktime_get_ns();
-	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
+	emit_syscall(cpu, cs, t, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
 	return 0;
 }
 
@@ -187,20 +230,10 @@ static __always_inline void read_comm(char *dst, struct task_struct *t)
 	bpf_probe_read_kernel(dst, SONDE_COMM_LEN, t->comm);
 }
 
-/* Moves the slot of a task being switched out into its task storage. */
-static __always_inline void slot_spill(struct sonde_cpu_state *cs, struct task_struct *prev)
-{
-	struct sonde_inflight *e;
-
-	e = bpf_task_storage_get(&inflight, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (e)
-		__builtin_memcpy(e, &cs->slot, sizeof(*e));
-	cs->slot.active = 0;
-}
-
 /*
- * Runs on every context switch of the machine, also with --no-sched: it
- * keeps cpus[cpu].tgid/pid naming the current task and spills the slot.
+ * Runs on every context switch of the machine, also with --no-sched: a
+ * task leaving the CPU with its syscall in flight takes the slot along.
+ * The check costs two loads when the slot is idle or not prev's.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
@@ -211,20 +244,15 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	struct emit em;
 	__u32 cpu;
 	__u64 now;
-	int traced_prev, traced_next;
 
 	cs = cpu_state(&cpu);
 	if (!cs)
 		return 0;
-	if (cs->slot.active)
-		slot_spill(cs, prev);
-	cs->tgid = next->tgid;
-	cs->pid = next->pid;
+	if (cs->slot.e.active && cs->slot.task == (__u64)prev)
+		slot_spill(&cs->slot, prev);
 	if (no_sched)
 		return 0;
-	traced_prev = tgid_traced(prev->tgid);
-	traced_next = tgid_traced(cs->tgid);
-	if (!traced_prev && !traced_next)
+	if (!tgid_traced(prev->tgid) && !tgid_traced(next->tgid))
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (emit_begin_on(&em, cpu, cs, now))
@@ -296,7 +324,7 @@ static __always_inline __u16 fork_flags(struct task_struct *parent, __u64 *flags
 	if (!cs)
 		return SONDE_FORK_FLAGS_UNKNOWN;
 	/* The parent is current, inside its clone. */
-	e = inflight_current(cs);
+	e = inflight_of(cs, parent);
 	if (!e)
 		return SONDE_FORK_FLAGS_UNKNOWN;
 	switch (e->nr) {

@@ -54,31 +54,38 @@ struct sonde_inflight {
  * Per-CPU state, two cache lines per CPU, written only by programs running
  * on that CPU (and read by user space after detaching):
  *
- *   0     4     8                        72       80     88      96     104   128
- *   +-----+-----+-------- slot ----------+--------+------+-------+------+-----+
- *   |tgid | pid | in-flight syscall     |nsubmit | lost |lost_ts|total | pad |
- *   +-----+-----+------------------------+--------+------+-------+------+-----+
+ *   0      8     12    16                      80       88     96     104    112  128
+ *   +------+-----+-----+------ inflight -------+--------+------+------+------+----+
+ *   | task |tgid | tid | ts args[6] nr active  |nsubmit | lost |lost_ts|total | pad|
+ *   +------+-----+-----+-----------------------+--------+------+------+------+----+
+ *   |<------------- slot ------------------->|
  *
- * tgid/pid name the task running on the CPU; sched_switch stores them on
- * every switch (and exec, which can change the pid), so the syscall
- * programs learn who is current with one inlined per-CPU load instead of a
- * bpf_get_current_task_btf() call.
- *
- * slot is the in-flight syscall of that task: sys_enter writes it, sys_exit
- * consumes it. When the task is switched out with the slot active,
- * sched_switch moves it into the task's storage ("inflight" map), so a
- * syscall that blocks or migrates finds its entry state there; the common
- * short syscall never touches task storage.
+ * The slot holds the in-flight syscall of the task that entered it on this
+ * CPU (task: its task_struct address, used as an identity only). sys_enter
+ * writes it, sys_exit of the same task consumes it: the common short
+ * syscall never touches task storage. When the owner is switched out with
+ * its call in flight, sched_switch moves the entry into the owner's task
+ * storage ("inflight" map), where sys_exit finds it on whatever CPU the
+ * call returns. Why the owner is checked rather than assumed: on some
+ * kernels not every switch reaches the sched_switch tracepoint (seen here:
+ * a hypervisor agent's thread is never reported as prev), so a slot can
+ * outlive its owner's time on the CPU; sys_enter then rescues it into the
+ * owner's storage before reusing the slot.
  */
-struct sonde_cpu_state {
+struct sonde_cpu_slot {
+	__u64 task;
 	__u32 tgid;
-	__u32 pid;
-	struct sonde_inflight slot;
+	__u32 tid;
+	struct sonde_inflight e;
+};
+
+struct sonde_cpu_state {
+	struct sonde_cpu_slot slot;
 	__u64 nsubmit;    /* records submitted, paces the fill check */
 	__u64 lost;       /* reserve failures not yet reported in the stream */
 	__u64 lost_ts;    /* time of the first of them */
 	__u64 lost_total; /* every reserve failure of the run */
-	__u64 _pad[3];
+	__u64 _pad[2];
 };
 
 #endif /* SONDE_RECORD_BPF_H */

@@ -5,7 +5,6 @@
  * mmapped .bss (layout in include/sonde/record_bpf.h).
  */
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,37 +182,16 @@ void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, voi
 	}
 }
 
-/*
- * The syscall programs learn the current task of a CPU from cpus[cpu],
- * which sched_switch fills: visit every CPU once after attaching so each
- * has switched at least once, and a task that was already running there
- * (-p, --comm) is seen from its next syscall rather than its next switch.
- */
-void rec_bpf_sweep_cpus(struct rec_bpf *b)
-{
-	cpu_set_t old, one;
-
-	if (sched_getaffinity(0, sizeof(old), &old))
-		return;
-	for (unsigned int cpu = 0; cpu < b->ncpus; cpu++) {
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (!sched_setaffinity(0, sizeof(one), &one))
-			sched_yield();
-	}
-	sched_setaffinity(0, sizeof(old), &old);
-}
-
-/* The syscall a CPU's task was in when the programs were detached. */
+/* The call in flight in a CPU's slot when the programs were detached. */
 int rec_bpf_cpu_slot(const struct rec_bpf *b, unsigned int cpu, pid_t *tgid, pid_t *tid,
 		     struct sonde_inflight *out)
 {
-	const struct sonde_cpu_state *cs = &b->skel->bss->cpus[cpu];
+	const struct sonde_cpu_slot *slot = &b->skel->bss->cpus[cpu].slot;
 
-	*out = cs->slot;
-	*tgid = cs->tgid;
-	*tid = cs->pid;
-	return out->active && rec_bpf_is_traced(b, cs->tgid);
+	*out = slot->e;
+	*tgid = slot->tgid;
+	*tid = slot->tid;
+	return out->active && rec_bpf_is_traced(b, slot->tgid);
 }
 
 void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pending,

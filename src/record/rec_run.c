@@ -258,7 +258,6 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	e = rec_bpf_attach(&r->b, err, errlen);
 	if (e)
 		return e;
-	rec_bpf_sweep_cpus(&r->b);
 	if (o->argv)
 		rec_bpf_trace_tgid(&r->b, r->ch.pid);
 	e = record_add_pids(&r->b, &r->c, o, err, errlen);

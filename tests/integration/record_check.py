@@ -255,6 +255,23 @@ def check_comm_rename(ev, label, name):
           sorted(c) == [9601, 9602], c)
 
 
+def check_unfinished(ev, label, pid):
+    """sleep 30 stopped by SIGINT to sonde: its nanosleep never returned."""
+    sc = syscalls(ev, pid=pid)
+    un = [e for e in sc if e["unfinished"]]
+    check(label + ": the blocked call is recorded as unfinished",
+          len(un) == 1 and un[0]["name"] in ("clock_nanosleep", "nanosleep") and
+          un[0]["args"][0] in (0, 1) and un == by_ts(sc)[-1:], un or by_ts(sc)[-2:])
+    check(label + ": no exit record (the command still runs)",
+          not [e for e in ev if e["type"] == "exit" and e["pid"] == pid])
+
+
+def check_partial(ev, label, pid):
+    c = closes(ev, pid)
+    check(label + ": records up to the last flushed chunk are readable",
+          len(c) > 100 and set(c) == {9500}, len(c))
+
+
 def main():
     ev = load(sys.argv[2])
     what = sys.argv[1]
@@ -276,6 +293,10 @@ def main():
         check_comm_exec(ev, sys.argv[3], facts(sys.argv[4]))
     elif what == "comm_rename":
         check_comm_rename(ev, sys.argv[3], sys.argv[4])
+    elif what == "unfinished":
+        check_unfinished(ev, sys.argv[3], int(sys.argv[4]))
+    elif what == "partial":
+        check_partial(ev, sys.argv[3], int(open(sys.argv[4]).read()))
     else:
         print("not ok - record_check.py: unknown check %s" % what)
         return 1
