@@ -272,6 +272,68 @@ def check_partial(ev, label, pid):
           len(c) > 100 and set(c) == {9500}, len(c))
 
 
+def strace_threads(path):
+    """strace -f -o output -> (creation order of pids, {pid: [names]})."""
+    import re
+    call = re.compile(r"^(\d+) +([a-z0-9_]+)\(")
+    resumed = re.compile(r"^(\d+) +<\.\.\. ([a-z0-9_]+) resumed>.*= (-?\d+)")
+    done = re.compile(r"^(\d+) +([a-z0-9_]+)\(.*\) += (-?\d+)")
+    seqs, order = {}, []
+    with open(path) as f:
+        for line in f:
+            m = call.match(line)
+            if m:
+                pid, name = int(m.group(1)), m.group(2)
+                seqs.setdefault(pid, []).append(name)
+                if not order:
+                    order.append(pid)
+                d = done.match(line)
+                if d and name in ("clone", "clone3", "fork", "vfork") and int(d.group(3)) > 0:
+                    order.append(int(d.group(3)))
+                continue
+            m = resumed.match(line)
+            if m and m.group(2) in ("clone", "clone3", "fork", "vfork") and int(m.group(3)) > 0:
+                order.append(int(m.group(3)))
+    return order, seqs
+
+
+def sonde_threads(ev):
+    sc = by_ts(syscalls(ev))
+    root = sc[0]["tid"]
+    order = [root] + [e["child_tid"] for e in by_ts(ev) if e["type"] == "fork"]
+    seqs = {}
+    for e in sc:
+        seqs.setdefault(e["tid"], []).append(e["name"])
+    return order, seqs
+
+
+# Calls that exist only because an asynchronous signal arrived, whose
+# number and place depend on timing (two SIGCHLDs of children exiting close
+# together may be delivered once or twice): the only normalisation.
+ASYNC_SIGNAL_CALLS = ("rt_sigreturn", "restart_syscall")
+
+
+def check_diff(ev, label, strace_out):
+    """Per-thread syscall name sequences equal strace -f's, threads mapped
+    by creation order."""
+    so, ss = strace_threads(strace_out)
+    do, ds = sonde_threads(ev)
+    for seqs in (ss, ds):
+        for k in seqs:
+            seqs[k] = [n for n in seqs[k] if n not in ASYNC_SIGNAL_CALLS]
+    check(label + ": same number of threads/processes as strace -f (%d)" % len(so),
+          len(so) == len(do), (so, do))
+    for i, (sp, dp) in enumerate(zip(so, do)):
+        a, b = ss.get(sp, []), ds.get(dp, [])
+        if a != b:
+            import difflib
+            diff = list(difflib.unified_diff(a, b, "strace", "sonde", n=1, lineterm=""))
+        else:
+            diff = None
+        check(label + ": thread #%d (%d calls) has strace's syscall sequence" % (i, len(a)),
+              a == b, diff)
+
+
 def main():
     ev = load(sys.argv[2])
     what = sys.argv[1]
@@ -297,6 +359,8 @@ def main():
         check_unfinished(ev, sys.argv[3], int(sys.argv[4]))
     elif what == "partial":
         check_partial(ev, sys.argv[3], int(open(sys.argv[4]).read()))
+    elif what == "diff":
+        check_diff(ev, sys.argv[3], sys.argv[4])
     else:
         print("not ok - record_check.py: unknown check %s" % what)
         return 1
