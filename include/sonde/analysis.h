@@ -64,6 +64,10 @@ struct sonde_filter {
 	uint32_t types;
 	/* time window, CLOCK_MONOTONIC ns, inclusive */
 	uint64_t since, until;
+	/* syscall records: only failed ones (strace -Z) or only successful
+	 * ones (-z); a call that did not return is neither */
+	enum { SONDE_STATUS_ANY, SONDE_STATUS_FAILED,
+	       SONDE_STATUS_SUCCESSFUL } status;
 };
 
 /* A filter that lets everything through. */
@@ -107,6 +111,35 @@ uint64_t sonde_time_arg_resolve(const struct sonde_time_arg *t,
 				uint64_t first_ts);
 /* Trace timestamp to wall-clock ns since the epoch (0 if no reference). */
 int64_t sonde_ts_to_wall(const struct sonde_meta *meta, uint64_t ts);
+
+/* ---- One filtered pass over a trace ---- */
+
+struct sonde_reader;
+
+struct sonde_scan_opts {
+	struct sonde_filter filter;
+	int has_since, has_until;
+	struct sonde_time_arg since, until;
+	/* called for every record that passes; non-zero stops the scan */
+	int (*fn)(void *ctx, const struct sonde_hdr *rec);
+	void *ctx;
+	/* called with a message for every damaged chunk (may be NULL) */
+	void (*warn)(void *warn_ctx, const char *msg);
+	void *warn_ctx;
+};
+
+struct sonde_scan_stats {
+	uint64_t records;    /* read from the file */
+	uint64_t matched;    /* passed to fn */
+	uint64_t bad_chunks; /* damaged chunks skipped */
+	uint64_t first_ts;   /* ts of the first record in the file */
+};
+
+void sonde_scan_opts_init(struct sonde_scan_opts *o);
+/* Reads r to the end (or past --until), applying the filters. Returns 0,
+ * or what fn returned to stop the scan. */
+int sonde_scan(struct sonde_reader *r, const struct sonde_scan_opts *o,
+	       struct sonde_scan_stats *st);
 
 /* ---- Log2 histograms ---- */
 

@@ -147,11 +147,21 @@ int sonde_filter_match(const struct sonde_filter *f,
 		return 0;
 	if (f->npids && !filter_pids_match(f, rec))
 		return 0;
-	if (f->has_sc && rec->type == SONDE_REC_SYSCALL) {
+	if (rec->type == SONDE_REC_SYSCALL &&
+	    (f->has_sc || f->status != SONDE_STATUS_ANY)) {
+		const struct sonde_ev_syscall *e = (const void *)rec;
+		int returned;
+
 		if (!sonde_rec_fits(rec))
 			return 0;
-		if (!sonde_sc_set_has(&f->sc,
-				      ((const struct sonde_ev_syscall *)rec)->nr))
+		if (f->has_sc && !sonde_sc_set_has(&f->sc, e->nr))
+			return 0;
+		returned = !(rec->flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+		if (f->status == SONDE_STATUS_FAILED &&
+		    !(returned && sonde_syscall_failed(e->ret)))
+			return 0;
+		if (f->status == SONDE_STATUS_SUCCESSFUL &&
+		    !(returned && !sonde_syscall_failed(e->ret)))
 			return 0;
 	}
 	return 1;
