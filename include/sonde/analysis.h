@@ -203,13 +203,33 @@ const struct sonde_stats_group *sonde_stats_total(const struct sonde_stats *s);
 size_t sonde_stats_ngroups(const struct sonde_stats *s);
 const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s,
 						  size_t i);
-/* Fills rows[0..g->nsc) with the group's entries in the given order;
- * names (for SONDE_SORT_NAME) come from name_of(nr). 0 or -ENOMEM. */
+/* Fills rows[0..g->nsc) with the group's entries in the given order
+ * (names: for SONDE_SORT_NAME). Returns 0 or -ENOMEM. */
 int sonde_stats_sorted(const struct sonde_stats_group *g,
 		       const struct sonde_sc_stat **rows,
 		       enum sonde_stats_sort by,
-		       const char *(*name_of)(void *ctx, uint32_t nr), void *ctx);
+		       const struct sonde_sc_names *names);
 /* "time", "calls", ... -> sort key; -1 if unknown. */
 int sonde_stats_sort_lookup(const char *name);
+
+/*
+ * Reports, as `sonde stat` prints them. Text: a table like strace -c per
+ * group (the whole trace, then each process when the stats were made
+ * with SONDE_STATS_PER_PROCESS), columns % time, seconds, usecs/call,
+ * max usecs, calls, errors, syscall, and a total line; with hist, a log2
+ * latency histogram per syscall after each table. JSON: one document,
+ * {"total":{...},"processes":[{"pid":..,"comm":..,...}]}.
+ */
+struct sonde_stats_report {
+	enum sonde_stats_sort sort;
+	int hist;
+	const struct sonde_sc_names *names;
+	const struct sonde_tasks *tasks; /* names processes; may be NULL */
+};
+/* Return 0, -ENOMEM, or -EIO if writing to f failed. */
+int sonde_stats_report_text(FILE *f, const struct sonde_stats *s,
+			    const struct sonde_stats_report *o);
+int sonde_stats_report_json(FILE *f, const struct sonde_stats *s,
+			    const struct sonde_stats_report *o);
 
 #endif /* SONDE_ANALYSIS_H */

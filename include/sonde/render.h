@@ -114,6 +114,9 @@ int sonde_render_open(struct sonde_render **r, const char *name, FILE *out,
 		      const struct sonde_render_opts *opts);
 /* Renders one record. Returns 0, or -errno when writing failed. */
 int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec);
+/* Sets the time origin of --relative and -r (default: the first record
+ * rendered), e.g. to the trace's first event when a filter hides it. */
+void sonde_render_set_origin(struct sonde_render *r, uint64_t ts);
 /* Flushes and frees r. Returns 0, or -errno if any output was lost
  * (disk full, closed pipe). Does not close r->out. */
 int sonde_render_close(struct sonde_render *r);

@@ -98,6 +98,22 @@ unsigned int sonde_sc_set_count(const struct sonde_sc_set *s);
 int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err,
 		       size_t errlen);
 
+/*
+ * The syscall names of one trace: its own table (struct sonde_meta) where
+ * it names a number, else the built-in table, else "syscall_0x1c3" (as
+ * strace). meta may be NULL and must outlive the object.
+ */
+struct sonde_meta;
+struct sonde_sc_names;
+struct sonde_sc_names *sonde_sc_names_new(const struct sonde_meta *meta);
+void sonde_sc_names_free(struct sonde_sc_names *n);
+/* buf (>= 24 bytes) backs the "syscall_0x..." form. */
+const char *sonde_sc_names_name(const struct sonde_sc_names *n, uint32_t nr,
+				char *buf, size_t len);
+/* Arity (6 when unknown) and whether the return value is an address. */
+unsigned int sonde_sc_names_nargs(const struct sonde_sc_names *n, uint32_t nr);
+int sonde_sc_names_ret_addr(const struct sonde_sc_names *n, uint32_t nr);
+
 /* "ENOENT" for 2, NULL if unknown (kernel-internal ones included). */
 const char *sonde_errno_name(int err);
 /*

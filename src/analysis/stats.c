@@ -193,9 +193,21 @@ const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s,
 
 struct sort_ctx {
 	enum sonde_stats_sort by;
-	const char *(*name_of)(void *ctx, uint32_t nr);
-	void *ctx;
+	const struct sonde_sc_names *names;
 };
+
+/* Named calls sort by name, before unnamed ones (which sort by number). */
+static int cmp_names(const struct sort_ctx *c, uint32_t a, uint32_t b)
+{
+	char ba[32], bb[32];
+	const char *na = sonde_sc_names_name(c->names, a, ba, sizeof(ba));
+	const char *nb = sonde_sc_names_name(c->names, b, bb, sizeof(bb));
+	int ua = na == ba, ub = nb == bb;
+
+	if (ua != ub)
+		return ua - ub;
+	return ua ? 0 : strcmp(na, nb);
+}
 
 static uint64_t stat_avg(const struct sonde_sc_stat *a)
 {
@@ -229,7 +241,7 @@ static int stats_cmp(const struct sonde_sc_stat *a,
 		r = cmp_u64_desc(a->max_ns, b->max_ns);
 		break;
 	case SONDE_SORT_NAME:
-		r = strcmp(c->name_of(c->ctx, a->nr), c->name_of(c->ctx, b->nr));
+		r = cmp_names(c, a->nr, b->nr);
 		break;
 	case SONDE_SORT_NR:
 		break;
@@ -266,9 +278,9 @@ static void stats_msort(const struct sonde_sc_stat **a,
 int sonde_stats_sorted(const struct sonde_stats_group *g,
 		       const struct sonde_sc_stat **rows,
 		       enum sonde_stats_sort by,
-		       const char *(*name_of)(void *ctx, uint32_t nr), void *ctx)
+		       const struct sonde_sc_names *names)
 {
-	struct sort_ctx c = { .by = by, .name_of = name_of, .ctx = ctx };
+	struct sort_ctx c = { .by = by, .names = names };
 	const struct sonde_sc_stat **tmp;
 
 	for (size_t i = 0; i < g->nsc; i++)

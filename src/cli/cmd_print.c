@@ -151,6 +151,7 @@ static void print_warn(void *ctx, const char *msg)
 
 struct print_ctx {
 	struct sonde_render *render;
+	const struct sonde_scan_stats *st;
 	int rc;
 };
 
@@ -158,6 +159,10 @@ static int print_one(void *ctx, const struct sonde_hdr *rec)
 {
 	struct print_ctx *p = ctx;
 
+	/* Relative times count from the trace's first event, even when
+	 * filters hide it. */
+	if (!p->render->started)
+		sonde_render_set_origin(p->render, p->st->first_ts);
 	p->rc = sonde_render_record(p->render, rec);
 	/* A write error (disk full, closed pipe) ends the scan. */
 	return p->rc;
@@ -196,6 +201,7 @@ static int print_run(int argc, char **argv)
 	scan = a.scan;
 	scan.fn = print_one;
 	scan.ctx = &p;
+	p.st = &st;
 	scan.warn = print_warn;
 	scan.warn_ctx = (void *)a.file;
 	sonde_scan(r, &scan, &st);
