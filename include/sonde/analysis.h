@@ -120,6 +120,9 @@ struct sonde_scan_opts {
 	struct sonde_filter filter;
 	int has_since, has_until;
 	struct sonde_time_arg since, until;
+	/* when set, learns from every record, filtered out or not, so that
+	 * a thread's name is known even if its exec was filtered out */
+	struct sonde_tasks *tasks;
 	/* called for every record that passes; non-zero stops the scan */
 	int (*fn)(void *ctx, const struct sonde_hdr *rec);
 	void *ctx;

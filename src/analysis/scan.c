@@ -65,6 +65,8 @@ int sonde_scan(struct sonde_reader *r, const struct sonde_scan_opts *o,
 		/* Records come in time order: nothing after `until` passes. */
 		if (rec->ts > f.until)
 			break;
+		if (o->tasks)
+			sonde_tasks_update(o->tasks, rec);
 		if (!sonde_filter_match(&f, rec))
 			continue;
 		st->matched++;

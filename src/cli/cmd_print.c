@@ -201,6 +201,7 @@ static int print_run(int argc, char **argv)
 	scan = a.scan;
 	scan.fn = print_one;
 	scan.ctx = &p;
+	scan.tasks = p.render->tasks;
 	p.st = &st;
 	scan.warn = print_warn;
 	scan.warn_ctx = (void *)a.file;

@@ -128,7 +128,6 @@ static int stat_one(void *ctx, const struct sonde_hdr *rec)
 {
 	struct stat_ctx *c = ctx;
 
-	sonde_tasks_update(c->tasks, rec);
 	c->rc = sonde_stats_add(c->stats, rec);
 	return c->rc;
 }
@@ -160,6 +159,7 @@ static int stat_run(int argc, char **argv)
 		cli_err("stat", "out of memory");
 		goto out;
 	}
+	a.scan.tasks = c.tasks;
 	a.scan.fn = stat_one;
 	a.scan.ctx = &c;
 	a.scan.warn = stat_warn;
