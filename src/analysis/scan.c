@@ -17,20 +17,17 @@ void sonde_scan_opts_init(struct sonde_scan_opts *o)
 	sonde_filter_init(&o->filter);
 }
 
-static void scan_warn(const struct sonde_scan_opts *o, struct sonde_reader *r,
-		      int rc)
+static void scan_warn(const struct sonde_scan_opts *o, struct sonde_reader *r, int rc)
 {
 	char msg[512];
 	const char *why = sonde_reader_error(r);
 
-	snprintf(msg, sizeof(msg), "damaged chunk skipped: %s",
-		 why ? why : strerror(-rc));
+	snprintf(msg, sizeof(msg), "damaged chunk skipped: %s", why ? why : strerror(-rc));
 	if (o->warn)
 		o->warn(o->warn_ctx, msg);
 }
 
-int sonde_scan(struct sonde_reader *r, const struct sonde_scan_opts *o,
-	       struct sonde_scan_stats *st)
+int sonde_scan(struct sonde_reader *r, const struct sonde_scan_opts *o, struct sonde_scan_stats *st)
 {
 	const struct sonde_meta *meta = sonde_reader_meta(r);
 	struct sonde_filter f = o->filter;
@@ -52,11 +49,9 @@ int sonde_scan(struct sonde_reader *r, const struct sonde_scan_opts *o,
 			first = 0;
 			st->first_ts = rec->ts;
 			if (o->has_since)
-				f.since = sonde_time_arg_resolve(&o->since, meta,
-								 rec->ts);
+				f.since = sonde_time_arg_resolve(&o->since, meta, rec->ts);
 			if (o->has_until)
-				f.until = sonde_time_arg_resolve(&o->until, meta,
-								 rec->ts);
+				f.until = sonde_time_arg_resolve(&o->until, meta, rec->ts);
 			/* Skip ahead through the footer index rather than
 			 * decompress everything before the window. */
 			if (f.since > rec->ts && sonde_reader_seek(r, f.since) == 0)

@@ -17,33 +17,32 @@
 #include "cli/cli.h"
 #include "cli/filter_opts.h"
 
-#define PRINT_USAGE                                                            \
-	"usage: sonde print [options] FILE\n"                                  \
-	"\n"                                                                   \
-	"Print the events of a trace recorded by 'sonde record', one line per\n" \
-	"event in time order: syscalls strace-like with raw hex arguments,\n"  \
-	"scheduler and process events as --- ... --- and +++ ... +++ lines.\n" \
-	"\n"                                                                   \
-	"Output:\n"                                                            \
+#define PRINT_USAGE                                                                    \
+	"usage: sonde print [options] FILE\n"                                          \
+	"\n"                                                                           \
+	"Print the events of a trace recorded by 'sonde record', one line per\n"       \
+	"event in time order: syscalls strace-like with raw hex arguments,\n"          \
+	"scheduler and process events as --- ... --- and +++ ... +++ lines.\n"         \
+	"\n"                                                                           \
+	"Output:\n"                                                                    \
 	"      --format=FMT        text (default), flight (hh:mm:ss.uuuuuu #CPU PID\n" \
-	"                          event, as the kernel flight recorder), json\n" \
-	"      --json              NDJSON, one object per event (= --format=json)\n" \
-	"  -o, --output FILE       write to FILE instead of standard output\n" \
-	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"   \
-	"                          hh:mm:ss.us, seconds.us since the epoch)\n"  \
-	"  -r                      text: prefix seconds since the previous line\n" \
-	"      --relative          text: prefix seconds since the first event\n" \
-	"      --no-dur            text: leave out the <duration> of syscalls\n" \
-	"      --utc               wall-clock times in UTC instead of local time\n" \
-	"\n"                                                                   \
-	"Filters (syscall filters leave other events alone; drop those with\n" \
-	"--events or --no-sched):\n" FILTER_USAGE                              \
-	"\n"                                                                   \
-	"A truncated file (recorder killed, disk full) or damaged chunks give a\n" \
-	"warning on standard error and everything readable is printed (exit\n" \
-	"status 0). A file that is not a readable sonde trace is an error (exit\n" \
-	"status 1); bad options exit with status 2.\n"                         \
-	"\n"                                                                   \
+	"                          event, as the kernel flight recorder), json\n"      \
+	"      --json              NDJSON, one object per event (= --format=json)\n"   \
+	"  -o, --output FILE       write to FILE instead of standard output\n"         \
+	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"          \
+	"                          hh:mm:ss.us, seconds.us since the epoch)\n"         \
+	"  -r                      text: prefix seconds since the previous line\n"     \
+	"      --relative          text: prefix seconds since the first event\n"       \
+	"      --no-dur            text: leave out the <duration> of syscalls\n"       \
+	"      --utc               wall-clock times in UTC instead of local time\n"    \
+	"\n"                                                                           \
+	"Filters (syscall filters leave other events alone; drop those with\n"         \
+	"--events or --no-sched):\n" FILTER_USAGE "\n"                                 \
+	"A truncated file (recorder killed, disk full) or damaged chunks give a\n"     \
+	"warning on standard error and everything readable is printed (exit\n"         \
+	"status 0). A file that is not a readable sonde trace is an error (exit\n"     \
+	"status 1); bad options exit with status 2.\n"                                 \
+	"\n"                                                                           \
 	"See sonde-print(1) for the line formats and the JSON fields.\n"
 
 enum {
@@ -83,8 +82,8 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_scan_opts_init(&a->scan);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:tr",
-				  print_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:tr", print_longopts, NULL)) !=
+	       -1) {
 		rc = filter_opt("print", opt, optarg, &a->scan);
 		if (rc < 0)
 			return -1;
@@ -93,8 +92,9 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		switch (opt) {
 		case OPT_FORMAT:
 			if (!sonde_renderer_find(optarg)) {
-				cli_err("print", "unknown --format '%s': use text, "
-						 "flight or json",
+				cli_err("print",
+					"unknown --format '%s': use text, "
+					"flight or json",
 					optarg);
 				return -1;
 			}
@@ -127,16 +127,18 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		}
 	}
 	if (a->nt)
-		a->ropts.ts = a->nt == 1 ? SONDE_TS_TOD :
-			      a->nt == 2 ? SONDE_TS_TOD_US : SONDE_TS_EPOCH;
+		a->ropts.ts = a->nt == 1   ? SONDE_TS_TOD
+			      : a->nt == 2 ? SONDE_TS_TOD_US
+					   : SONDE_TS_EPOCH;
 	if (optind == argc) {
 		cli_err("print", "no trace file given; usage: sonde print "
 				 "[options] FILE");
 		return -1;
 	}
 	if (optind != argc - 1) {
-		cli_err("print", "more than one trace file given ('%s', '%s'); "
-				 "print takes one FILE",
+		cli_err("print",
+			"more than one trace file given ('%s', '%s'); "
+			"print takes one FILE",
 			argv[optind], argv[optind + 1]);
 		return -1;
 	}
@@ -189,11 +191,9 @@ static int print_run(int argc, char **argv)
 		sonde_reader_close(r);
 		return 1;
 	}
-	rc = sonde_render_open(&p.render, a.format, out, sonde_reader_meta(r),
-			       &a.ropts);
+	rc = sonde_render_open(&p.render, a.format, out, sonde_reader_meta(r), &a.ropts);
 	if (rc) {
-		cli_err("print", "cannot start the %s renderer: %s", a.format,
-			strerror(-rc));
+		cli_err("print", "cannot start the %s renderer: %s", a.format, strerror(-rc));
 		output_close("print", a.output, out, 0);
 		sonde_reader_close(r);
 		return 1;

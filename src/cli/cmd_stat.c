@@ -17,27 +17,26 @@
 #include "cli/cli.h"
 #include "cli/filter_opts.h"
 
-#define STAT_USAGE                                                             \
-	"usage: sonde stat [options] FILE\n"                                   \
-	"\n"                                                                   \
-	"Summarise the syscalls of a trace like 'strace -c': for each syscall\n" \
-	"the share of time, total seconds, microseconds per call, the longest\n" \
-	"call, calls and errors, sorted by time, with a total line.\n"         \
-	"\n"                                                                   \
-	"  -P, --per-process       also one table per process (pid and command)\n" \
-	"  -H, --hist              log2 latency histogram of every syscall\n"   \
-	"      --json              one JSON document (tables and histograms)\n" \
+#define STAT_USAGE                                                                      \
+	"usage: sonde stat [options] FILE\n"                                            \
+	"\n"                                                                            \
+	"Summarise the syscalls of a trace like 'strace -c': for each syscall\n"        \
+	"the share of time, total seconds, microseconds per call, the longest\n"        \
+	"call, calls and errors, sorted by time, with a total line.\n"                  \
+	"\n"                                                                            \
+	"  -P, --per-process       also one table per process (pid and command)\n"      \
+	"  -H, --hist              log2 latency histogram of every syscall\n"           \
+	"      --json              one JSON document (tables and histograms)\n"         \
 	"  -S, --sort KEY          time (default), calls, errors, avg, max, name, nr\n" \
-	"  -o, --output FILE       write to FILE instead of standard output\n" \
-	"\n"                                                                   \
-	"Filters:\n" FILTER_USAGE                                              \
-	"\n"                                                                   \
-	"Time is wall-clock time from entry to exit of each call (what strace\n" \
-	"-c -w measures). Calls that never returned (exit_group, a successful\n" \
-	"execve, calls still blocked at the end) count as calls but have no\n"  \
-	"time: averages divide by the calls that returned. Errors are returns\n" \
-	"between -4095 and -1.\n"                                              \
-	"\n"                                                                   \
+	"  -o, --output FILE       write to FILE instead of standard output\n"          \
+	"\n"                                                                            \
+	"Filters:\n" FILTER_USAGE "\n"                                                  \
+	"Time is wall-clock time from entry to exit of each call (what strace\n"        \
+	"-c -w measures). Calls that never returned (exit_group, a successful\n"        \
+	"execve, calls still blocked at the end) count as calls but have no\n"          \
+	"time: averages divide by the calls that returned. Errors are returns\n"        \
+	"between -4095 and -1.\n"                                                       \
+	"\n"                                                                            \
 	"See sonde-stat(1).\n"
 
 enum {
@@ -68,8 +67,8 @@ static int stat_parse(int argc, char **argv, struct stat_args *a)
 	sonde_scan_opts_init(&a->scan);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "PHS:o:",
-				  stat_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "PHS:o:", stat_longopts, NULL)) !=
+	       -1) {
 		rc = filter_opt("stat", opt, optarg, &a->scan);
 		if (rc < 0)
 			return -1;
@@ -88,8 +87,9 @@ static int stat_parse(int argc, char **argv, struct stat_args *a)
 		case 'S':
 			rc = sonde_stats_sort_lookup(optarg);
 			if (rc < 0) {
-				cli_err("stat", "unknown sort key '%s': use time, "
-						"calls, errors, avg, max, name or nr",
+				cli_err("stat",
+					"unknown sort key '%s': use time, "
+					"calls, errors, avg, max, name or nr",
 					optarg);
 				return -1;
 			}
@@ -109,8 +109,9 @@ static int stat_parse(int argc, char **argv, struct stat_args *a)
 		return -1;
 	}
 	if (optind != argc - 1) {
-		cli_err("stat", "more than one trace file given ('%s', '%s'); "
-				"stat takes one FILE",
+		cli_err("stat",
+			"more than one trace file given ('%s', '%s'); "
+			"stat takes one FILE",
 			argv[optind], argv[optind + 1]);
 		return -1;
 	}
@@ -175,8 +176,8 @@ static int stat_run(int argc, char **argv)
 	rep.sort = a.sort;
 	rep.hist = a.hist;
 	rep.tasks = c.tasks;
-	rc = a.json ? sonde_stats_report_json(out, c.stats, &rep) :
-		      sonde_stats_report_text(out, c.stats, &rep);
+	rc = a.json ? sonde_stats_report_json(out, c.stats, &rep)
+		    : sonde_stats_report_text(out, c.stats, &rep);
 	rc = output_close("stat", a.output, out, rc) ? 1 : 0;
 	trace_scan_report("stat", a.file, &st, 0);
 out:

@@ -11,8 +11,7 @@
 #include "cli/filter_opts.h"
 
 /* -e accepts "trace=SET", "t=SET" and a bare SET, as strace does. */
-static int filter_opt_expr(const char *cmd, const char *arg,
-			   struct sonde_scan_opts *o)
+static int filter_opt_expr(const char *cmd, const char *arg, struct sonde_scan_opts *o)
 {
 	const char *eq = strchr(arg, '=');
 	char err[512];
@@ -20,12 +19,12 @@ static int filter_opt_expr(const char *cmd, const char *arg,
 	if (eq) {
 		size_t n = eq - arg;
 
-		if ((n == 5 && !strncmp(arg, "trace", 5)) ||
-		    (n == 1 && arg[0] == 't')) {
+		if ((n == 5 && !strncmp(arg, "trace", 5)) || (n == 1 && arg[0] == 't')) {
 			arg = eq + 1;
 		} else if (strcspn(arg, ",!%/?") > n) {
-			cli_err(cmd, "-e %s: only the trace= qualifier is supported "
-				     "here (e.g. -e trace=%%file,read)",
+			cli_err(cmd,
+				"-e %s: only the trace= qualifier is supported "
+				"here (e.g. -e trace=%%file,read)",
 				arg);
 			return -1;
 		}
@@ -51,8 +50,7 @@ static int filter_opt_time(const char *cmd, const char *name, const char *arg,
 	return 0;
 }
 
-int filter_opt(const char *cmd, int opt, const char *arg,
-	       struct sonde_scan_opts *o)
+int filter_opt(const char *cmd, int opt, const char *arg, struct sonde_scan_opts *o)
 {
 	char err[512];
 	int rc = 0;
@@ -78,8 +76,7 @@ int filter_opt(const char *cmd, int opt, const char *arg,
 			cli_err(cmd, "--events: %s", err);
 		break;
 	case FOPT_NO_SCHED:
-		rc = sonde_filter_parse_types(&o->filter, "!sched", err,
-					      sizeof(err));
+		rc = sonde_filter_parse_types(&o->filter, "!sched", err, sizeof(err));
 		break;
 	case FOPT_SINCE:
 		rc = filter_opt_time(cmd, "since", arg, &o->since, &o->has_since);
@@ -102,11 +99,9 @@ void cli_bad_option(const char *cmd, char **argv, int opt)
 	else if (opt == ':')
 		cli_err(cmd, "option %s needs an argument", arg);
 	else if (optopt)
-		cli_err(cmd, "unknown option -%c; 'sonde help %s' lists them",
-			optopt, cmd);
+		cli_err(cmd, "unknown option -%c; 'sonde help %s' lists them", optopt, cmd);
 	else
-		cli_err(cmd, "unknown option '%s'; 'sonde help %s' lists them",
-			arg, cmd);
+		cli_err(cmd, "unknown option '%s'; 'sonde help %s' lists them", arg, cmd);
 }
 
 struct sonde_reader *trace_open(const char *cmd, const char *path)
@@ -116,8 +111,7 @@ struct sonde_reader *trace_open(const char *cmd, const char *path)
 	int rc = sonde_reader_open(&r, path, err, sizeof(err));
 
 	if (rc) {
-		cli_err(cmd, "cannot read %s: %s", path,
-			err[0] ? err : strerror(-rc));
+		cli_err(cmd, "cannot read %s: %s", path, err[0] ? err : strerror(-rc));
 		return NULL;
 	}
 	if (sonde_reader_truncated(r))
@@ -129,8 +123,8 @@ struct sonde_reader *trace_open(const char *cmd, const char *path)
 	return r;
 }
 
-void trace_scan_report(const char *cmd, const char *path,
-		       const struct sonde_scan_stats *st, uint64_t skipped)
+void trace_scan_report(const char *cmd, const char *path, const struct sonde_scan_stats *st,
+		       uint64_t skipped)
 {
 	if (st->bad_chunks)
 		cli_err(cmd,

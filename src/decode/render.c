@@ -43,8 +43,7 @@ struct render_core {
 };
 
 int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
-		      const struct sonde_meta *meta,
-		      const struct sonde_render_opts *opts)
+		      const struct sonde_meta *meta, const struct sonde_render_opts *opts)
 {
 	const struct sonde_renderer *ops = sonde_renderer_find(name);
 	struct render_core *c;
@@ -124,11 +123,9 @@ int sonde_render_close(struct sonde_render *r)
 	return rc;
 }
 
-const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr,
-				 char *buf, size_t len)
+const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr, char *buf, size_t len)
 {
-	return sonde_sc_names_name(((const struct render_core *)r)->names, nr,
-				   buf, len);
+	return sonde_sc_names_name(((const struct render_core *)r)->names, nr, buf, len);
 }
 
 unsigned int sonde_render_sc_nargs(const struct sonde_render *r, uint32_t nr)
@@ -147,18 +144,16 @@ int sonde_render_emit(struct sonde_render *r)
 
 	if (r->line.oom)
 		rc = -ENOMEM;
-	else if (fwrite(r->line.buf ? r->line.buf : "", 1, r->line.len, r->out) !=
-			 r->line.len ||
+	else if (fwrite(r->line.buf ? r->line.buf : "", 1, r->line.len, r->out) != r->line.len ||
 		 putc('\n', r->out) == EOF)
 		rc = -EIO;
 	sonde_line_reset(&r->line);
 	return rc;
 }
 
-void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l,
-		      uint64_t ts, int us)
+void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l, uint64_t ts, int us)
 {
-	int64_t wall = sonde_ts_to_wall(r->meta, ts);
+	int64_t wall = sonde_ts_to_wall(r->meta, ts), ns;
 	time_t sec;
 	struct tm tm;
 
@@ -169,16 +164,18 @@ void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l,
 		return;
 	}
 	sec = (time_t)(wall / 1000000000);
-	if (wall < 0 && wall % 1000000000)
+	ns = wall % 1000000000;
+	if (ns < 0) { /* before 1970: floor, not truncation */
 		sec--;
+		ns += 1000000000;
+	}
 	if (r->opts.utc)
 		gmtime_r(&sec, &tm);
 	else
 		localtime_r(&sec, &tm);
 	sonde_line_printf(l, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
 	if (us)
-		sonde_line_printf(l, ".%06" PRId64,
-				  (wall - (int64_t)sec * 1000000000) / 1000);
+		sonde_line_printf(l, ".%06" PRId64, ns / 1000);
 }
 
 void sonde_render_exit_status(struct sonde_line *l, int32_t code)
@@ -205,22 +202,14 @@ static const struct {
 	const char *name;
 	char letter; /* ps(1)/ftrace letter; modifier bits have none */
 } task_states[] = {
-	{ 0x0001, "TASK_INTERRUPTIBLE", 'S' },
-	{ 0x0002, "TASK_UNINTERRUPTIBLE", 'D' },
-	{ 0x0004, "TASK_STOPPED", 'T' },
-	{ 0x0008, "TASK_TRACED", 't' },
-	{ 0x0010, "EXIT_DEAD", 'X' },
-	{ 0x0020, "EXIT_ZOMBIE", 'Z' },
-	{ 0x0040, "TASK_PARKED", 'P' },
-	{ 0x0080, "TASK_DEAD", 'x' },
-	{ 0x0100, "TASK_WAKEKILL", 0 },
-	{ 0x0200, "TASK_WAKING", 0 },
-	{ 0x0400, "TASK_NOLOAD", 0 },
-	{ 0x0800, "TASK_NEW", 0 },
-	{ 0x1000, "TASK_RTLOCK_WAIT", 0 },
-	{ 0x2000, "TASK_FREEZABLE", 0 },
-	{ 0x4000, "TASK_FREEZABLE_UNSAFE", 0 },
-	{ 0x8000, "TASK_FROZEN", 0 },
+	{ 0x0001, "TASK_INTERRUPTIBLE", 'S' },	{ 0x0002, "TASK_UNINTERRUPTIBLE", 'D' },
+	{ 0x0004, "TASK_STOPPED", 'T' },	{ 0x0008, "TASK_TRACED", 't' },
+	{ 0x0010, "EXIT_DEAD", 'X' },		{ 0x0020, "EXIT_ZOMBIE", 'Z' },
+	{ 0x0040, "TASK_PARKED", 'P' },		{ 0x0080, "TASK_DEAD", 'x' },
+	{ 0x0100, "TASK_WAKEKILL", 0 },		{ 0x0200, "TASK_WAKING", 0 },
+	{ 0x0400, "TASK_NOLOAD", 0 },		{ 0x0800, "TASK_NEW", 0 },
+	{ 0x1000, "TASK_RTLOCK_WAIT", 0 },	{ 0x2000, "TASK_FREEZABLE", 0 },
+	{ 0x4000, "TASK_FREEZABLE_UNSAFE", 0 }, { 0x8000, "TASK_FROZEN", 0 },
 };
 #define TASK_UNINT_NOLOAD 0x0402 /* TASK_IDLE: 'I' in ps and ftrace */
 

@@ -34,15 +34,13 @@ static int sc_name_ok(const char *s)
 	if (!s)
 		return 0;
 	for (; s[n]; n++)
-		if (n >= 63 || !((s[n] >= 'a' && s[n] <= 'z') ||
-				 (s[n] >= 'A' && s[n] <= 'Z') ||
+		if (n >= 63 || !((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
 				 (s[n] >= '0' && s[n] <= '9') || s[n] == '_'))
 			return 0;
 	return n > 0;
 }
 
-static struct sc_name sc_name_resolve(const struct sonde_meta *meta,
-				      uint32_t nr)
+static struct sc_name sc_name_resolve(const struct sonde_meta *meta, uint32_t nr)
 {
 	const struct sonde_syscall_info *si = sonde_syscall_info(nr);
 	struct sc_name sc = { .name = NULL, .nargs = 6 };
@@ -90,8 +88,7 @@ static struct sc_name sc_name_get(const struct sonde_sc_names *n, uint32_t nr)
 	return nr < SONDE_NR_SYSCALLS ? n->sc[nr] : sc_name_resolve(n->meta, nr);
 }
 
-const char *sonde_sc_names_name(const struct sonde_sc_names *n, uint32_t nr,
-				char *buf, size_t len)
+const char *sonde_sc_names_name(const struct sonde_sc_names *n, uint32_t nr, char *buf, size_t len)
 {
 	struct sc_name sc = sc_name_get(n, nr);
 

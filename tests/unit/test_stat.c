@@ -25,15 +25,17 @@ static void put(struct sonde_writer *w, const struct sonde_hdr *h)
 	CHECK_EQ_INT(sonde_writer_append(w, h->cpu, h), 0);
 }
 
-static void put_sc(struct sonde_writer *w, uint64_t ts, uint32_t pid,
-		   uint32_t tid, int cpu, const char *name, int64_t ret,
-		   uint64_t dur, int flags)
+static void put_sc(struct sonde_writer *w, uint64_t ts, uint32_t pid, uint32_t tid, int cpu,
+		   const char *name, int64_t ret, uint64_t dur, int flags)
 {
 	struct sonde_ev_syscall e = { 0 };
 
-	e.hdr = (struct sonde_hdr){ .ts = ts, .pid = pid, .tid = tid,
+	e.hdr = (struct sonde_hdr){ .ts = ts,
+				    .pid = pid,
+				    .tid = tid,
 				    .type = SONDE_REC_SYSCALL,
-				    .size = sizeof(e), .cpu = cpu,
+				    .size = sizeof(e),
+				    .cpu = cpu,
 				    .flags = flags };
 	e.nr = sonde_syscall_lookup(name);
 	e.ret = ret;
@@ -42,17 +44,19 @@ static void put_sc(struct sonde_writer *w, uint64_t ts, uint32_t pid,
 	put(w, &e.hdr);
 }
 
-static void put_exec(struct sonde_writer *w, uint64_t ts, uint32_t pid,
-		     int cpu, const char *comm)
+static void put_exec(struct sonde_writer *w, uint64_t ts, uint32_t pid, int cpu, const char *comm)
 {
 	struct {
 		struct sonde_ev_exec e;
 		char data[16];
 	} x = { 0 };
 
-	x.e.hdr = (struct sonde_hdr){ .ts = ts, .pid = pid, .tid = pid,
+	x.e.hdr = (struct sonde_hdr){ .ts = ts,
+				      .pid = pid,
+				      .tid = pid,
 				      .type = SONDE_REC_EXEC,
-				      .size = sizeof(x), .cpu = cpu };
+				      .size = sizeof(x),
+				      .cpu = cpu };
 	x.e.old_tid = pid;
 	x.e.argc = 1;
 	x.e.filename_len = 3;
@@ -73,9 +77,14 @@ static void put_exec(struct sonde_writer *w, uint64_t ts, uint32_t pid,
 static int write_trace(void)
 {
 	struct sonde_meta meta = {
-		.host = "h", .kernel = "6.18", .machine = "x86_64", .ncpus = 2,
-		.mono_ref_ns = T0, .wall_ref_ns = 1704164645000000000ULL,
-		.cmdline = "test", .nsyscalls = sonde_syscall_count(),
+		.host = "h",
+		.kernel = "6.18",
+		.machine = "x86_64",
+		.ncpus = 2,
+		.mono_ref_ns = T0,
+		.wall_ref_ns = 1704164645000000000ULL,
+		.cmdline = "test",
+		.nsyscalls = sonde_syscall_count(),
 		.syscall_names = sonde_syscall_table(),
 	};
 	struct sonde_ev_switch sw = { 0 };
@@ -97,14 +106,16 @@ static int write_trace(void)
 	put_sc(w, T0, 100, 100, 0, "read", 10, 1000, 0);
 	put_sc(w, T0 + 10000, 100, 100, 0, "openat", -2, 2000, 0);
 	put_sc(w, T0 + 30000, 100, 100, 0, "read", 10, 3000, 0);
-	sw.hdr = (struct sonde_hdr){ .ts = T0 + 35000, .pid = 100, .tid = 100,
+	sw.hdr = (struct sonde_hdr){ .ts = T0 + 35000,
+				     .pid = 100,
+				     .tid = 100,
 				     .type = SONDE_REC_SWITCH,
-				     .size = sizeof(sw), .cpu = 0 };
+				     .size = sizeof(sw),
+				     .cpu = 0 };
 	put(w, &sw.hdr);
 	put_sc(w, T0 + 50000, 100, 100, 0, "openat", 3, 4000, 0);
 	put_sc(w, T0 + 60000, 100, 100, 0, "read", 0, 8000, 0);
-	put_sc(w, T0 + 70000, 100, 100, 0, "exit_group", 0, 0,
-	       SONDE_SC_NORETURN);
+	put_sc(w, T0 + 70000, 100, 100, 0, "exit_group", 0, 0, SONDE_SC_NORETURN);
 	put_sc(w, T0 + 20000, 200, 201, 1, "read", -4, 600, 0);
 	put_sc(w, T0 + 40000, 200, 201, 1, "write", 5, 64000, 0);
 	return sonde_writer_close(w);
@@ -125,8 +136,8 @@ static int run_one(void *ctx, const struct sonde_hdr *rec)
 }
 
 /* Scans the trace with o (filters) and reports with rep into a string. */
-static char *scan_report(struct sonde_scan_opts *o, int per_process, int json,
-			 int hist, uint64_t *matched)
+static char *scan_report(struct sonde_scan_opts *o, int per_process, int json, int hist,
+			 uint64_t *matched)
 {
 	struct run run = { sonde_stats_new(per_process ? SONDE_STATS_PER_PROCESS : 0),
 			   sonde_tasks_new(), 0 };
@@ -152,8 +163,8 @@ static char *scan_report(struct sonde_scan_opts *o, int per_process, int json,
 	rep.names = sonde_sc_names_new(sonde_reader_meta(r));
 	rep.tasks = run.tasks;
 	f = open_memstream(&buf, &len);
-	CHECK_EQ_INT(json ? sonde_stats_report_json(f, run.stats, &rep) :
-			    sonde_stats_report_text(f, run.stats, &rep),
+	CHECK_EQ_INT(json ? sonde_stats_report_json(f, run.stats, &rep)
+			  : sonde_stats_report_text(f, run.stats, &rep),
 		     0);
 	fclose(f);
 	sonde_sc_names_free((struct sonde_sc_names *)rep.names);
@@ -175,14 +186,13 @@ TEST(table_like_strace_c)
 	sonde_scan_opts_init(&o);
 	out = scan_report(&o, 0, 0, 0, &n);
 	CHECK_EQ_INT(n, 11);
-	CHECK_EQ_STR(out,
-		     HEAD RULE
-		     " 77.48    0.000064          64          64         1           write\n"
-		     " 15.25    0.000013           3           8         4         1 read\n"
-		     "  7.26    0.000006           3           4         2         1 openat\n"
-		     "  0.00    0.000000           0           0         1           exit_group\n"
-		     RULE
-		     "100.00    0.000083          11          64         8         2 total\n");
+	CHECK_EQ_STR(
+		out, HEAD RULE
+		" 77.48    0.000064          64          64         1           write\n"
+		" 15.25    0.000013           3           8         4         1 read\n"
+		"  7.26    0.000006           3           4         2         1 openat\n"
+		"  0.00    0.000000           0           0         1           exit_group\n" RULE
+		"100.00    0.000083          11          64         8         2 total\n");
 	free(out);
 }
 
@@ -196,33 +206,36 @@ TEST(per_process_and_histograms)
 	CHECK(!sonde_sc_set_parse(&o.filter.sc, "read", (char[64]){ 0 }, 64));
 	o.filter.has_sc = 1;
 	out = scan_report(&o, 1, 0, 1, &n);
-	CHECK_EQ_STR(out,
-		     HEAD RULE
-		     "100.00    0.000013           3           8         4         1 read\n"
-		     RULE
+	CHECK_EQ_STR(out, HEAD RULE
+		     "100.00    0.000013           3           8         4         1 read\n" RULE
 		     "100.00    0.000013           3           8         4         1 total\n"
 		     "\nread: 4 calls returned, latency in ns\n"
-		     "  [512, 1K)                   2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-		     "  [1K, 2K)                    0 |                                                    |\n"
-		     "  [2K, 4K)                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
-		     "  [4K, 8K)                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
-		     "\npid 100 \"main\":\n"
-		     HEAD RULE
-		     "100.00    0.000012           4           8         3           read\n"
-		     RULE
+		     "  [512, 1K)                   2 "
+		     "|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		     "  [1K, 2K)                    0 |                                            "
+		     "        |\n"
+		     "  [2K, 4K)                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                  "
+		     "        |\n"
+		     "  [4K, 8K)                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                  "
+		     "        |\n"
+		     "\npid 100 \"main\":\n" HEAD RULE
+		     "100.00    0.000012           4           8         3           read\n" RULE
 		     "100.00    0.000012           4           8         3           total\n"
 		     "\nread: 3 calls returned, latency in ns\n"
-		     "  [512, 1K)                   1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-		     "  [1K, 2K)                    0 |                                                    |\n"
-		     "  [2K, 4K)                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-		     "  [4K, 8K)                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-		     "\npid 200 \"worker\":\n"
-		     HEAD RULE
-		     "100.00    0.000001           0           0         1         1 read\n"
-		     RULE
+		     "  [512, 1K)                   1 "
+		     "|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		     "  [1K, 2K)                    0 |                                            "
+		     "        |\n"
+		     "  [2K, 4K)                    1 "
+		     "|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		     "  [4K, 8K)                    1 "
+		     "|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		     "\npid 200 \"worker\":\n" HEAD RULE
+		     "100.00    0.000001           0           0         1         1 read\n" RULE
 		     "100.00    0.000001           0           0         1         1 total\n"
 		     "\nread: 1 calls returned, latency in ns\n"
-		     "  [512, 1K)                   1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n");
+		     "  [512, 1K)                   1 "
+		     "|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n");
 	free(out);
 }
 
@@ -236,12 +249,22 @@ TEST(json_report)
 	CHECK(!sonde_filter_parse_pids(&o.filter, "201", (char[64]){ 0 }, 64));
 	out = scan_report(&o, 1, 1, 0, &n);
 	CHECK_EQ_STR(out,
-		     "{\"total\":{\"calls\":2,\"errors\":1,\"returned\":2,\"time_ns\":64600,\"syscalls\":["
-		     "{\"name\":\"write\",\"nr\":1,\"calls\":1,\"errors\":0,\"returned\":1,\"time_ns\":64000,\"avg_ns\":64000,\"min_ns\":64000,\"max_ns\":64000,\"percent\":99.0712,\"hist\":[{\"lo\":32768,\"hi\":65536,\"count\":1}]},"
-		     "{\"name\":\"read\",\"nr\":0,\"calls\":1,\"errors\":1,\"returned\":1,\"time_ns\":600,\"avg_ns\":600,\"min_ns\":600,\"max_ns\":600,\"percent\":0.9288,\"hist\":[{\"lo\":512,\"hi\":1024,\"count\":1}]}]},"
-		     "\"processes\":[{\"pid\":200,\"comm\":\"worker\",\"calls\":2,\"errors\":1,\"returned\":2,\"time_ns\":64600,\"syscalls\":["
-		     "{\"name\":\"write\",\"nr\":1,\"calls\":1,\"errors\":0,\"returned\":1,\"time_ns\":64000,\"avg_ns\":64000,\"min_ns\":64000,\"max_ns\":64000,\"percent\":99.0712,\"hist\":[{\"lo\":32768,\"hi\":65536,\"count\":1}]},"
-		     "{\"name\":\"read\",\"nr\":0,\"calls\":1,\"errors\":1,\"returned\":1,\"time_ns\":600,\"avg_ns\":600,\"min_ns\":600,\"max_ns\":600,\"percent\":0.9288,\"hist\":[{\"lo\":512,\"hi\":1024,\"count\":1}]}]}]}\n");
+		     "{\"total\":{\"calls\":2,\"errors\":1,\"returned\":2,\"time_ns\":64600,"
+		     "\"syscalls\":["
+		     "{\"name\":\"write\",\"nr\":1,\"calls\":1,\"errors\":0,\"returned\":1,\"time_"
+		     "ns\":64000,\"avg_ns\":64000,\"min_ns\":64000,\"max_ns\":64000,\"percent\":99."
+		     "0712,\"hist\":[{\"lo\":32768,\"hi\":65536,\"count\":1}]},"
+		     "{\"name\":\"read\",\"nr\":0,\"calls\":1,\"errors\":1,\"returned\":1,\"time_"
+		     "ns\":600,\"avg_ns\":600,\"min_ns\":600,\"max_ns\":600,\"percent\":0.9288,"
+		     "\"hist\":[{\"lo\":512,\"hi\":1024,\"count\":1}]}]},"
+		     "\"processes\":[{\"pid\":200,\"comm\":\"worker\",\"calls\":2,\"errors\":1,"
+		     "\"returned\":2,\"time_ns\":64600,\"syscalls\":["
+		     "{\"name\":\"write\",\"nr\":1,\"calls\":1,\"errors\":0,\"returned\":1,\"time_"
+		     "ns\":64000,\"avg_ns\":64000,\"min_ns\":64000,\"max_ns\":64000,\"percent\":99."
+		     "0712,\"hist\":[{\"lo\":32768,\"hi\":65536,\"count\":1}]},"
+		     "{\"name\":\"read\",\"nr\":0,\"calls\":1,\"errors\":1,\"returned\":1,\"time_"
+		     "ns\":600,\"avg_ns\":600,\"min_ns\":600,\"max_ns\":600,\"percent\":0.9288,"
+		     "\"hist\":[{\"lo\":512,\"hi\":1024,\"count\":1}]}]}]}\n");
 	free(out);
 }
 
@@ -281,8 +304,7 @@ TEST(filters_in_scan)
 	/* wall-clock forms: 03:04:05 UTC is T0 (TZ=UTC in main) */
 	sonde_scan_opts_init(&o);
 	CHECK(!sonde_time_arg_parse(&o.since, "03:04:05.000050", err, sizeof(err)));
-	CHECK(!sonde_time_arg_parse(&o.until, "2024-01-02T03:04:05.00006", err,
-				    sizeof(err)));
+	CHECK(!sonde_time_arg_parse(&o.until, "2024-01-02T03:04:05.00006", err, sizeof(err)));
 	o.has_since = o.has_until = 1;
 	free(scan_report(&o, 0, 0, 0, &n));
 	CHECK_EQ_INT(n, 2); /* openat at +50us, read at +60us */
