@@ -73,6 +73,19 @@ struct print_args {
 	int nt; /* number of -t */
 };
 
+/* Names the formats the renderer table has, so a new renderer shows up
+ * here without an edit. */
+static void print_bad_format(const char *name)
+{
+	const struct sonde_renderer *const *r = sonde_renderers();
+	char list[256] = "";
+
+	for (size_t i = 0; r[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? ", " : "", r[i]->name);
+	cli_err("print", "unknown --format '%s': use one of %s", name, list);
+}
+
 /* -1: error, already reported. */
 static int print_parse(int argc, char **argv, struct print_args *a)
 {
@@ -92,10 +105,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		switch (opt) {
 		case OPT_FORMAT:
 			if (!sonde_renderer_find(optarg)) {
-				cli_err("print",
-					"unknown --format '%s': use text, "
-					"flight or json",
-					optarg);
+				print_bad_format(optarg);
 				return -1;
 			}
 			a->format = optarg;
