@@ -179,6 +179,33 @@ TEST(corrupt_chunks)
 	CHECK_EQ_INT(fails, 0);
 }
 
+/* A chunk of a kind this reader does not know is skipped silently. */
+TEST(unknown_chunk_kind)
+{
+	uint8_t *buf = malloc(ref_size);
+	const struct sonde_index_entry *e = &ref_idx[2];
+	struct sonde_chunk_hdr h;
+	struct sonde_reader *r;
+	struct tf_read t;
+	char err[256];
+
+	memcpy(buf, ref, ref_size);
+	memcpy(&h, buf + e->offset, sizeof(h));
+	h.kind = SONDE_CHUNK_PAYLOAD;
+	h.hdr_crc = sonde_crc32(&h, offsetof(struct sonde_chunk_hdr, hdr_crc));
+	memcpy(buf + e->offset, &h, sizeof(h));
+	/* Without the footer: the index would disagree with the header. */
+	CHECK_EQ_INT(sonde_reader_open_mem(&r, buf, ref_index_off, err, sizeof(err)), 0);
+	if (r) {
+		tf_read_all(r, &t, 4 * DMG_RECORDS);
+		CHECK_EQ_INT(t.nerrors, 0);
+		CHECK_EQ_INT(t.nrecs, DMG_RECORDS - e->nrecords);
+		tf_read_free(&t);
+		sonde_reader_close(r);
+	}
+	free(buf);
+}
+
 /* The reader survives random bytes: alone, after a valid header, and
  * overwriting parts of a valid trace. Sanitizers catch the rest. */
 TEST(random_bytes)
@@ -297,6 +324,7 @@ int main(void)
 		return 1;
 	RUN(truncated);
 	RUN(corrupt_chunks);
+	RUN(unknown_chunk_kind);
 	RUN(random_bytes);
 	if (geteuid() == 0) {
 		RUN(disk_full_inline);
