@@ -124,7 +124,7 @@ _Static_assert(sizeof(struct sonde_trailer) == 32, "trailer layout");
 #define SONDE_HDR_MAX (16u << 20)        /* header + TLVs */
 #define SONDE_STR_MAX (1u << 20)         /* one metadata string */
 #define SONDE_SYSCALLS_MAX 65536u        /* entries in the syscall table */
-#define SONDE_CHUNK_RAW_MAX (64u << 20)  /* records bytes per chunk */
+#define SONDE_CHUNK_RAW_MAX (16u << 20)  /* records bytes per chunk */
 #define SONDE_CHUNK_MIN (64u << 10)      /* smallest chunk_bytes accepted */
 #define SONDE_CHUNK_DEFAULT (1u << 20)   /* default chunk_bytes */
 #define SONDE_CHUNK_HDR_MAX 4096u        /* chunk header with extensions */
