@@ -220,7 +220,27 @@ static void run_special(struct lcc *cc, const char *which)
 }
 
 /* -c: the child waits on a pipe until the probes are attached. */
-static pid_t spawn(const char *cmd, int *go, char *err, size_t errlen)
+/* The executable execvp() will run: pid$target:a.out must name it before
+ * the child has exec'd. */
+static void which(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	snprintf(out, len, "%s", prog);
+	if (strchr(prog, '/') || !path)
+		return;
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(out, len, "%.*s/%s", (int)n, path, prog);
+		if (!access(out, X_OK))
+			return;
+		path += n + (path[n] == ':');
+	}
+	snprintf(out, len, "%s", prog);
+}
+
+static pid_t spawn(const char *cmd, int *go, char *exe, size_t exelen, char *err, size_t errlen)
 {
 	wordexp_t we;
 	int p[2];
@@ -232,6 +252,7 @@ static pid_t spawn(const char *cmd, int *go, char *err, size_t errlen)
 	}
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
+	which(we.we_wordv[0], exe, exelen);
 	pid = fork();
 	if (pid == 0) {
 		char c;
@@ -332,7 +353,7 @@ int lang_run(struct lang_opts *o)
 		goto out;
 	}
 	if (o->cmd && !o->list && !o->dump) {
-		child = spawn(o->cmd, &go, err, sizeof(err));
+		child = spawn(o->cmd, &go, o->target_exe, sizeof(o->target_exe), err, sizeof(err));
 		if (child < 0) {
 			fprintf(stderr, "sonde script: %s\n", err);
 			goto out;

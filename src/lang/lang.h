@@ -12,6 +12,7 @@ struct lang_opts {
 	char **argv;
 	long target;		/* $target, -1 when unset */
 	const char *cmd;	/* -c: command line to run and trace */
+	char target_exe[4096];	/* -c: the executable, for pid$target:a.out */
 	int list;		/* -l: list matching probes */
 	int dump;		/* -S: dump AST, types, BPF */
 	int verbose;		/* -v: verifier log on failure */

@@ -103,17 +103,16 @@ static int tp_attach(struct lcc *cc, struct lprog *p)
 					.sample_period = 1, .wakeup_events = 1 };
 	char cat[128];
 	const char *ev = strchr(p->attach, ':');
-	int id, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int id;
 
 	snprintf(cat, sizeof(cat), "%.*s", (int)(ev - p->attach), p->attach);
 	id = prov_tracefs_id(cc, cat, ev + 1, (struct loc){ 0, 0 });
 	if (id < 0)
 		return -1;
 	attr.config = id;
-	for (int cpu = 0; cpu < ncpu; cpu++)
-		if (prov_attach_perf(cc, p, &attr, -1, cpu))
-			return -1;
-	return 0;
+	/* BPF runs from the tracepoint itself on every CPU; one event
+	 * enables it (one per CPU would run the program once per event) */
+	return prov_attach_perf(cc, p, &attr, -1, 0);
 }
 
 const struct provider prov_tracepoint = {

@@ -107,7 +107,7 @@ static int elf_funcs(const char *path, const char *pat, struct usym *out, int ma
 }
 
 /* pid provider module: a.out, a library name, or a path. */
-static int pid_module_path(long pid, const char *mod, char *path, size_t len)
+static int pid_module_path(struct lcc *cc, long pid, const char *mod, char *path, size_t len)
 {
 	char maps[64], line[1024];
 	FILE *f;
@@ -115,6 +115,11 @@ static int pid_module_path(long pid, const char *mod, char *path, size_t len)
 
 	if (mod[0] == '/') {
 		snprintf(path, len, "%s", mod);
+		return 0;
+	}
+	if ((!mod[0] || !strcmp(mod, "a.out")) && pid == cc->o->target && cc->o->target_exe[0]) {
+		/* -c: the child has not exec'd yet */
+		snprintf(path, len, "%s", cc->o->target_exe);
 		return 0;
 	}
 	if (!mod[0] || !strcmp(mod, "a.out")) {
@@ -219,7 +224,7 @@ static int pid_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], st
 		cc_error(cc, pd->loc, "write pid$target:module:function:entry (with -c or -p) or pidPID:...");
 		return -1;
 	}
-	if (pid_module_path(pid, f[1], path, sizeof(path))) {
+	if (pid_module_path(cc, pid, f[1], path, sizeof(path))) {
 		cc_error(cc, pd->loc, "process %ld has no module '%s' (a.out, a library name such as libc, or a path)",
 			 pid, f[1]);
 		return -1;
@@ -283,7 +288,6 @@ static int u_attach(struct lcc *cc, struct lprog *p)
 	int type = read_sysfs_int("/sys/bus/event_source/devices/uprobe/type", "");
 	int bit = read_sysfs_int("/sys/bus/event_source/devices/uprobe/format/retprobe", "config:");
 	long pid = p->aux[2];
-	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (type < 0) {
 		cc_error(cc, (struct loc){ 0, 0 }, "uprobes are not available (no /sys/bus/event_source/devices/uprobe)");
@@ -294,12 +298,10 @@ static int u_attach(struct lcc *cc, struct lprog *p)
 	attr.config = p->aux[1] ? 1ULL << (bit < 0 ? 0 : bit) : 0;
 	attr.config1 = (unsigned long)path;
 	attr.config2 = p->aux[0];
-	if (pid >= 0)
-		return prov_attach_perf(cc, p, &attr, pid, -1);
-	for (int cpu = 0; cpu < ncpu; cpu++)
-		if (prov_attach_perf(cc, p, &attr, -1, cpu))
-			return -1;
-	return 0;
+	/* The program runs from the probe's own handler for every hit, on
+	 * any CPU: one perf event is enough (one per CPU would run it once
+	 * per event). */
+	return prov_attach_perf(cc, p, &attr, pid >= 0 ? pid : -1, pid >= 0 ? -1 : 0);
 }
 
 const struct provider prov_uprobe = {
