@@ -97,5 +97,7 @@ void program_free(struct program *p);
 
 /* parse.c: 0 or -1 with lx->err set. */
 int parse_program(struct lexer *lx, struct program *p);
+/* Probe descriptions only, for -l. */
+int parse_probes_only(struct lexer *lx, struct program *p);
 
 #endif

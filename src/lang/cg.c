@@ -346,9 +346,9 @@ static void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *r
 	vkey = dyn_key(cg, l);
 	off = cg_scratch(cg, type_slot_size(v->t));
 	p = cg_scratch_ptr(cg, off);
-	if (v->t->k == TY_STR)
+	if (v->t->k == TY_STR) {
 		cg_str_into(cg, rhs, p, v->t->size);
-	else {
+	} else {
 		cg_store_scalar(cg, p, 0, vval, 8);
 		ir_jmpi(cg->ir, BPF_JEQ, vval, 0, del);
 	}
@@ -359,11 +359,14 @@ static void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *r
 	p = cg_call(cg, BPF_FUNC_map_update_elem, 4, args);
 	ir_jmpi(cg->ir, BPF_JEQ, p, 0, done);
 	cg_drop(cg, DROP_DYN);
-	ir_ja(cg->ir, done);
-	ir_bind(cg->ir, del);
-	args[0] = map_ptr(cg, v->map);
-	args[1] = vkey;
-	cg_call(cg, BPF_FUNC_map_delete_elem, 2, args);
+	if (v->t->k != TY_STR) {
+		/* only integers are freed by assigning 0 */
+		ir_ja(cg->ir, done);
+		ir_bind(cg->ir, del);
+		args[0] = map_ptr(cg, v->map);
+		args[1] = vkey;
+		cg_call(cg, BPF_FUNC_map_delete_elem, 2, args);
+	}
 	ir_bind(cg->ir, done);
 }
 
@@ -821,6 +824,7 @@ static void cg_clause(struct cg *cg, int pi, struct clause *c, int base)
 		return;
 	cg->soff = base;
 	cg->vspec = NO_REG;
+	cg->sdst = NO_REG;
 	cg->pv[3] = NO_REG;
 	cg->lbl_end = ir_label(cg->ir);
 	cg->ir->loc = c->loc;
@@ -841,7 +845,7 @@ int cg_programs(struct lcc *cc)
 		cc->scratch_size = base;
 	for (int pi = 0; pi < cc->nprogs; pi++) {
 		struct lprog *p = &cc->progs[pi];
-		struct cg cg = { .cc = cc, .p = p, .ir = &p->ir };
+		struct cg cg = { .cc = cc, .p = p, .ir = &p->ir, .sdst = NO_REG };
 
 		cg.lbl_exit = ir_label(&p->ir);
 		cg_prologue(&cg);

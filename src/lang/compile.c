@@ -85,6 +85,10 @@ static int pragmas(struct lang_opts *o, char *err, size_t errlen)
 	while ((p = strstr(p, "#pragma D option "))) {
 		char nv[128];
 
+		if (p != o->src && p[-1] != '\n') {
+			p++;
+			continue;
+		}
 		p += strlen("#pragma D option ");
 		snprintf(nv, sizeof(nv), "%.*s", (int)strcspn(p, " \t\r\n"), p);
 		if (!strcmp(nv, "quiet"))
@@ -143,7 +147,8 @@ static int compile(struct lcc *cc)
 	char zero[4096] = { 0 };
 
 	lex_init(&cc->lx, cc->o->src, cc->o->argc, cc->o->argv, cc->o->target);
-	if (parse_program(&cc->lx, &cc->prog))
+	if (cc->o->list && !strchr(cc->o->src, '{') ? parse_probes_only(&cc->lx, &cc->prog) :
+							 parse_program(&cc->lx, &cc->prog))
 		return -1;
 	/* rodata offset 0: a zero block that reads as "" for any string */
 	rodata_add(cc, zero, 0, cc->o->strsize);
@@ -314,10 +319,17 @@ static int run_live(struct lcc *cc, pid_t child, int go)
 			child = 0;
 			break;
 		}
+		/* -p: trace until the process is gone */
+		if (child <= 0 && cc->o->target > 0 && kill((pid_t)cc->o->target, 0) &&
+		    errno == ESRCH)
+			break;
 		if (time(NULL) != last) {
 			last = time(NULL);
 			rt_drops(&rt, 0);
 		}
+		/* keep $target's mappings for ustack() symbols after it exits */
+		if (cc->o->target > 0 && cc->uses_ustack)
+			rt_snapshot_maps((uint32_t)cc->o->target);
 	}
 	ring_buffer__consume(rb);
 	rt.done = 0;

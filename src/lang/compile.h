@@ -156,7 +156,7 @@ struct lcc {
 	int ncpus;
 	int *ring_fds;		  /* per-CPU output rings */
 	int64_t wall_offset;	  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
-	int need_btf;
+	int uses_ustack;	  /* snapshot $target's mappings while it runs */
 };
 
 /* Diagnostics: "LINE:COL: message" stored once in cc->err. */

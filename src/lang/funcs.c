@@ -59,11 +59,13 @@ static int check_copyinstr(struct lcc *cc, struct clause *c, struct node *n)
 
 static int emit_copyinstr(struct cg *cg, struct node *n)
 {
-	int cap, addr = cg_expr(cg, n->args), max = NO_REG, d, args[3];
+	int cap, d = cg_str_dest(cg, n->t->size, &cap), addr, max = NO_REG, args[3];
 
+	/* the destination is taken before the arguments are evaluated, so
+	 * a producer among them cannot claim it */
+	addr = cg_expr(cg, n->args);
 	if (n->nargs == 2)
 		max = cg_expr(cg, n->args->next);
-	d = cg_str_dest(cg, n->t->size, &cap);
 	cg_zero(cg, d, 0, (cap + 7) & ~7);
 	args[0] = d;
 	if (max != NO_REG) {
@@ -143,8 +145,9 @@ static int check_strjoin(struct lcc *cc, struct clause *c, struct node *n)
  * bounds for any len the verifier allows in [0, cap-1]. */
 static int emit_strjoin(struct cg *cg, struct node *n)
 {
+	int dcap, d = cg_str_dest(cg, n->t->size, &dcap);
 	int cap = n->t->size, toff = cg_scratch(cg, 2 * cap), tmp = cg_scratch_ptr(cg, toff);
-	int a = cg_expr(cg, n->args), b, len, p, size, args[3], dcap, d;
+	int a = cg_expr(cg, n->args), b, len, p, size, args[3];
 
 	cg_zero(cg, cg->vscr, toff, 2 * ((cap + 7) & ~7));
 	cg_str_copy(cg, tmp, cap, a, n->args->t);
@@ -159,7 +162,6 @@ static int emit_strjoin(struct cg *cg, struct node *n)
 	args[1] = size;
 	args[2] = b;
 	cg_call(cg, BPF_FUNC_probe_read_kernel_str, 3, args);
-	d = cg_str_dest(cg, cap, &dcap);
 	cg_str_copy(cg, d, dcap, tmp, type_str(cap, 1));
 	return d;
 }
@@ -190,7 +192,7 @@ static int emit_basename(struct cg *cg, struct node *n)
 	int st = cg_scratch(cg, 24), toff = cg_scratch(cg, cap), tmp;
 	int loop = ir_label(ir), done = ir_label(ir), slash = ir_label(ir), next = ir_label(ir);
 	int nonempty = ir_label(ir), out = ir_label(ir), dot = ir_label(ir);
-	int start, end, len, args[3], d, dcap;
+	int start, end, len, args[3], dcap, d = cg_str_dest(cg, cap, &dcap);
 
 	ir_mov(ir, s, cg_expr(cg, n->args));
 	ir_st(ir, BPF_DW, cg->vscr, st, 0);	   /* start */
@@ -242,7 +244,6 @@ static int emit_basename(struct cg *cg, struct node *n)
 	args[2] = p;
 	cg_call(cg, BPF_FUNC_probe_read_kernel, 3, args);
 	ir_bind(ir, out);
-	d = cg_str_dest(cg, cap, &dcap);
 	cg_str_copy(cg, d, dcap, tmp, type_str(cap, 1));
 	return d;
 }
@@ -299,6 +300,7 @@ static int check_stack(struct lcc *cc, struct clause *c, struct node *n)
 		return -1;
 	}
 	n->t = n->name[0] == 'u' ? &t_ustack : &t_stack;
+	cc->uses_ustack |= n->name[0] == 'u';
 	if (n->aux) { /* a statement: prints the stack */
 		struct action *a = action_new(cc, n->name[0] == 'u' ? A_USTACK : A_STACK, n->loc);
 

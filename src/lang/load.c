@@ -152,6 +152,7 @@ static const struct {
 	{ "unbounded memory access", "an index has no upper bound: compare it with the size first" },
 	{ "too large", "the clause is too long for the verifier: split it into several clauses" },
 	{ "complexity", "the clause is too complex for the verifier: split it or use fewer string operations" },
+	{ "too complex", "the clause has too many branches for the verifier: split it into several clauses or use fewer string comparisons" },
 	{ "invalid access to map value", "an access falls outside a buffer: use a smaller size or -x strsize" },
 	{ "unknown func", "this kernel lacks a BPF helper the clause needs" },
 	{ "back-edge", "a loop the verifier cannot bound" },

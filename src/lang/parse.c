@@ -581,3 +581,28 @@ int parse_program(struct lexer *lx, struct program *prog)
 	}
 	return 0;
 }
+
+/* -l with bare descriptions ("syscall::read*:entry"): one clause, no body. */
+int parse_probes_only(struct lexer *lx, struct program *prog)
+{
+	struct parser ps = { .lx = lx, .prog = prog };
+	struct clause *c = calloc(1, sizeof(*c));
+	struct probe_desc **tail = &c->probes;
+
+	if (!c)
+		abort();
+	prog->clauses = c;
+	prog->nclauses = 1;
+	c->body = node_new(prog, N_BLOCK, c->loc);
+	for (lex_next(lx, 1); CUR(&ps).t != T_EOF; lex_next(lx, 1)) {
+		if (CUR(&ps).t == T_COMMA)
+			continue;
+		if (CUR(&ps).t != T_PROBE) {
+			lex_error(lx, CUR(&ps).loc, "expected a probe description");
+			return -1;
+		}
+		*tail = probe_desc(&ps);
+		tail = &(*tail)->next;
+	}
+	return lx->err[0] ? -1 : 0;
+}

@@ -122,8 +122,8 @@ static int proc_args(struct cg *cg, int i)
 	if (cg->p->aux[0] != P_EXEC || i)
 		return proc_arg(cg, i);
 	d = cg_str_dest(cg, cg->cc->o->strsize, &cap);
-	cg_zero(cg, d, 0, (cap + 7) & ~7);
 	args[2] = proc_arg(cg, 0);
+	cg_zero(cg, d, 0, (cap + 7) & ~7);
 	args[0] = d;
 	args[1] = cg_imm(cg, cap);
 	cg_call(cg, BPF_FUNC_probe_read_user_str, 3, args);

@@ -403,6 +403,12 @@ static int sema_bin(struct lcc *cc, struct clause *c, struct node *n)
 		return -1;
 	a = n->l->t;
 	b = n->r->t;
+	for (struct node *o = n->l; o; o = o == n->l ? n->r : NULL)
+		if (o->t->k == TY_VOID && o->k == N_CALL) {
+			cc_error(cc, o->loc, "%s() is an action and has no value: use it as a statement",
+				 o->name);
+			return -1;
+		}
 	if (a->k == TY_STR || b->k == TY_STR) {
 		if (!cmp || a->k != b->k) {
 			cc_error(cc, n->loc, "operator %s cannot take %s and %s%s", tok_name(op), tn(a),
@@ -558,8 +564,8 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = n->num_unsigned || n->num > INT64_MAX ? &t_u64 : &t_s64;
 		return 0;
 	case N_STR:
-		n->t = type_str(n->slen + 1, 1);
-		n->strid = rodata_add(cc, n->str, n->slen, n->slen + 1);
+		n->t = type_str((n->slen + 8) & ~7, 1);
+		n->strid = rodata_add(cc, n->str, n->slen, n->t->size);
 		return 0;
 	case N_IDENT:
 		return sema_ident(cc, c, n);
