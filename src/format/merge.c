@@ -160,7 +160,7 @@ static const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
 		return why;
 	if (src_read(r, c->offset + h->hdr_len, r->comp, h->comp_len))
 		return "cannot read the chunk payload";
-	if (sonde_crc32(r->comp, h->comp_len) != h->data_crc)
+	if (!sonde_crc_ok(h->data_crc, r->comp, h->comp_len))
 		return "payload checksum mismatch";
 	fsize = ZSTD_getFrameContentSize(r->comp, h->comp_len);
 	if (fsize != h->enc_len)

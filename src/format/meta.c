@@ -243,7 +243,7 @@ int meta_decode(struct meta_store *st, uint8_t *buf, size_t len, char *err,
 	crc = h.crc;
 	h.crc = 0;
 	memcpy(buf, &h, sizeof(h));
-	if (sonde_crc32(buf, len) != crc) {
+	if (!sonde_crc_ok(crc, buf, len)) {
 		snprintf(err, errlen, "trace header corrupt: checksum mismatch");
 		return -EBADMSG;
 	}

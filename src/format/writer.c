@@ -41,7 +41,8 @@ struct chunk_job {
 	uint32_t nrecords;
 	uint64_t seq;
 	uint64_t min_ts, max_ts;
-	size_t len; /* raw bytes used */
+	uint64_t ticket; /* submission order = order in the file */
+	size_t len;      /* raw bytes used */
 	uint8_t raw[];
 };
 
@@ -79,8 +80,12 @@ struct sonde_writer {
 	int nthreads;
 	struct compressor inline_comp;
 
-	/* The file end and index; io_lock protects them and err. */
+	/* The file end and index; io_lock protects them and err. Chunks are
+	 * written in submission order (tickets), whichever worker compressed
+	 * them, so a failed write only ever loses the end of a stream. */
 	pthread_mutex_t io_lock;
+	pthread_cond_t io_turn;
+	uint64_t next_ticket, write_ticket;
 	uint64_t off;
 	int err; /* sticky -errno, read without io_lock by append() */
 	struct sonde_index_entry *index;
@@ -162,13 +167,18 @@ static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h)
 	return 0;
 }
 
-/* Appends one finished chunk (header + payload + padding) at the file end. */
-static void chunk_write(struct sonde_writer *w, const struct sonde_chunk_hdr *h,
-			const uint8_t *buf, size_t len)
+/* Appends one finished chunk (header + payload + padding) at the file end
+ * when its turn comes; buf == NULL records a failure of errno -len. */
+static void chunk_write(struct sonde_writer *w, uint64_t ticket,
+			const struct sonde_chunk_hdr *h, const uint8_t *buf, size_t len)
 {
 	int err;
 
 	pthread_mutex_lock(&w->io_lock);
+	while (w->write_ticket != ticket)
+		pthread_cond_wait(&w->io_turn, &w->io_lock);
+	if (!buf && !w->err)
+		__atomic_store_n(&w->err, -(int)len, __ATOMIC_RELEASE);
 	if (w->err)
 		goto out;
 	err = index_add(w, h);
@@ -187,6 +197,8 @@ static void chunk_write(struct sonde_writer *w, const struct sonde_chunk_hdr *h,
 	w->st.file_bytes = w->off;
 	w->st.chunks++;
 out:
+	w->write_ticket++;
+	pthread_cond_broadcast(&w->io_turn);
 	pthread_mutex_unlock(&w->io_lock);
 }
 
@@ -214,9 +226,7 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c,
 			   c->enc, enc_len);
 	if (ZSTD_isError(n)) {
 		/* Only a bug can get here: the output has compressBound room. */
-		pthread_mutex_lock(&w->io_lock);
-		__atomic_store_n(&w->err, -EIO, __ATOMIC_RELEASE);
-		pthread_mutex_unlock(&w->io_lock);
+		chunk_write(w, j->ticket, &h, NULL, EIO);
 		return;
 	}
 	h.enc_len = (uint32_t)enc_len;
@@ -226,7 +236,7 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c,
 	memcpy(c->out, &h, sizeof(h));
 	total = sonde_align8(sizeof(h) + n);
 	memset(c->out + sizeof(h) + n, 0, total - sizeof(h) - n);
-	chunk_write(w, &h, c->out, total);
+	chunk_write(w, j->ticket, &h, c->out, total);
 }
 
 /* Returns a job to the free list (keeping a few) under w->lock. */
@@ -260,13 +270,10 @@ static void *worker_main(void *arg)
 		if (!w->qhead)
 			w->qtail = &w->qhead;
 		pthread_mutex_unlock(&w->lock);
-		if (ok) {
+		if (ok)
 			chunk_emit(w, &c, j);
-		} else {
-			pthread_mutex_lock(&w->io_lock);
-			__atomic_store_n(&w->err, -ENOMEM, __ATOMIC_RELEASE);
-			pthread_mutex_unlock(&w->io_lock);
-		}
+		else
+			chunk_write(w, j->ticket, NULL, NULL, ENOMEM);
 		pthread_mutex_lock(&w->lock);
 		job_put_locked(w, j);
 		w->pending--;
@@ -311,6 +318,7 @@ static void stream_submit(struct sonde_writer *w, struct wstream *s)
 
 	s->cur = NULL;
 	j->seq = s->next_seq++;
+	j->ticket = w->next_ticket++;
 	if (!w->nthreads) {
 		chunk_emit(w, &w->inline_comp, j);
 		pthread_mutex_lock(&w->lock);
@@ -497,6 +505,7 @@ static void writer_free(struct sonde_writer *w)
 	pthread_mutex_destroy(&w->io_lock);
 	pthread_cond_destroy(&w->work);
 	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->io_turn);
 	free(w);
 }
 
@@ -508,7 +517,7 @@ int sonde_writer_close(struct sonde_writer *w)
 		err = writer_footer(w);
 	if (!err && fdatasync(w->fd))
 		err = -errno;
-	if (!err && close(w->fd))
+	if (close(w->fd) && !err)
 		err = -errno;
 	w->fd = -1;
 	writer_free(w);
@@ -562,6 +571,7 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 	w->qtail = &w->qhead;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_mutex_init(&w->io_lock, NULL);
+	pthread_cond_init(&w->io_turn, NULL);
 	pthread_cond_init(&w->work, NULL);
 	pthread_cond_init(&w->done, NULL);
 	return comp_init(&w->inline_comp, cb, w->level);

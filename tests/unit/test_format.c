@@ -4,8 +4,10 @@
  * merge order, seek, file mode, the writer's threads and flush.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "test_format_util.h"
 
@@ -387,6 +389,68 @@ TEST(flush_readable)
 	CHECK_EQ_INT(sonde_writer_close(w), 0);
 }
 
+/* A recorder SIGKILLed while writing (threads on, flushing now and then)
+ * leaves a truncated file holding at least everything flushed, in order. */
+TEST(sigkill_writer)
+{
+	const char *path = tf_path("killed.sonde");
+	uint64_t flushed = 0, n;
+	struct sonde_reader *r;
+	struct tf_read t;
+	char err[256];
+	int pfd[2];
+	pid_t pid;
+
+	CHECK_EQ_INT(pipe(pfd), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct sonde_writer_opts o = { .threads = 1 };
+		struct sonde_meta m = tf_meta();
+		struct sonde_writer *w;
+
+		close(pfd[0]);
+		if (sonde_writer_open(&w, path, &m, &o, err, sizeof(err)))
+			_exit(1);
+		for (uint64_t i = 0;; i++) {
+			struct sonde_ev_syscall e;
+
+			tf_syscall(&e, 1000 + i, 5, i % 7, i);
+			if (sonde_writer_append(w, i % 2, &e.hdr))
+				_exit(1);
+			if (i % 5000 == 4999) {
+				if (sonde_writer_flush(w))
+					_exit(1);
+				n = i + 1;
+				if (write(pfd[1], &n, sizeof(n)) != sizeof(n))
+					_exit(1);
+			}
+		}
+	}
+	close(pfd[1]);
+	while (flushed < 100000 && read(pfd[0], &n, sizeof(n)) == sizeof(n))
+		flushed = n;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(pfd[0]);
+	CHECK(flushed >= 100000);
+	CHECK_EQ_INT(sonde_reader_open(&r, path, err, sizeof(err)), 0);
+	if (!r)
+		return;
+	CHECK(sonde_reader_truncated(r));
+	tf_read_all(r, &t, 100000000);
+	CHECK_EQ_INT(t.nerrors, 0);
+	CHECK(t.nrecs >= flushed);
+	for (size_t i = 0; i < t.nrecs; i++)
+		if (t.ids[i] != i) {
+			CHECK_EQ_INT(t.ids[i], i);
+			break;
+		}
+	printf("# killed writer: %llu records flushed, %zu readable\n",
+	       (unsigned long long)flushed, t.nrecs);
+	tf_read_free(&t);
+	sonde_reader_close(r);
+}
+
 /* A malformed record is refused, not written. */
 TEST(append_rejects_bad_records)
 {
@@ -476,6 +540,7 @@ int main(void)
 	RUN(merge_inline);
 	RUN(merge_threads);
 	RUN(flush_readable);
+	RUN(sigkill_writer);
 	RUN(append_rejects_bad_records);
 	RUN(file_mode_0600);
 	RUN(open_errors);
