@@ -91,20 +91,34 @@ sfield() {
 	python3 -c 'import json,sys; print("\n".join(str(json.loads(l)[sys.argv[2]]) for l in open(sys.argv[1]) if l.startswith("{")))' "$1" "$2" | median
 }
 
+# ratio_table TITLE EXPR: EXPR (awk, over the columns wall user sys of a
+# .times file) per run, median per cell, ratio to the untraced median.
+ratio_table() {
+	local title=$1 expr=$2 w t base m r row
+	echo "$title"
+	echo
+	echo "| workload | untraced | empty BPF (floor) | sonde | strace -f | perf trace | bpftrace |"
+	echo "|---|---|---|---|---|---|---|"
+	for w in loop tar; do
+		base=$(awk "{ print $expr }" "$OUT/none.$w.times" | median)
+		row="| $w | ${base} s"
+		for t in floor sonde strace perf bpftrace; do
+			f=$OUT/$t.$w.times
+			if [ ! -s "$f" ]; then row+=" | n/a"; continue; fi
+			m=$(awk "{ print $expr }" "$f" | median)
+			r=$(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
+			row+=" | ${r}x"
+		done
+		echo "$row |"
+	done
+	echo
+}
+ratio_table "Wall time of the workload (median), ratio to untraced:" '$1'
+ratio_table "CPU time of the workload (user+sys, in-kernel tracing included; median):" '$2 + $3'
+
 printf 'workload\ttracer\twall_s\tratio\tuser_s\tsys_s\n' > "$RAW"
-echo "| workload | untraced | empty BPF (floor) | sonde | strace -f | perf trace | bpftrace |"
-echo "|---|---|---|---|---|---|---|"
 for w in loop tar; do
 	base=$(col 1 "$OUT/none.$w.times" | median)
-	row="| $w | ${base} s"
-	for t in floor sonde strace perf bpftrace; do
-		f=$OUT/$t.$w.times
-		if [ ! -s "$f" ]; then row+=" | n/a"; continue; fi
-		m=$(col 1 "$f" | median)
-		r=$(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
-		row+=" | ${r}x"
-	done
-	echo "$row |"
 	for t in "${TRACERS[@]}"; do
 		f=$OUT/$t.$w.times
 		[ -s "$f" ] || continue
@@ -112,7 +126,6 @@ for w in loop tar; do
 	done
 done
 
-echo
 echo "| sonde | syscalls | events | lost | recorder CPU | bytes on disk | bytes/syscall | bytes/event | events/s |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for w in loop tar; do

@@ -44,6 +44,7 @@ struct sonde_record_summary {
 	uint64_t unfinished;    /* syscalls still blocked at stop */
 	uint64_t lost_ring;     /* events the kernel could not store */
 	uint64_t lost_writer;   /* records the file could not take */
+	uint64_t malformed;     /* ring records with a bad header, dropped */
 	uint64_t raw_bytes;     /* record bytes before compression */
 	uint64_t file_bytes;    /* size of the trace file */
 	double duration_s;      /* wall time recording */

@@ -235,13 +235,15 @@ static void summary_json(const struct record_cli *c, const struct sonde_record_s
 		fprintf(stderr, ",\"%s\":%llu", type_names[t], (unsigned long long)s->by_type[t]);
 	fprintf(stderr,
 		",\"unfinished\":%llu,\"lost\":%llu,\"lost_ring\":%llu,\"lost_writer\":%llu,"
+		"\"malformed\":%llu,"
 		"\"raw_bytes\":%llu,\"file_bytes\":%llu,\"duration_s\":%.6f,\"cpu_s\":%.6f,"
 		"\"ncpus\":%u,\"ring_bytes\":%zu,\"status\":%d,\"stop_signal\":%d}\n",
 		(unsigned long long)s->unfinished,
 		(unsigned long long)(s->lost_ring + s->lost_writer),
 		(unsigned long long)s->lost_ring, (unsigned long long)s->lost_writer,
-		(unsigned long long)s->raw_bytes, (unsigned long long)s->file_bytes, s->duration_s,
-		s->cpu_s, s->ncpus, s->ring_bytes, s->cmd_status, s->stop_signal);
+		(unsigned long long)s->malformed, (unsigned long long)s->raw_bytes,
+		(unsigned long long)s->file_bytes, s->duration_s, s->cpu_s, s->ncpus,
+		s->ring_bytes, s->cmd_status, s->stop_signal);
 }
 
 static void summary_text(const struct record_cli *c, const struct sonde_record_summary *s)
@@ -263,6 +265,10 @@ static void summary_text(const struct record_cli *c, const struct sonde_record_s
 			"recorder CPU %.3f s\n",
 		(unsigned long long)s->file_bytes, (double)s->file_bytes / ev,
 		(unsigned long long)s->raw_bytes, s->cpu_s);
+	if (s->malformed)
+		fprintf(stderr, "sonde record: warning: %llu malformed records from the kernel "
+				"were dropped (a sonde bug: please report it)\n",
+			(unsigned long long)s->malformed);
 	if (s->lost_ring + s->lost_writer)
 		fprintf(stderr, "sonde record: warning: %llu events lost (%llu: ring full, try "
 				"a larger --ring-size; %llu: file write errors)\n",

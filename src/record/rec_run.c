@@ -147,18 +147,8 @@ static void record_announce(const struct sonde_record_opts *o, int ncomm)
  * the run still ends when everything is gone. */
 static void stale_one(pid_t tgid, void *arg)
 {
-	char path[64], st[256], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
-	f = fopen(path, "re");
-	if (!f) {
+	if (rec_proc_is_dead(tgid))
 		rec_bpf_untrace_tgid(arg, tgid);
-		return;
-	}
-	if (fgets(st, sizeof(st), f) && (p = strrchr(st, ')')) && (p[2] == 'Z' || p[2] == 'X'))
-		rec_bpf_untrace_tgid(arg, tgid);
-	fclose(f);
 }
 
 struct run {
@@ -234,6 +224,7 @@ static void run_summary(struct run *r, struct sonde_record_summary *s, uint64_t 
 	s->unfinished = unfinished;
 	s->lost_ring = r->c.lost_ring;
 	s->lost_writer = r->c.lost_writer;
+	s->malformed = r->c.bad;
 	s->duration_s = (double)(rec_now_mono() - t0) / 1e9;
 	getrusage(RUSAGE_SELF, &ru);
 	s->cpu_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
