@@ -30,6 +30,10 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 FIXTURE_BINS := $(FIXTURE_SRCS:tests/fixtures/%.c=$(O)/fixtures/%)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
+# Keep generated BPF objects and skeletons (make would delete them as
+# intermediates of the pattern chain).
+.SECONDARY:
+
 .PHONY: all deps demo check test unit integration asan fuzz bench clean format
 
 all: $(O)/sonde $(UNIT_BINS) $(FIXTURE_BINS) $(BENCH_BINS)
@@ -41,10 +45,11 @@ $(O)/vmlinux.h:
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-# BPF objects: CO-RE, -g for BTF, -O2 because the verifier needs it.
+# BPF objects: CO-RE, -g for BTF, -O2 because the verifier needs it,
+# -mcpu=v3 for atomic fetch-or/and/xchg (BPF_ATOMIC | BPF_FETCH).
 $(O)/%.bpf.o: bpf/%.bpf.c $(O)/vmlinux.h $(wildcard bpf/*.h) include/sonde/events.h
 	@mkdir -p $(@D)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -I$(O) -Ibpf \
+	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -I$(O) -Ibpf \
 		-Wall -Werror -c $< -o $@
 
 $(O)/%.skel.h: $(O)/%.bpf.o

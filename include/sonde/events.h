@@ -99,6 +99,11 @@ struct sonde_ev_wakeup {
 	__u32 waker_tid;
 };
 
+/* sonde_ev_fork.hdr.flags */
+#define SONDE_FORK_FLAGS_UNKNOWN 0x1 /* not created by a clone-family call of
+				      * the parent (e.g. io_uring worker):
+				      * clone_flags is 0 */
+
 /* Task creation; hdr.pid/tid are the parent (the caller of clone). */
 struct sonde_ev_fork {
 	struct sonde_hdr hdr;

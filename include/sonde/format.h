@@ -34,6 +34,16 @@ struct sonde_meta {
 	const char *const *syscall_names; /* by number; NULL = unused nr */
 };
 
+/*
+ * Streams are u32 ids: 0..ncpus-1 carry the records produced on each CPU;
+ * higher ids are user-space streams. Every chunk has a kind; readers merge
+ * SONDE_CHUNK_EVENTS chunks and skip kinds they do not know.
+ */
+enum sonde_chunk_kind {
+	SONDE_CHUNK_EVENTS = 0,  /* records of one stream, struct sonde_hdr first */
+	SONDE_CHUNK_PAYLOAD = 1, /* reserved: out-of-line content-hashed payloads */
+};
+
 struct sonde_writer_opts {
 	size_t chunk_bytes;  /* raw bytes per chunk before compression; 0 = default */
 	int zstd_level;      /* 0 = default */
@@ -50,11 +60,16 @@ int sonde_writer_open(struct sonde_writer **w, const char *path,
 		      size_t errlen);
 /* Appends one record (hdr.size bytes) to stream `stream` (a CPU number).
  * Records of one stream must be appended in production order. Returns 0 or
- * -errno (e.g. -ENOSPC: the disk is full; complete chunks stay readable). */
+ * -errno (e.g. -ENOSPC: the disk is full; complete chunks stay readable;
+ * -EINVAL: the record fails sonde_rec_check()). With opts.threads > 0,
+ * compression and writing happen on worker threads; append only blocks when
+ * more than 32 full chunks wait for them (back pressure). append, flush and
+ * close must be called from one thread at a time; stats from any thread. */
 int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
 			const struct sonde_hdr *rec);
 /* Compresses and writes every partial chunk so the file is readable up to
- * here (used on a timer and at exit). */
+ * here (used on a timer and at exit): after it returns, a crash of the
+ * recorder (SIGKILL) loses nothing appended before; close() also fsyncs. */
 int sonde_writer_flush(struct sonde_writer *w);
 /* Flushes, writes the footer index and closes. Frees w in all cases. */
 int sonde_writer_close(struct sonde_writer *w);
@@ -75,6 +90,10 @@ struct sonde_reader;
  * (no footer) opens fine: see sonde_reader_truncated(). */
 int sonde_reader_open(struct sonde_reader **r, const char *path, char *err,
 		      size_t errlen);
+/* The same on a trace held in memory (data must outlive the reader), e.g.
+ * for fuzzing. */
+int sonde_reader_open_mem(struct sonde_reader **r, const void *data,
+			  size_t len, char *err, size_t errlen);
 void sonde_reader_close(struct sonde_reader *r);
 const struct sonde_meta *sonde_reader_meta(const struct sonde_reader *r);
 

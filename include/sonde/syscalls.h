@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/types.h>
 #include <sonde/events.h>
 
 /* Class bits, after strace's trace=%file, %desc, ... */
@@ -22,7 +23,27 @@ enum sonde_sc_class {
 	SONDE_SCC_IPC = 1 << 6,     /* %ipc */
 	SONDE_SCC_CREDS = 1 << 7,   /* %creds */
 	SONDE_SCC_CLOCK = 1 << 8,   /* %clock */
-	SONDE_SCC_STAT = 1 << 9,    /* %stat, %lstat, %fstat, %statfs... */
+	SONDE_SCC_STAT = 1 << 9,    /* %stat: stat(2) itself */
+	SONDE_SCC_LSTAT = 1 << 10,  /* %lstat */
+	SONDE_SCC_FSTAT = 1 << 11,  /* %fstat: fstat, newfstatat, statx */
+	SONDE_SCC_STATFS = 1 << 12, /* %statfs */
+	SONDE_SCC_FSTATFS = 1 << 13, /* %fstatfs */
+	SONDE_SCC_STATFS_LIKE = 1 << 14, /* in %%statfs only (ustat) */
+	SONDE_SCC_PURE = 1 << 15,   /* %pure: no args, always succeeds */
+};
+/* %%stat and %%statfs, strace's unions of the stat/statfs families. */
+#define SONDE_SCC_ANY_STAT (SONDE_SCC_STAT | SONDE_SCC_LSTAT | SONDE_SCC_FSTAT)
+#define SONDE_SCC_ANY_STATFS \
+	(SONDE_SCC_STATFS | SONDE_SCC_FSTATFS | SONDE_SCC_STATFS_LIKE)
+
+/* sonde_syscall_info.flags */
+#define SONDE_SCF_RET_ADDR 0x1 /* returns an address: print it in hex */
+
+struct sonde_syscall_info {
+	const char *name;     /* as strace spells it */
+	unsigned char nargs;  /* arguments strace prints (its arity) */
+	unsigned char flags;  /* SONDE_SCF_* */
+	unsigned short classes; /* SONDE_SCC_* */
 };
 
 /* Name of syscall nr in the built-in table, or NULL. */
@@ -35,6 +56,18 @@ unsigned int sonde_syscall_classes(unsigned int nr);
 unsigned int sonde_syscall_count(void);
 /* The built-in table, by number (NULL holes), for the trace header. */
 const char *const *sonde_syscall_table(void);
+/* Everything the table knows about nr, or NULL for a hole. */
+const struct sonde_syscall_info *sonde_syscall_info(unsigned int nr);
+/* Arguments of nr worth printing: its arity, or 6 when unknown. */
+unsigned int sonde_syscall_nargs(unsigned int nr);
+/*
+ * True when a raw return value is an error (-4095..-1), the test the
+ * kernel's IS_ERR_VALUE and strace use.
+ */
+static inline int sonde_syscall_failed(int64_t ret)
+{
+	return ret < 0 && ret >= -4095;
+}
 
 /* A set of syscalls as a bitmap over SONDE_NR_SYSCALLS numbers. */
 struct sonde_sc_set {
@@ -44,19 +77,45 @@ static inline int sonde_sc_set_has(const struct sonde_sc_set *s, unsigned nr)
 {
 	return nr < SONDE_NR_SYSCALLS && (s->bits[nr / 64] >> (nr % 64)) & 1;
 }
+static inline void sonde_sc_set_add(struct sonde_sc_set *s, unsigned nr)
+{
+	if (nr < SONDE_NR_SYSCALLS)
+		s->bits[nr / 64] |= (uint64_t)1 << (nr % 64);
+}
+/* Every syscall of the table in one of the SONDE_SCC_* bits of mask. */
+void sonde_sc_set_classes(struct sonde_sc_set *s, unsigned int mask);
+/* Number of syscalls in the set. */
+unsigned int sonde_sc_set_count(const struct sonde_sc_set *s);
 /*
  * Parses the value of strace's -e trace=EXPR: comma-separated syscall
  * names, %classes (%file, %desc, %process, %network/%net, %memory,
- * %signal, %ipc, %creds, %clock, %stat...), "all", "none", a leading "!"
- * negating the whole set. Returns 0, or -EINVAL with *err naming the bad
- * token.
+ * %signal, %ipc, %creds, %clock, %pure, %stat, %lstat, %fstat, %%stat,
+ * %statfs, %fstatfs, %%statfs; the seven historic ones also without
+ * "%"), /REGEX (extended regex on names), "?NAME" (no error when NAME is
+ * unknown), "all", "none", a leading "!" negating the whole set. Returns
+ * 0, or -EINVAL with *err naming the bad token and the fix.
  */
 int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err,
 		       size_t errlen);
 
-/* "ENOENT" for 2, NULL if unknown. */
+/* "ENOENT" for 2, NULL if unknown (kernel-internal ones included). */
 const char *sonde_errno_name(int err);
-/* "SIGKILL" for 9, NULL if unknown. */
+/*
+ * Text strace prints after the name: "No such file or directory"; the
+ * kernel-internal restart codes get strace's wording ("To be restarted if
+ * SA_RESTART is set"). Never NULL (uses buf, len >= 32, if needed).
+ */
+const char *sonde_errno_text(int err, char *buf, size_t len);
+/*
+ * True for the codes a syscall only returns when a signal interrupted it
+ * and the kernel restarts it (ERESTARTSYS...): strace prints "= ? NAME".
+ */
+int sonde_errno_is_restart(int err);
+/* Number of an errno name ("ENOENT" -> 2), or -1. */
+int sonde_errno_lookup(const char *name);
+/* "SIGKILL" for 9, "SIGRT_2" for 34 (strace's spelling), NULL if unknown. */
 const char *sonde_signal_name(int sig);
+/* Number of a signal name, with or without "SIG" ("KILL", "SIGRT_2"), or -1. */
+int sonde_signal_lookup(const char *name);
 
 #endif /* SONDE_SYSCALLS_H */

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Transport: one BPF ring buffer per CPU, records reserved and submitted in
+ * place, no per-event wakeup.
+ *
+ *   rings (ARRAY_OF_MAPS, max_entries = possible CPUs, set by user space)
+ *   +--------+--------+-----+
+ *   | cpu 0  | cpu 1  | ... |     each slot: a RINGBUF map created by user
+ *   +---|----+---|----+-----+     space (size = --ring-size) before attach
+ *       v        v
+ *   [hdr|rec|hdr|rec|....]        libbpf ring: 8-byte kernel header per
+ *                                 record, records padded to 8 bytes
+ *
+ * Per-CPU rings mean the ring spinlock is never contended across CPUs and
+ * each ring holds one CPU's records in production order (one stream of the
+ * trace file). Programs run with migration disabled, so the CPU number read
+ * at the start stays valid for the whole program.
+ *
+ * Wakeups: every submit passes BPF_RB_NO_WAKEUP except when the ring holds
+ * more than wake_bytes of unconsumed data, then BPF_RB_FORCE_WAKEUP. The
+ * consumer also drains every ring on a timer, so data below the watermark is
+ * never stranded.
+ *
+ * Losses: a failed reserve bumps cpus[cpu].lost (and remembers the time of
+ * the first loss); the next successful reserve on that CPU first emits a
+ * SONDE_REC_LOST record carrying the count, so the hole sits in the stream
+ * where it happened. Counts still pending at stop are emitted by user space.
+ */
+#ifndef SONDE_BPF_RING_H
+#define SONDE_BPF_RING_H
+
+struct ring_tmpl {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	/* Inner-map template only: the verifier checks programs against it.
+	 * ringbuf's map_meta_equal ignores max_entries, so the real rings
+	 * user space inserts may have any size. */
+	__uint(max_entries, 4096);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct ring_tmpl);
+} rings SEC(".maps");
+
+struct sonde_cpu_state cpus[SONDE_MAX_CPUS];
+
+/* Unconsumed bytes above which a submit wakes the consumer. */
+const volatile __u64 wake_bytes = 1 << 20;
+
+struct emit {
+	void *ring;
+	struct sonde_cpu_state *cs;
+	__u32 cpu;
+};
+
+/*
+ * Picks this CPU's ring. A missing ring (user space not done setting up)
+ * or an out-of-range CPU number still counts the event as lost.
+ */
+static __always_inline int emit_begin(struct emit *em, __u64 now)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (cpu >= SONDE_MAX_CPUS) {
+		__sync_fetch_and_add(&cpus[0].lost_total, 1);
+		return -1;
+	}
+	em->cpu = cpu;
+	em->cs = &cpus[cpu];
+	em->ring = bpf_map_lookup_elem(&rings, &cpu);
+	if (!em->ring) {
+		if (__sync_fetch_and_add(&em->cs->lost, 1) == 0)
+			em->cs->lost_ts = now;
+		__sync_fetch_and_add(&em->cs->lost_total, 1);
+		return -1;
+	}
+	return 0;
+}
+
+static __always_inline void hdr_fill(struct sonde_hdr *h, __u64 ts, __u32 pid, __u32 tid,
+				     __u16 type, __u16 size, __u16 cpu, __u16 flags)
+{
+	h->ts = ts;
+	h->pid = pid;
+	h->tid = tid;
+	h->type = type;
+	h->size = size;
+	h->cpu = cpu;
+	h->flags = flags;
+}
+
+/*
+ * Emits the pending loss count before the next event. The count is taken
+ * with an atomic exchange after the reserve succeeds: a program nested on
+ * this CPU (a wakeup from an interrupt) may have emitted it meanwhile, in
+ * which case the reservation is discarded.
+ */
+static __noinline int emit_lost(void *ring, struct sonde_cpu_state *cs, __u32 cpu)
+{
+	struct sonde_ev_lost *l;
+	__u64 n;
+
+	l = bpf_ringbuf_reserve(ring, sizeof(*l), 0);
+	if (!l)
+		return -1;
+	n = __sync_lock_test_and_set(&cs->lost, 0);
+	if (!n) {
+		bpf_ringbuf_discard(l, BPF_RB_NO_WAKEUP);
+		return 0;
+	}
+	hdr_fill(&l->hdr, cs->lost_ts, 0, 0, SONDE_REC_LOST, sizeof(*l), cpu, 0);
+	l->count = n;
+	l->kind = SONDE_LOST_RING;
+	l->_pad = 0;
+	bpf_ringbuf_submit(l, 0);
+	return 0;
+}
+
+/* size must be a constant: bpf_ringbuf_reserve takes ARG_CONST_ALLOC_SIZE. */
+#define emit_reserve(em, size, now)                                                       \
+	({                                                                                 \
+		void *p_ = NULL;                                                           \
+		if (!(em)->cs->lost || !emit_lost((em)->ring, (em)->cs, (em)->cpu))        \
+			p_ = bpf_ringbuf_reserve((em)->ring, (size), 0);                   \
+		if (!p_) {                                                                 \
+			if (__sync_fetch_and_add(&(em)->cs->lost, 1) == 0)                 \
+				(em)->cs->lost_ts = (now);                                 \
+			__sync_fetch_and_add(&(em)->cs->lost_total, 1);                    \
+		}                                                                          \
+		p_;                                                                        \
+	})
+
+static __always_inline void emit_submit(struct emit *em, void *rec)
+{
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (bpf_ringbuf_query(em->ring, BPF_RB_AVAIL_DATA) >= wake_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(rec, flags);
+}
+
+#endif /* SONDE_BPF_RING_H */

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sonde recorder: syscalls, scheduler and process-lifecycle events of the
+ * traced set of processes, into one ring buffer per CPU.
+ *
+ * Every program starts with the traced-set test (traced.h): an untraced
+ * task costs a helper-free bitmap load. Only then come the syscall
+ * selection, the entry state and the ring.
+ *
+ * All hooks are BTF tracepoints (tp_btf): arguments are typed, task and
+ * pt_regs pointers are trusted and read with plain loads. fentry and
+ * kprobes are not available on the target kernels (lockdown), tracepoints
+ * are.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <sonde/events.h>
+#include <sonde/record_bpf.h>
+
+#include "traced.h"
+#include "ring.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* x86-64 syscall numbers the programs treat specially. */
+#define NR_CLONE 56
+#define NR_FORK 57
+#define NR_VFORK 58
+#define NR_EXECVE 59
+#define NR_EXIT 60
+#define NR_EXIT_GROUP 231
+#define NR_EXECVEAT 322
+#define NR_CLONE3 435
+
+/* <linux/sched.h> clone flags, for fork and vfork. */
+#define CLONE_VM 0x100
+#define CLONE_VFORK 0x4000
+#define SIGCHLD 17
+
+/* Filters, fixed before load (.rodata is frozen, so the verifier prunes
+ * the branches they disable). */
+const volatile __u64 sel[SONDE_NR_SYSCALLS / 64];
+const volatile bool failed_only;
+const volatile bool no_sched;
+const volatile bool comm_set;
+const volatile char comm_match[SONDE_COMM_LEN];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* required for task storage */
+	__type(key, int);
+	__type(value, struct sonde_inflight);
+} inflight SEC(".maps");
+
+static __always_inline int nr_selected(__u32 nr)
+{
+	return nr < SONDE_NR_SYSCALLS && ((sel[nr / 64] >> (nr % 64)) & 1);
+}
+
+/* The parent's clone flags are needed for fork records even when the
+ * clone-family calls themselves are not selected. */
+static __always_inline int nr_is_clone(__u32 nr)
+{
+	return nr == NR_CLONE || nr == NR_FORK || nr == NR_VFORK || nr == NR_CLONE3;
+}
+
+static __always_inline int is_failure(long ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+static __always_inline void emit_syscall(struct task_struct *t, __u32 nr, __u64 ts, __u64 dur,
+					 long ret, const __u64 *args, __u16 flags, __u64 now)
+{
+	struct sonde_ev_syscall *r;
+	struct emit em;
+
+	if (emit_begin(&em, now))
+		return;
+	r = emit_reserve(&em, sizeof(*r), now);
+	if (!r)
+		return;
+	hdr_fill(&r->hdr, ts, t->tgid, t->pid, SONDE_REC_SYSCALL, sizeof(*r), em.cpu, flags);
+	r->ret = ret;
+	r->dur = dur;
+	r->args[0] = args[0];
+	r->args[1] = args[1];
+	r->args[2] = args[2];
+	r->args[3] = args[3];
+	r->args[4] = args[4];
+	r->args[5] = args[5];
+	r->nr = nr;
+	r->_pad = 0;
+	emit_submit(&em, r);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct sonde_inflight *e;
+	__u32 nr = id;
+	__u64 now;
+
+	if (!tgid_traced(t->tgid))
+		return 0;
+	if (!nr_selected(nr) && !nr_is_clone(nr))
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {
+		__u64 args[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
+
+		if (!failed_only)
+			emit_syscall(t, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
+		return 0;
+	}
+	e = bpf_task_storage_get(&inflight, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!e)
+		return 0;
+	e->ts = now;
+	e->args[0] = regs->di;
+	e->args[1] = regs->si;
+	e->args[2] = regs->dx;
+	e->args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
+	e->args[4] = regs->r8;
+	e->args[5] = regs->r9;
+	e->nr = nr;
+	e->active = 1;
+	return 0;
+}
+
+/*
+ * The number comes from the entry state, not from the id argument:
+ * rt_sigreturn restores orig_ax = -1 from the signal frame, so at exit the
+ * id no longer names the call that entered.
+ */
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct sonde_inflight *e;
+	__u64 now;
+
+	if (!tgid_traced(t->tgid))
+		return 0;
+	e = bpf_task_storage_get(&inflight, t, NULL, 0);
+	if (!e || !e->active)
+		return 0;
+	e->active = 0;
+	if (!nr_selected(e->nr))
+		return 0;
+	if (failed_only && !is_failure(ret))
+		return 0;
+	now = bpf_ktime_get_ns();
+	emit_syscall(t, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
+	return 0;
+}
+
+static __always_inline void read_comm(char *dst, struct task_struct *t)
+{
+	bpf_probe_read_kernel(dst, SONDE_COMM_LEN, t->comm);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	struct sonde_ev_switch *r;
+	struct emit em;
+	__u64 now;
+
+	if (no_sched)
+		return 0;
+	if (!tgid_traced(prev->tgid) && !tgid_traced(next->tgid))
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (emit_begin(&em, now))
+		return 0;
+	r = emit_reserve(&em, sizeof(*r), now);
+	if (!r)
+		return 0;
+	hdr_fill(&r->hdr, now, prev->tgid, prev->pid, SONDE_REC_SWITCH, sizeof(*r), em.cpu, 0);
+	r->prev_prio = prev->prio;
+	r->prev_state = prev_state;
+	r->next_pid = next->tgid;
+	r->next_tid = next->pid;
+	r->next_prio = next->prio;
+	r->_pad = 0;
+	read_comm(r->prev_comm, prev);
+	read_comm(r->next_comm, next);
+	emit_submit(&em, r);
+	return 0;
+}
+
+static __always_inline void emit_wakeup(struct task_struct *p, __u16 flags)
+{
+	struct task_struct *waker = bpf_get_current_task_btf();
+	struct sonde_ev_wakeup *r;
+	struct emit em;
+	__u64 now;
+
+	if (no_sched)
+		return;
+	if (!tgid_traced(p->tgid))
+		return;
+	now = bpf_ktime_get_ns();
+	if (emit_begin(&em, now))
+		return;
+	r = emit_reserve(&em, sizeof(*r), now);
+	if (!r)
+		return;
+	hdr_fill(&r->hdr, now, p->tgid, p->pid, SONDE_REC_WAKEUP, sizeof(*r), em.cpu, flags);
+	r->prio = p->prio;
+	r->target_cpu = p->thread_info.cpu; /* task_cpu(p): where it will run */
+	r->waker_pid = waker->tgid;
+	r->waker_tid = waker->pid;
+	emit_submit(&em, r);
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(sched_wakeup, struct task_struct *p)
+{
+	emit_wakeup(p, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new, struct task_struct *p)
+{
+	emit_wakeup(p, SONDE_WAKEUP_NEW);
+	return 0;
+}
+
+/* Clone flags of the parent's in-flight clone-family call. */
+static __always_inline __u16 fork_flags(struct task_struct *parent, __u64 *flags)
+{
+	struct sonde_inflight *e = bpf_task_storage_get(&inflight, parent, NULL, 0);
+
+	*flags = 0;
+	if (!e || !e->active)
+		return SONDE_FORK_FLAGS_UNKNOWN;
+	switch (e->nr) {
+	case NR_CLONE:
+		*flags = e->args[0];
+		return 0;
+	case NR_CLONE3:
+		/* struct clone_args starts with the u64 flags; the kernel just
+		 * copied it from there, so the page is resident. */
+		if (bpf_probe_read_user(flags, sizeof(*flags), (void *)e->args[0]))
+			return SONDE_FORK_FLAGS_UNKNOWN;
+		return 0;
+	case NR_FORK:
+		*flags = SIGCHLD;
+		return 0;
+	case NR_VFORK:
+		*flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+		return 0;
+	}
+	return SONDE_FORK_FLAGS_UNKNOWN;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct sonde_ev_fork *r;
+	struct emit em;
+	__u64 now, flags;
+	__u16 hflags;
+
+	if (!tgid_traced(parent->tgid))
+		return 0;
+	if (child->tgid != parent->tgid)
+		tgid_add(child->tgid);
+	now = bpf_ktime_get_ns();
+	hflags = fork_flags(parent, &flags);
+	if (emit_begin(&em, now))
+		return 0;
+	r = emit_reserve(&em, sizeof(*r), now);
+	if (!r)
+		return 0;
+	hdr_fill(&r->hdr, now, parent->tgid, parent->pid, SONDE_REC_FORK, sizeof(*r), em.cpu,
+		 hflags);
+	r->child_pid = child->tgid;
+	r->child_tid = child->pid;
+	r->clone_flags = flags;
+	read_comm(r->child_comm, child);
+	emit_submit(&em, r);
+	return 0;
+}
+
+static __always_inline int comm_matches(const char *comm)
+{
+	char c[SONDE_COMM_LEN];
+
+	if (!comm_set)
+		return 0;
+	if (bpf_probe_read_kernel_str(c, sizeof(c), comm) < 0)
+		return 0;
+	for (int i = 0; i < SONDE_COMM_LEN; i++) {
+		if (c[i] != comm_match[i])
+			return 0;
+		if (!c[i])
+			return 1;
+	}
+	return 1;
+}
+
+#include "exec.h"
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_process_exit, struct task_struct *p, bool group_dead)
+{
+	struct sonde_ev_exit *r;
+	struct emit em;
+	__u32 tgid = p->tgid;
+	__u64 now;
+
+	if (!tgid_traced(tgid))
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (!emit_begin(&em, now)) {
+		r = emit_reserve(&em, sizeof(*r), now);
+		if (r) {
+			hdr_fill(&r->hdr, now, tgid, p->pid, SONDE_REC_EXIT, sizeof(*r), em.cpu,
+				 group_dead ? SONDE_EXIT_GROUP_DEAD : 0);
+			r->code = p->exit_code;
+			r->_pad = 0;
+			emit_submit(&em, r);
+		}
+	}
+	/* After the record: user space stops when ntraced reaches 0 and
+	 * drains the rings, so the last exit must already be in its ring. */
+	if (group_dead)
+		tgid_del(tgid);
+	return 0;
+}

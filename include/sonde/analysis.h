@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Offline analysis of a record stream (libsonde, src/analysis/): the task
+ * table (who is tid N), record filters, per-syscall statistics and log2
+ * latency histograms. `sonde print` and `sonde stat` are thin layers over
+ * this; the script language's offline mode reuses it.
+ *
+ * Everything here consumes records one at a time, in the reader's time
+ * order, and trusts nothing in them: hdr.size is checked against the
+ * fixed size of the type before a field is read (sonde_rec_fits).
+ */
+#ifndef SONDE_ANALYSIS_H
+#define SONDE_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <sonde/events.h>
+#include <sonde/syscalls.h>
+
+struct sonde_meta;
+
+/* Fixed size of a record type (0 if unknown); tails come on top. */
+size_t sonde_rec_fixed_size(unsigned int type);
+/* True when rec is a known type whose hdr.size covers its fixed part and,
+ * for exec and proc, the tail lengths it announces. */
+int sonde_rec_fits(const struct sonde_hdr *rec);
+/* "syscall", "switch", ... for a record type, or NULL. */
+const char *sonde_rec_type_name(unsigned int type);
+/* Record type of a name ("sched" is not one: see sonde_filter). */
+int sonde_rec_type_lookup(const char *name);
+
+/* ---- Task table: what every tid was called, and its process. ---- */
+
+struct sonde_task {
+	uint32_t tid;
+	uint32_t pid;  /* thread group; 0 until known */
+	uint32_t ppid; /* parent process; 0 until known */
+	char comm[SONDE_COMM_LEN + 1]; /* NUL-terminated */
+};
+
+struct sonde_tasks;
+
+struct sonde_tasks *sonde_tasks_new(void);
+void sonde_tasks_free(struct sonde_tasks *t);
+/* Learns names and relations from switch, fork, exec, comm and proc. */
+void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec);
+/* The task, or NULL if the trace never named it. */
+const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t,
+					  uint32_t tid);
+
+/* ---- Filters shared by print, stat and the script language. ---- */
+
+#define SONDE_FILTER_MAX_PIDS 64
+struct sonde_filter {
+	/* syscall records: only these numbers (when has_sc) */
+	int has_sc;
+	struct sonde_sc_set sc;
+	/* records involving one of these pids or tids (when npids) */
+	unsigned int npids;
+	uint32_t pids[SONDE_FILTER_MAX_PIDS];
+	/* record types shown: bit (1 << type); 0 = all */
+	uint32_t types;
+	/* time window, CLOCK_MONOTONIC ns, inclusive */
+	uint64_t since, until;
+};
+
+/* A filter that lets everything through. */
+void sonde_filter_init(struct sonde_filter *f);
+/* "-p 12,34": returns 0 or -EINVAL with *err naming the bad token. */
+int sonde_filter_parse_pids(struct sonde_filter *f, const char *list,
+			    char *err, size_t errlen);
+/*
+ * Record types to show: comma list of syscall, switch, wakeup, fork, exec,
+ * exit, comm, proc, lost, plus "sched" (switch,wakeup), "process"
+ * (fork,exec,exit,comm,proc) and "all"; a leading "!" excludes instead.
+ */
+int sonde_filter_parse_types(struct sonde_filter *f, const char *list,
+			     char *err, size_t errlen);
+/* True when rec passes every part of the filter. */
+int sonde_filter_match(const struct sonde_filter *f,
+		       const struct sonde_hdr *rec);
+
+/*
+ * A --since/--until argument, resolved once the trace's first timestamp
+ * is known:
+ *   "1.5", "1.5s", "250ms", "40us", "100ns"  relative to the first event;
+ *   "@123456789"                          raw CLOCK_MONOTONIC ns (as "ts"
+ *                                         in --json output);
+ *   "11:14:12[.226190]"                   wall-clock time of day (local
+ *                                         time, as --format=flight prints
+ *                                         it) on the day of the first event;
+ *   "2026-01-31T11:14:12[.226190]" (or a space instead of T)
+ *                                         local wall-clock date and time.
+ */
+struct sonde_time_arg {
+	enum { SONDE_TIME_REL, SONDE_TIME_MONO, SONDE_TIME_TOD,
+	       SONDE_TIME_WALL } kind;
+	int64_t ns; /* offset, mono ns, ns since midnight, or epoch ns */
+};
+int sonde_time_arg_parse(struct sonde_time_arg *t, const char *s, char *err,
+			 size_t errlen);
+/* CLOCK_MONOTONIC ns the argument designates in this trace. */
+uint64_t sonde_time_arg_resolve(const struct sonde_time_arg *t,
+				const struct sonde_meta *meta,
+				uint64_t first_ts);
+/* Trace timestamp to wall-clock ns since the epoch (0 if no reference). */
+int64_t sonde_ts_to_wall(const struct sonde_meta *meta, uint64_t ts);
+
+/* ---- Log2 histograms ---- */
+
+/*
+ * Bucket 0 holds the value 0; bucket k >= 1 holds [2^(k-1), 2^k). The
+ * same layout as bpftrace's hist() and DTrace's quantize() for
+ * non-negative values.
+ */
+#define SONDE_HIST_BUCKETS 65
+unsigned int sonde_hist_bucket(uint64_t v);
+/*
+ * Prints the non-empty range of a histogram with ASCII bars, bpftrace's
+ * way (K, M, G are powers of 1024), each line prefixed by indent:
+ *   [1K, 2K)              12 |@@@@@@@@@@@@@@@@@@@@                |
+ */
+void sonde_hist_fprint(FILE *f, const uint64_t *hist, const char *indent);
+
+/* ---- Per-syscall statistics ---- */
+
+struct sonde_sc_stat {
+	uint32_t nr;
+	uint64_t calls;   /* every record, returned or not */
+	uint64_t errors;  /* returned -4095..-1 */
+	uint64_t timed;   /* calls that returned: the ones with a duration */
+	uint64_t total_ns, min_ns, max_ns;
+	uint64_t hist[SONDE_HIST_BUCKETS]; /* durations in ns */
+};
+
+struct sonde_stats_group {
+	uint32_t pid; /* 0 for the whole-trace group */
+	uint64_t calls, errors, timed, total_ns;
+	size_t nsc;
+	struct sonde_sc_stat *sc; /* nsc entries, in first-seen order */
+	uint16_t *idx;            /* nr < SONDE_NR_SYSCALLS -> slot + 1 */
+	size_t cap;
+};
+
+enum sonde_stats_flags {
+	SONDE_STATS_PER_PROCESS = 1 << 0, /* keep a group per pid too */
+};
+
+enum sonde_stats_sort {
+	SONDE_SORT_TIME, /* total time, descending (strace -c default) */
+	SONDE_SORT_CALLS,
+	SONDE_SORT_ERRORS,
+	SONDE_SORT_AVG,
+	SONDE_SORT_MAX,
+	SONDE_SORT_NAME,
+	SONDE_SORT_NR,
+};
+
+struct sonde_stats;
+
+struct sonde_stats *sonde_stats_new(unsigned int flags);
+void sonde_stats_free(struct sonde_stats *s);
+/* Accounts one record; non-syscall records are ignored. Returns 0 or
+ * -ENOMEM. */
+int sonde_stats_add(struct sonde_stats *s, const struct sonde_hdr *rec);
+const struct sonde_stats_group *sonde_stats_total(const struct sonde_stats *s);
+/* Per-process groups, sorted by pid (only with SONDE_STATS_PER_PROCESS). */
+size_t sonde_stats_ngroups(const struct sonde_stats *s);
+const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s,
+						  size_t i);
+/* Fills rows[0..g->nsc) with the group's entries in the given order;
+ * names (for SONDE_SORT_NAME) come from name_of(nr). 0 or -ENOMEM. */
+int sonde_stats_sorted(const struct sonde_stats_group *g,
+		       const struct sonde_sc_stat **rows,
+		       enum sonde_stats_sort by,
+		       const char *(*name_of)(void *ctx, uint32_t nr), void *ctx);
+/* "time", "calls", ... -> sort key; -1 if unknown. */
+int sonde_stats_sort_lookup(const char *name);
+
+#endif /* SONDE_ANALYSIS_H */

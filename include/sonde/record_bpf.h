@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * State shared between the recorder's BPF programs (bpf/sonde.bpf.c) and
+ * user space (src/record/): sizes of the global-data tables and the layout
+ * of the per-task in-flight syscall slot. Like events.h this is compiled by
+ * clang -target bpf (vmlinux.h types) and by the host compiler
+ * (<linux/types.h>), so it includes neither.
+ *
+ * Global data (.bss, mmapped by user space through the skeleton):
+ *
+ *   traced[SONDE_PID_MAX / 64]   one bit per tgid: 1 = traced
+ *   +--------+--------+-- ... --+--------+
+ *   | 0..63  |64..127 |         |        |    512 KiB for 4194304 pids
+ *   +--------+--------+-- ... --+--------+
+ *   ntraced                       number of set bits (live traced tgids)
+ *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state, one cache line
+ *                                 each so CPUs never share a line
+ *
+ * Writers of traced[]: the fork, exec, rename and exit programs and user
+ * space (the command's child, -p PIDs, --comm matches found in /proc), all
+ * with atomic fetch-or / fetch-and so concurrent updates of one word from
+ * several CPUs are never lost, and ntraced moves only when a bit flips.
+ */
+#ifndef SONDE_RECORD_BPF_H
+#define SONDE_RECORD_BPF_H
+
+/* PID_MAX_LIMIT on 64-bit: no pid or tgid is ever >= this. */
+#define SONDE_PID_MAX 4194304
+#define SONDE_TRACED_WORDS (SONDE_PID_MAX / 64)
+/* CPUs with per-CPU state; CPUs beyond (never seen in practice) are not
+ * recorded and count as lost in cpus[0]. Power of two. */
+#define SONDE_MAX_CPUS 1024
+
+/* Per-CPU loss accounting, read by user space at stop. */
+struct sonde_cpu_state {
+	__u64 lost;    /* reserve failures not yet reported in the stream */
+	__u64 lost_ts; /* time of the first of them */
+	__u64 lost_total; /* every reserve failure of the run */
+	__u64 _pad[5];
+};
+
+/*
+ * In-flight syscall of one task (BPF_MAP_TYPE_TASK_STORAGE "inflight"),
+ * written at sys_enter, consumed at sys_exit. User space reads it at stop
+ * through a pidfd (pidfd_open(tid, PIDFD_THREAD)) to record the calls still
+ * blocked as SONDE_SC_UNFINISHED.
+ *
+ *   0      8                                56     60     64
+ *   +------+------------ args[6] -----------+------+------+
+ *   |  ts  | di  si  dx  r10  r8  r9        |  nr  |active|
+ *   +------+--------------------------------+------+------+
+ */
+struct sonde_inflight {
+	__u64 ts;
+	__u64 args[6];
+	__u32 nr;
+	__u32 active; /* 1 between sys_enter and sys_exit */
+};
+
+#endif /* SONDE_RECORD_BPF_H */

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Renderers: one record in, one (or a few) lines out (libsonde,
+ * src/decode/render*.c). Each output format is a struct sonde_renderer of
+ * function pointers, listed in the table in render.c; adding a format is
+ * one file plus one line there:
+ *
+ *   text    strace-like "[pid N] name(0x1, ...) = ret <dur>"
+ *   flight  the kernel flight recorder's "hh:mm:ss.uuuuuu #CPU PID event"
+ *   json    NDJSON, one object per event
+ *
+ * A renderer sees every record the caller passes, in time order, after
+ * the caller's filters. sonde_render_record keeps a task table up to date
+ * (before calling the renderer, so a renderer can name any task seen so
+ * far) and counts records of types this build does not know, which no
+ * renderer is asked to print.
+ */
+#ifndef SONDE_RENDER_H
+#define SONDE_RENDER_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <sonde/events.h>
+
+struct sonde_meta;
+struct sonde_tasks;
+
+/* Timestamp column of the text renderer (strace's -t, -tt, -ttt, -r). */
+enum sonde_ts_mode {
+	SONDE_TS_NONE,
+	SONDE_TS_TOD,     /* -t: wall-clock hh:mm:ss */
+	SONDE_TS_TOD_US,  /* -tt: hh:mm:ss.uuuuuu */
+	SONDE_TS_EPOCH,   /* -ttt: seconds.uuuuuu since the epoch */
+	SONDE_TS_DELTA,   /* -r: seconds since the previous line */
+	SONDE_TS_START,   /* seconds since the first record rendered */
+};
+
+struct sonde_render_opts {
+	enum sonde_ts_mode ts;
+	int no_dur; /* text: leave out " <0.000012>" */
+	int utc;    /* wall-clock times in UTC rather than local time */
+	/* Options of renderers added later (e.g. strace-grade decoding);
+	 * the built-in ones ignore it. */
+	const void *ext;
+};
+
+/* A growable output line: renderers build a line, then write it. */
+struct sonde_line {
+	char *buf;
+	size_t len, cap;
+	int oom; /* an append failed: the line is incomplete */
+};
+
+void sonde_line_reset(struct sonde_line *l);
+void sonde_line_free(struct sonde_line *l);
+void sonde_line_printf(struct sonde_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sonde_line_putc(struct sonde_line *l, char c);
+/* Appends n bytes as a C string literal the way strace quotes strings:
+ * "\t\n\v\f\r\"\\" escaped, other non-printable bytes in octal. */
+void sonde_line_cstr(struct sonde_line *l, const char *s, size_t n);
+/* Appends n bytes as a JSON string (quotes included). Valid UTF-8 is
+ * kept, control characters become \uXXXX, and each byte of an invalid
+ * UTF-8 sequence becomes \udcXX (Python's "surrogateescape": decoding
+ * with it gives the original bytes back). */
+void sonde_line_json_str(struct sonde_line *l, const char *s, size_t n);
+/* Pads with spaces up to column col, or one space if already there. */
+void sonde_line_tab(struct sonde_line *l, size_t col);
+
+struct sonde_render;
+
+struct sonde_renderer {
+	const char *name;
+	const char *summary;
+	/* optional: set up r->priv */
+	int (*open)(struct sonde_render *r);
+	/* renders one record of a known type, already checked with
+	 * sonde_rec_fits(); returns 0 or -errno */
+	int (*record)(struct sonde_render *r, const struct sonde_hdr *rec);
+	/* optional: flush what is held back, free r->priv */
+	int (*close)(struct sonde_render *r);
+};
+
+struct sonde_render {
+	const struct sonde_renderer *ops;
+	FILE *out;
+	const struct sonde_meta *meta; /* may be NULL */
+	struct sonde_render_opts opts;
+	struct sonde_tasks *tasks;
+	struct sonde_line line;  /* scratch line for the renderer */
+	uint64_t first_ts;       /* ts of the first record rendered */
+	uint64_t prev_ts;        /* ts of the previous line (for -r) */
+	int started;
+	uint64_t skipped;        /* records of unknown or malformed types */
+	void *priv;
+};
+
+extern const struct sonde_renderer sonde_render_text;
+extern const struct sonde_renderer sonde_render_flight;
+extern const struct sonde_renderer sonde_render_json;
+
+/* The renderer called name, or NULL. */
+const struct sonde_renderer *sonde_renderer_find(const char *name);
+/* The registered renderers, NULL-terminated (for help texts). */
+const struct sonde_renderer *const *sonde_renderers(void);
+
+/* Opens a renderer writing to out. meta (names, clock reference) may be
+ * NULL. Returns 0 or -errno (-EINVAL: no such renderer). */
+int sonde_render_open(struct sonde_render **r, const char *name, FILE *out,
+		      const struct sonde_meta *meta,
+		      const struct sonde_render_opts *opts);
+/* Renders one record. Returns 0, or -errno when writing failed. */
+int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec);
+/* Flushes and frees r. Returns 0, or -errno if any output was lost
+ * (disk full, closed pipe). Does not close r->out. */
+int sonde_render_close(struct sonde_render *r);
+
+/* Helpers for renderers. */
+
+/* Syscall name: the trace's own table, else the built-in one, else
+ * strace's "syscall_0x1c3". buf (>= 24 bytes) backs the last form. */
+const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr,
+				 char *buf, size_t len);
+/* Arity of the syscall the trace calls nr (6 when unknown). */
+unsigned int sonde_render_sc_nargs(const struct sonde_render *r, uint32_t nr);
+/* Whether its return value is an address (printed in hex). */
+int sonde_render_sc_ret_addr(const struct sonde_render *r, uint32_t nr);
+/* Writes r->line plus a newline to r->out and resets the line. */
+int sonde_render_emit(struct sonde_render *r);
+/* Wall-clock "hh:mm:ss" + ".uuuuuu" when us, for a trace timestamp. */
+void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l,
+		      uint64_t ts, int us);
+/* Appends the wait(2) status as strace does: "exited with 3",
+ * "killed by SIGKILL", "killed by SIGSEGV (core dumped)". */
+void sonde_render_exit_status(struct sonde_line *l, int32_t code);
+/* Appends the TASK_* state bits of a switched-out task: long names
+ * ("TASK_INTERRUPTIBLE") or ps letters ("S"). */
+void sonde_render_task_state(struct sonde_line *l, uint32_t state, int letters);
+
+#endif /* SONDE_RENDER_H */

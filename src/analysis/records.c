@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record types as analysis sees them: names, fixed sizes, and the check
+ * that a record's hdr.size really covers what its type says it holds. The
+ * reader only guarantees that hdr.size bytes are there (sonde_rec_check);
+ * a hostile or newer file may still carry a record shorter than its type.
+ */
+#include <string.h>
+
+#include <sonde/analysis.h>
+
+static const struct {
+	const char *name;
+	size_t size;
+} rec_types[SONDE_REC_TYPE_MAX] = {
+	[SONDE_REC_SYSCALL] = { "syscall", sizeof(struct sonde_ev_syscall) },
+	[SONDE_REC_SWITCH] = { "switch", sizeof(struct sonde_ev_switch) },
+	[SONDE_REC_WAKEUP] = { "wakeup", sizeof(struct sonde_ev_wakeup) },
+	[SONDE_REC_FORK] = { "fork", sizeof(struct sonde_ev_fork) },
+	[SONDE_REC_EXEC] = { "exec", sizeof(struct sonde_ev_exec) },
+	[SONDE_REC_EXIT] = { "exit", sizeof(struct sonde_ev_exit) },
+	[SONDE_REC_COMM] = { "comm", sizeof(struct sonde_ev_comm) },
+	[SONDE_REC_LOST] = { "lost", sizeof(struct sonde_ev_lost) },
+	[SONDE_REC_PROC] = { "proc", sizeof(struct sonde_ev_proc) },
+};
+
+size_t sonde_rec_fixed_size(unsigned int type)
+{
+	return type < SONDE_REC_TYPE_MAX ? rec_types[type].size : 0;
+}
+
+const char *sonde_rec_type_name(unsigned int type)
+{
+	return type < SONDE_REC_TYPE_MAX ? rec_types[type].name : NULL;
+}
+
+int sonde_rec_type_lookup(const char *name)
+{
+	for (unsigned int t = 1; t < SONDE_REC_TYPE_MAX; t++)
+		if (rec_types[t].name && !strcmp(rec_types[t].name, name))
+			return t;
+	return -1;
+}
+
+int sonde_rec_fits(const struct sonde_hdr *rec)
+{
+	size_t fixed = sonde_rec_fixed_size(rec->type);
+
+	if (!fixed || rec->size < fixed)
+		return 0;
+	if (rec->type == SONDE_REC_EXEC) {
+		const struct sonde_ev_exec *e = (const void *)rec;
+
+		return (size_t)e->filename_len + e->argv_len <= rec->size - fixed;
+	}
+	if (rec->type == SONDE_REC_PROC) {
+		const struct sonde_ev_proc *p = (const void *)rec;
+
+		return p->cmdline_len <= rec->size - fixed;
+	}
+	return 1;
+}

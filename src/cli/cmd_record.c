@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sonde record: options, then sonde_record_run(), then the summary. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <sonde/record.h>
+#include "cli/cli.h"
+
+#define MAX_PIDS 1024
+
+static const char record_usage[] =
+	"usage: sonde record [-o FILE] [OPTIONS] -- CMD [ARGS...]\n"
+	"       sonde record [-o FILE] [OPTIONS] -p PID[,PID...]\n"
+	"       sonde record [-o FILE] [OPTIONS] --comm NAME\n"
+	"\n"
+	"Record the system calls, scheduler events and process life cycle of an\n"
+	"application into a trace file (read it with 'sonde print' and 'sonde stat').\n"
+	"\n"
+	"CMD is started stopped and traced from its first instruction (its execve is\n"
+	"the first recorded call), with every thread and process it creates, across\n"
+	"execve, until all of them have exited. sonde exits with CMD's status (128+N\n"
+	"if CMD was killed by signal N; 127 if CMD is not found, 126 if it cannot be\n"
+	"executed).\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE    trace file (default: " SONDE_RECORD_DEFAULT_OUTPUT
+	", created 0600)\n"
+	"  -p, --pid PID[,...]  attach to running processes (a TID selects its process)\n"
+	"                       and the processes they create from then on\n"
+	"      --comm NAME      trace every process whose command name is NAME, from\n"
+	"                       its start or its exec into NAME, and its descendants;\n"
+	"                       runs until SIGINT/SIGTERM or --duration\n"
+	"  -e trace=SET         record only these syscalls: names and strace classes\n"
+	"                       (%file %desc %process %network %memory %signal %ipc\n"
+	"                       %creds %clock %stat), comma separated, '!' negates\n"
+	"  -Z, --failed-only    record only syscalls that returned an error\n"
+	"      --no-sched       no context-switch and wakeup records\n"
+	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
+	"                       default 64M)\n"
+	"  -d, --duration SECS  stop recording after SECS seconds\n"
+	"      --json           print the end-of-run summary as one JSON object\n"
+	"  -q, --quiet          no summary\n"
+	"\n"
+	"SIGINT and SIGTERM stop the recording and finish the file; CMD keeps its own\n"
+	"signal handling. The summary on stderr gives events, bytes written and lost\n"
+	"events (lost events also appear in the trace where they happened).\n"
+	"Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n";
+
+enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_JSON };
+
+static const struct option record_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "trace", required_argument, NULL, 'e' },
+	{ "failed-only", no_argument, NULL, 'Z' },
+	{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
+	{ "ring-size", required_argument, NULL, OPT_RING },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+struct record_cli {
+	struct sonde_record_opts o;
+	pid_t pids[MAX_PIDS];
+	int have_filter;
+	int json;
+};
+
+static int parse_pids(struct record_cli *c, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
+			cli_err("record", "-p: '%s' is not a list of PIDs", arg);
+			return -1;
+		}
+		if (c->o.npids == MAX_PIDS) {
+			cli_err("record", "-p: at most %d PIDs", MAX_PIDS);
+			return -1;
+		}
+		c->pids[c->o.npids++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int parse_size(const char *arg, size_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg)
+		goto bad;
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; end++; break;
+	}
+	if (*end && strcmp(end, "B") && strcmp(end, "iB"))
+		goto bad;
+	if (v < 4096 || v > (1ull << 32) || (v & (v - 1)))
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	cli_err("record", "--ring-size: '%s' must be a power of two from 4K to 4G", arg);
+	return -1;
+}
+
+static int parse_trace(struct record_cli *c, const char *arg)
+{
+	char err[256];
+
+	if (!strncmp(arg, "trace=", 6))
+		arg += 6;
+	else if (strchr(arg, '=')) {
+		cli_err("record", "-e: only trace=SET is supported, not '%s'", arg);
+		return -1;
+	}
+	if (sonde_sc_set_parse(&c->o.syscalls, arg, err, sizeof(err))) {
+		cli_err("record", "-e trace=%s: %s", arg, err);
+		return -1;
+	}
+	c->have_filter = 1;
+	return 0;
+}
+
+static int parse_duration(struct record_cli *c, const char *arg)
+{
+	char *end;
+
+	c->o.duration = strtod(arg, &end);
+	if (end == arg || *end || !(c->o.duration > 0)) {
+		cli_err("record", "--duration: '%s' is not a positive number of seconds", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_opt(struct record_cli *c, int opt)
+{
+	switch (opt) {
+	case 'o': c->o.output = optarg; return 0;
+	case 'p': return parse_pids(c, optarg);
+	case OPT_COMM:
+		if (!*optarg || strlen(optarg) >= SONDE_COMM_LEN) {
+			cli_err("record", "--comm: a command name has 1 to %d characters",
+				SONDE_COMM_LEN - 1);
+			return -1;
+		}
+		c->o.comm = optarg;
+		return 0;
+	case 'e': return parse_trace(c, optarg);
+	case 'Z': c->o.failed_only = true; return 0;
+	case OPT_NO_SCHED: c->o.no_sched = true; return 0;
+	case OPT_RING: return parse_size(optarg, &c->o.ring_bytes);
+	case 'd': return parse_duration(c, optarg);
+	case OPT_JSON: c->json = 1; return 0;
+	case 'q': c->o.quiet = true; return 0;
+	case 'h': fputs(record_usage, stdout); exit(0);
+	}
+	fprintf(stderr, "Run 'sonde help record' for the options.\n");
+	return -1;
+}
+
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static const char *const type_names[SONDE_REC_TYPE_MAX] = {
+	[SONDE_REC_SYSCALL] = "syscalls", [SONDE_REC_SWITCH] = "switches",
+	[SONDE_REC_WAKEUP] = "wakeups",   [SONDE_REC_FORK] = "forks",
+	[SONDE_REC_EXEC] = "execs",       [SONDE_REC_EXIT] = "exits",
+	[SONDE_REC_COMM] = "renames",     [SONDE_REC_LOST] = "lost_records",
+	[SONDE_REC_PROC] = "procs",
+};
+
+static void summary_json(const struct record_cli *c, const struct sonde_record_summary *s)
+{
+	fprintf(stderr, "{\"output\":\"");
+	for (const char *p = c->o.output; *p; p++)
+		fprintf(stderr, (*p == '"' || *p == '\\') ? "\\%c" : (unsigned char)*p < 0x20 ?
+			"\\u%04x" : "%c", *p);
+	fprintf(stderr, "\",\"events\":%llu", (unsigned long long)s->records);
+	for (int t = 1; t < SONDE_REC_TYPE_MAX; t++)
+		fprintf(stderr, ",\"%s\":%llu", type_names[t], (unsigned long long)s->by_type[t]);
+	fprintf(stderr,
+		",\"unfinished\":%llu,\"lost\":%llu,\"lost_ring\":%llu,\"lost_writer\":%llu,"
+		"\"raw_bytes\":%llu,\"file_bytes\":%llu,\"duration_s\":%.6f,\"cpu_s\":%.6f,"
+		"\"ncpus\":%u,\"ring_bytes\":%zu,\"status\":%d,\"stop_signal\":%d}\n",
+		(unsigned long long)s->unfinished,
+		(unsigned long long)(s->lost_ring + s->lost_writer),
+		(unsigned long long)s->lost_ring, (unsigned long long)s->lost_writer,
+		(unsigned long long)s->raw_bytes, (unsigned long long)s->file_bytes, s->duration_s,
+		s->cpu_s, s->ncpus, s->ring_bytes, s->cmd_status, s->stop_signal);
+}
+
+static void summary_text(const struct record_cli *c, const struct sonde_record_summary *s)
+{
+	uint64_t ev = s->records ? s->records : 1;
+
+	fprintf(stderr, "sonde record: %s: %llu events in %.3f s (%.0f/s), %llu lost\n",
+		c->o.output, (unsigned long long)s->records, s->duration_s,
+		s->duration_s > 0 ? s->records / s->duration_s : 0.0,
+		(unsigned long long)(s->lost_ring + s->lost_writer));
+	fprintf(stderr, "sonde record:  ");
+	for (int t = 1; t < SONDE_REC_TYPE_MAX; t++)
+		if (s->by_type[t])
+			fprintf(stderr, " %s %llu", type_names[t],
+				(unsigned long long)s->by_type[t]);
+	if (s->unfinished)
+		fprintf(stderr, " (%llu unfinished)", (unsigned long long)s->unfinished);
+	fprintf(stderr, "\nsonde record:   %llu bytes on disk (%.2f per event, %llu raw), "
+			"recorder CPU %.3f s\n",
+		(unsigned long long)s->file_bytes, (double)s->file_bytes / ev,
+		(unsigned long long)s->raw_bytes, s->cpu_s);
+	if (s->lost_ring + s->lost_writer)
+		fprintf(stderr, "sonde record: warning: %llu events lost (%llu: ring full, try "
+				"a larger --ring-size; %llu: file write errors)\n",
+			(unsigned long long)(s->lost_ring + s->lost_writer),
+			(unsigned long long)s->lost_ring, (unsigned long long)s->lost_writer);
+}
+
+static int record_status(const struct sonde_record_summary *s)
+{
+	if (s->cmd_status < 0)
+		return s->stop_signal ? 128 + s->stop_signal : 0;
+	if (WIFEXITED(s->cmd_status))
+		return WEXITSTATUS(s->cmd_status);
+	if (WIFSIGNALED(s->cmd_status))
+		return 128 + WTERMSIG(s->cmd_status);
+	return 1;
+}
+
+static int record_run(int argc, char **argv)
+{
+	struct record_cli c = { 0 };
+	struct sonde_record_summary s;
+	char err[512] = "";
+	int opt, e;
+
+	memset(c.o.syscalls.bits, 0xff, sizeof(c.o.syscalls.bits));
+	c.o.output = SONDE_RECORD_DEFAULT_OUTPUT;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:p:e:Zd:qh", record_longopts, NULL)) != -1)
+		if (parse_opt(&c, opt))
+			return 2;
+	c.o.pids = c.pids;
+	if (optind < argc)
+		c.o.argv = argv + optind;
+	if (!c.o.argv && !c.o.npids && !c.o.comm) {
+		cli_err("record", "nothing to trace: give a command after '--', -p PID or --comm "
+				  "NAME ('sonde help record')");
+		return 2;
+	}
+	c.o.cmdline = join_argv(argc, argv);
+	e = sonde_record_run(&c.o, &s, err, sizeof(err));
+	free((char *)c.o.cmdline);
+	if (s.cmd_error) {
+		cli_err("record", "%s", err);
+		return s.cmd_error == -ENOENT ? 127 : 126;
+	}
+	if (s.records && !c.o.quiet) {
+		if (c.json)
+			summary_json(&c, &s);
+		else
+			summary_text(&c, &s);
+	}
+	if (e) {
+		cli_err("record", "%s", err);
+		return 1;
+	}
+	return record_status(&s);
+}
+
+const struct sonde_cmd cmd_record = {
+	.name = "record",
+	.summary = "record an application's syscalls, scheduling and processes to a file",
+	.usage = record_usage,
+	.run = record_run,
+};

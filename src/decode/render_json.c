@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The JSON renderer: NDJSON, one object per record. Every object starts
+ * with the same keys:
+ *
+ *   {"type":"syscall","ts":NS,"cpu":N,"pid":N,"tid":N, ...}
+ *
+ * ts is the trace's CLOCK_MONOTONIC time in ns (for a syscall, its entry
+ * time). Per type:
+ *   syscall  name, nr, args (raw values, the syscall's arity), ret, dur,
+ *            noreturn, unfinished, and errno (name) when ret is an error
+ *   switch   prev_comm, prev_prio, prev_state (raw), prev_state_name,
+ *            next_pid, next_tid, next_comm, next_prio
+ *   wakeup   prio, target_cpu, waker_pid, waker_tid, new
+ *   fork     child_pid, child_tid, child_comm, clone_flags, thread
+ *   exec     filename, argv, argc, argv_truncated, old_tid, comm
+ *   exit     status (raw wait status), code or signal + signal_name,
+ *            core_dumped, group_dead
+ *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind
+ * Strings are JSON-escaped; bytes that are not UTF-8 come out as \udcXX
+ * (see sonde_line_json_str) so that no byte of argv is lost.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <sonde/analysis.h>
+#include <sonde/format.h>
+#include <sonde/render.h>
+#include <sonde/syscalls.h>
+
+static void json_head(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	sonde_line_printf(&r->line,
+			  "{\"type\":\"%s\",\"ts\":%" PRIu64 ",\"cpu\":%u,"
+			  "\"pid\":%" PRIu32 ",\"tid\":%" PRIu32,
+			  sonde_rec_type_name(rec->type), (uint64_t)rec->ts,
+			  rec->cpu, rec->pid, rec->tid);
+}
+
+static void json_key_str(struct sonde_line *l, const char *key, const char *s,
+			 size_t max)
+{
+	sonde_line_printf(l, ",\"%s\":", key);
+	sonde_line_json_str(l, s, strnlen(s, max));
+}
+
+static const char *json_bool(int v)
+{
+	return v ? "true" : "false";
+}
+
+static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_syscall *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+	unsigned int nargs = sonde_render_sc_nargs(r, e->nr);
+	char buf[32];
+	const char *ename;
+
+	json_key_str(l, "name", sonde_render_sc_name(r, e->nr, buf, sizeof(buf)), 64);
+	sonde_line_printf(l, ",\"nr\":%" PRIu32 ",\"args\":[", e->nr);
+	for (unsigned int i = 0; i < nargs && i < 6; i++)
+		sonde_line_printf(l, "%s%" PRIu64, i ? "," : "", (uint64_t)e->args[i]);
+	sonde_line_printf(l, "],\"ret\":%" PRId64 ",\"dur\":%" PRIu64, (int64_t)e->ret,
+			  (uint64_t)e->dur);
+	if (!(rec->flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED)) &&
+	    sonde_syscall_failed(e->ret) && (ename = sonde_errno_name((int)-e->ret)))
+		sonde_line_printf(l, ",\"errno\":\"%s\"", ename);
+	sonde_line_printf(l, ",\"noreturn\":%s,\"unfinished\":%s",
+			  json_bool(rec->flags & SONDE_SC_NORETURN),
+			  json_bool(rec->flags & SONDE_SC_UNFINISHED));
+}
+
+static void json_switch(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_switch *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+
+	json_key_str(l, "prev_comm", e->prev_comm, SONDE_COMM_LEN);
+	sonde_line_printf(l, ",\"prev_prio\":%d,\"prev_state\":%" PRIu32
+			  ",\"prev_state_name\":\"",
+			  e->prev_prio, e->prev_state);
+	sonde_render_task_state(l, e->prev_state, 0);
+	sonde_line_printf(l, "\",\"next_pid\":%" PRIu32 ",\"next_tid\":%" PRIu32,
+			  e->next_pid, e->next_tid);
+	json_key_str(l, "next_comm", e->next_comm, SONDE_COMM_LEN);
+	sonde_line_printf(l, ",\"next_prio\":%d", e->next_prio);
+}
+
+static void json_wakeup(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_wakeup *e = (const void *)rec;
+
+	sonde_line_printf(&r->line,
+			  ",\"prio\":%d,\"target_cpu\":%" PRIu32
+			  ",\"waker_pid\":%" PRIu32 ",\"waker_tid\":%" PRIu32
+			  ",\"new\":%s",
+			  e->prio, e->target_cpu, e->waker_pid, e->waker_tid,
+			  json_bool(rec->flags & SONDE_WAKEUP_NEW));
+}
+
+static void json_fork(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_fork *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+
+	sonde_line_printf(l, ",\"child_pid\":%" PRIu32 ",\"child_tid\":%" PRIu32,
+			  e->child_pid, e->child_tid);
+	json_key_str(l, "child_comm", e->child_comm, SONDE_COMM_LEN);
+	sonde_line_printf(l, ",\"clone_flags\":%" PRIu64 ",\"thread\":%s",
+			  (uint64_t)e->clone_flags,
+			  json_bool(e->child_pid == rec->pid));
+}
+
+/* "key":["a","b"] from n bytes of NUL-separated strings. */
+static void json_argv(struct sonde_line *l, const char *key, const char *p,
+		      size_t n)
+{
+	size_t i = 0;
+
+	sonde_line_printf(l, ",\"%s\":[", key);
+	while (i < n) {
+		size_t k = strnlen(p + i, n - i);
+
+		if (i)
+			sonde_line_putc(l, ',');
+		sonde_line_json_str(l, p + i, k);
+		i += k + 1;
+	}
+	sonde_line_putc(l, ']');
+}
+
+static void json_exec(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_exec *e = (const void *)rec;
+	const char *data = (const char *)(e + 1);
+	struct sonde_line *l = &r->line;
+
+	json_key_str(l, "filename", data, e->filename_len);
+	json_argv(l, "argv", data + e->filename_len, e->argv_len);
+	sonde_line_printf(l, ",\"argc\":%" PRIu32 ",\"argv_truncated\":%s"
+			  ",\"old_tid\":%" PRIu32,
+			  e->argc, json_bool(rec->flags & SONDE_EXEC_ARGV_TRUNC),
+			  e->old_tid);
+	json_key_str(l, "comm", e->comm, SONDE_COMM_LEN);
+}
+
+static void json_exit(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	int32_t code = ((const struct sonde_ev_exit *)rec)->code;
+	struct sonde_line *l = &r->line;
+	int sig = code & 0x7f;
+	const char *name = sonde_signal_name(sig);
+
+	sonde_line_printf(l, ",\"status\":%" PRId32, code);
+	if (!sig)
+		sonde_line_printf(l, ",\"code\":%d", (code >> 8) & 0xff);
+	else
+		sonde_line_printf(l, ",\"signal\":%d,\"signal_name\":\"%s\"", sig,
+				  name ? name : "");
+	sonde_line_printf(l, ",\"core_dumped\":%s,\"group_dead\":%s",
+			  json_bool(sig && (code & 0x80)),
+			  json_bool(rec->flags & SONDE_EXIT_GROUP_DEAD));
+}
+
+static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	struct sonde_line *l = &r->line;
+
+	switch (rec->type) {
+	case SONDE_REC_COMM:
+		json_key_str(l, "comm", ((const struct sonde_ev_comm *)rec)->comm,
+			     SONDE_COMM_LEN);
+		break;
+	case SONDE_REC_PROC: {
+		const struct sonde_ev_proc *e = (const void *)rec;
+
+		sonde_line_printf(l, ",\"ppid\":%" PRIu32, e->ppid);
+		json_key_str(l, "comm", e->comm, SONDE_COMM_LEN);
+		json_argv(l, "cmdline", (const char *)(e + 1), e->cmdline_len);
+		break;
+	}
+	case SONDE_REC_LOST: {
+		const struct sonde_ev_lost *e = (const void *)rec;
+
+		sonde_line_printf(l, ",\"count\":%" PRIu64 ",\"kind\":\"%s\"",
+				  (uint64_t)e->count,
+				  e->kind == SONDE_LOST_RING   ? "ring" :
+				  e->kind == SONDE_LOST_WRITER ? "writer" :
+								 "unknown");
+		break;
+	}
+	}
+}
+
+static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
+						       const struct sonde_hdr *) = {
+	[SONDE_REC_SYSCALL] = json_syscall, [SONDE_REC_SWITCH] = json_switch,
+	[SONDE_REC_WAKEUP] = json_wakeup,   [SONDE_REC_FORK] = json_fork,
+	[SONDE_REC_EXEC] = json_exec,       [SONDE_REC_EXIT] = json_exit,
+	[SONDE_REC_COMM] = json_other,      [SONDE_REC_LOST] = json_other,
+	[SONDE_REC_PROC] = json_other,
+};
+
+static int json_record(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	json_head(r, rec);
+	json_by_type[rec->type](r, rec);
+	sonde_line_putc(&r->line, '}');
+	return sonde_render_emit(r);
+}
+
+const struct sonde_renderer sonde_render_json = {
+	.name = "json",
+	.summary = "NDJSON, one object per event",
+	.record = json_record,
+};

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The text renderer: strace -f -T lines for syscalls, with the raw
+ * arguments in hex (as strace -e raw=all prints them) for the syscall's
+ * arity, and "--- ... ---" / "+++ ... +++" lines for everything else:
+ *
+ *   [pid  1234] openat(0xffffff9c, 0x7ffd1c, 0x80000) = 3 <0.000012>
+ *   [pid  1234] openat(...) = -1 ENOENT (No such file or directory) <...>
+ *   [pid  1234] read(0, 0x7ffd10, 0x400) = ? ERESTARTSYS (To be restarted if SA_RESTART is set) <...>
+ *   [pid  1234] exit_group(0)           = ?
+ *   [pid  1234] wait4(0xffffffffffffffff, 0x7ffd, 0, 0 <unfinished ...>
+ *   [pid  1234] +++ exited with 0 +++
+ *   --- lost 12 events on cpu 1 (ring buffer full) ---
+ *
+ * As in strace, " = " is aligned on column 40 when the call is short.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <sonde/analysis.h>
+#include <sonde/format.h>
+#include <sonde/render.h>
+#include <sonde/syscalls.h>
+
+#define TEXT_RESULT_COL 40
+
+static void text_ts(struct sonde_render *r, struct sonde_line *l, uint64_t ts)
+{
+	int64_t wall, d;
+
+	switch (r->opts.ts) {
+	case SONDE_TS_NONE:
+		return;
+	case SONDE_TS_TOD:
+	case SONDE_TS_TOD_US:
+		sonde_render_tod(r, l, ts, r->opts.ts == SONDE_TS_TOD_US);
+		break;
+	case SONDE_TS_EPOCH:
+		wall = sonde_ts_to_wall(r->meta, ts);
+		if (!wall)
+			wall = (int64_t)ts;
+		sonde_line_printf(l, "%" PRId64 ".%06" PRId64, wall / 1000000000,
+				  wall % 1000000000 / 1000);
+		break;
+	case SONDE_TS_DELTA:
+	case SONDE_TS_START:
+		d = (int64_t)(ts - (r->opts.ts == SONDE_TS_DELTA ? r->prev_ts :
+								   r->first_ts));
+		sonde_line_printf(l, "%s%6" PRId64 ".%06" PRId64, d < 0 ? "-" : "",
+				  (d < 0 ? -d : d) / 1000000000,
+				  (d < 0 ? -d : d) % 1000000000 / 1000);
+		r->prev_ts = ts;
+		break;
+	}
+	sonde_line_putc(l, ' ');
+}
+
+static void text_prefix(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	text_ts(r, &r->line, rec->ts);
+	sonde_line_printf(&r->line, "[pid %5" PRIu32 "] ", rec->tid);
+}
+
+static void text_dur(struct sonde_render *r, uint64_t dur)
+{
+	if (!r->opts.no_dur)
+		sonde_line_printf(&r->line, " <%" PRIu64 ".%06" PRIu64 ">",
+				  dur / 1000000000, dur % 1000000000 / 1000);
+}
+
+/* "= 3", "= 0x7f12...", "= -1 ENOENT (...)", "= ? ERESTARTSYS (...)" */
+static void text_ret(struct sonde_render *r, const struct sonde_ev_syscall *e)
+{
+	struct sonde_line *l = &r->line;
+	char buf[64];
+
+	if (sonde_syscall_failed(e->ret)) {
+		int err = (int)-e->ret;
+		const char *name = sonde_errno_name(err);
+
+		sonde_line_printf(l, "= %s ", sonde_errno_is_restart(err) ? "?" : "-1");
+		if (name)
+			sonde_line_printf(l, "%s ", name);
+		else
+			sonde_line_printf(l, "errno %d ", err);
+		sonde_line_printf(l, "(%s)", sonde_errno_text(err, buf, sizeof(buf)));
+	} else if (sonde_render_sc_ret_addr(r, e->nr)) {
+		sonde_line_printf(l, "= %#" PRIx64, (uint64_t)e->ret);
+	} else {
+		sonde_line_printf(l, "= %" PRId64, (int64_t)e->ret);
+	}
+}
+
+static int text_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_syscall *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+	unsigned int nargs = sonde_render_sc_nargs(r, e->nr);
+	char buf[32];
+
+	text_prefix(r, rec);
+	sonde_line_printf(l, "%s(", sonde_render_sc_name(r, e->nr, buf, sizeof(buf)));
+	for (unsigned int i = 0; i < nargs && i < 6; i++)
+		sonde_line_printf(l, "%s%#" PRIx64, i ? ", " : "", (uint64_t)e->args[i]);
+	if (rec->flags & SONDE_SC_UNFINISHED) {
+		sonde_line_printf(l, " <unfinished ...>");
+		return sonde_render_emit(r);
+	}
+	sonde_line_putc(l, ')');
+	sonde_line_tab(l, TEXT_RESULT_COL);
+	if (rec->flags & SONDE_SC_NORETURN) {
+		sonde_line_printf(l, "= ?");
+		return sonde_render_emit(r);
+	}
+	text_ret(r, e);
+	text_dur(r, e->dur);
+	return sonde_render_emit(r);
+}
+
+static void text_comm(struct sonde_line *l, const char *comm)
+{
+	sonde_line_cstr(l, comm, strnlen(comm, SONDE_COMM_LEN));
+}
+
+static int text_switch(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_switch *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+
+	text_prefix(r, rec);
+	sonde_line_printf(l, "--- sched_switch cpu=%u ", rec->cpu);
+	text_comm(l, e->prev_comm);
+	sonde_line_printf(l, " prio=%d state=", e->prev_prio);
+	sonde_render_task_state(l, e->prev_state, 1);
+	sonde_line_printf(l, " => ");
+	text_comm(l, e->next_comm);
+	sonde_line_printf(l, " pid=%" PRIu32 " tid=%" PRIu32 " prio=%d ---",
+			  e->next_pid, e->next_tid, e->next_prio);
+	return sonde_render_emit(r);
+}
+
+static int text_wakeup(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_wakeup *e = (const void *)rec;
+
+	text_prefix(r, rec);
+	sonde_line_printf(&r->line,
+			  "--- %s prio=%d target_cpu=%" PRIu32 " waker=%" PRIu32
+			  " ---",
+			  rec->flags & SONDE_WAKEUP_NEW ? "sched_wakeup_new" :
+							  "sched_wakeup",
+			  e->prio, e->target_cpu, e->waker_tid);
+	return sonde_render_emit(r);
+}
+
+static int text_fork(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_fork *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+
+	text_prefix(r, rec);
+	if (e->child_pid == rec->pid)
+		sonde_line_printf(l, "--- new thread tid=%" PRIu32, e->child_tid);
+	else
+		sonde_line_printf(l, "--- new process pid=%" PRIu32, e->child_pid);
+	sonde_line_printf(l, " flags=%#" PRIx64 " comm=", (uint64_t)e->clone_flags);
+	text_comm(l, e->child_comm);
+	sonde_line_printf(l, " ---");
+	return sonde_render_emit(r);
+}
+
+/* Appends ["a", "b"] from n bytes of NUL-separated strings. */
+static void text_argv(struct sonde_line *l, const char *p, size_t n)
+{
+	size_t i = 0;
+	int first = 1;
+
+	sonde_line_putc(l, '[');
+	while (i < n) {
+		size_t k = strnlen(p + i, n - i);
+
+		sonde_line_printf(l, "%s", first ? "" : ", ");
+		sonde_line_cstr(l, p + i, k);
+		first = 0;
+		i += k + 1;
+	}
+	sonde_line_putc(l, ']');
+}
+
+static int text_exec(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_exec *e = (const void *)rec;
+	const char *data = (const char *)(e + 1);
+	struct sonde_line *l = &r->line;
+
+	text_prefix(r, rec);
+	sonde_line_printf(l, "--- exec ");
+	sonde_line_cstr(l, data, strnlen(data, e->filename_len));
+	sonde_line_putc(l, ' ');
+	text_argv(l, data + e->filename_len, e->argv_len);
+	if (rec->flags & SONDE_EXEC_ARGV_TRUNC)
+		sonde_line_printf(l, " (argv truncated, argc %" PRIu32 ")", e->argc);
+	if (e->old_tid != rec->tid)
+		sonde_line_printf(l, " (by thread %" PRIu32 ")", e->old_tid);
+	sonde_line_printf(l, " ---");
+	return sonde_render_emit(r);
+}
+
+static int text_exit(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	text_prefix(r, rec);
+	sonde_line_printf(&r->line, "+++ ");
+	sonde_render_exit_status(&r->line, ((const struct sonde_ev_exit *)rec)->code);
+	sonde_line_printf(&r->line, " +++");
+	return sonde_render_emit(r);
+}
+
+static int text_comm_rec(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	text_prefix(r, rec);
+	sonde_line_printf(&r->line, "--- comm ");
+	text_comm(&r->line, ((const struct sonde_ev_comm *)rec)->comm);
+	sonde_line_printf(&r->line, " ---");
+	return sonde_render_emit(r);
+}
+
+static int text_proc(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_proc *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+
+	text_prefix(r, rec);
+	sonde_line_printf(l, "--- process ppid=%" PRIu32 " comm=", e->ppid);
+	text_comm(l, e->comm);
+	sonde_line_printf(l, " cmdline=");
+	text_argv(l, (const char *)(e + 1), e->cmdline_len);
+	sonde_line_printf(l, " ---");
+	return sonde_render_emit(r);
+}
+
+static int text_lost(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_lost *e = (const void *)rec;
+
+	text_ts(r, &r->line, rec->ts);
+	sonde_line_printf(&r->line, "--- lost %" PRIu64 " events on cpu %u%s ---",
+			  (uint64_t)e->count, rec->cpu,
+			  e->kind == SONDE_LOST_RING     ? " (ring buffer full)" :
+			  e->kind == SONDE_LOST_WRITER ? " (could not be written)" :
+							 "");
+	return sonde_render_emit(r);
+}
+
+static int (*const text_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
+						      const struct sonde_hdr *) = {
+	[SONDE_REC_SYSCALL] = text_syscall, [SONDE_REC_SWITCH] = text_switch,
+	[SONDE_REC_WAKEUP] = text_wakeup,   [SONDE_REC_FORK] = text_fork,
+	[SONDE_REC_EXEC] = text_exec,       [SONDE_REC_EXIT] = text_exit,
+	[SONDE_REC_COMM] = text_comm_rec,   [SONDE_REC_LOST] = text_lost,
+	[SONDE_REC_PROC] = text_proc,
+};
+
+static int text_record(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	return text_by_type[rec->type](r, rec);
+}
+
+const struct sonde_renderer sonde_render_text = {
+	.name = "text",
+	.summary = "strace-like lines, raw hex arguments",
+	.record = text_record,
+};

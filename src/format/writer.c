@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trace writer. The caller (a ring-buffer consumer) appends records into
+ * one raw buffer per stream; a full buffer becomes a chunk job, which is
+ * transformed (xform.c), compressed with zstd and written either inline or
+ * by worker threads, so that with opts.threads > 0 the caller never waits
+ * for zstd:
+ *
+ *   append() --> stream buffer --full--> queue --> worker: xform, zstd,
+ *                                                  pwrite at the file end
+ *
+ * A chunk is written with a single pwrite at the end of the last complete
+ * chunk; when that fails (ENOSPC, EDQUOT, EIO) the file is cut back to the
+ * last complete chunk and the error sticks: every later call returns it,
+ * and the file stays readable up to there (as a truncated trace).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "format/layout.h"
+#include "format/meta.h"
+#include "format/xform.h"
+
+#define WRITER_MAX_THREADS 8
+/* Full chunks waiting for a worker before append() blocks. */
+#define WRITER_MAX_QUEUED 32
+/* Stream ids below this are looked up directly, others by a linear scan. */
+#define WRITER_DIRECT_STREAMS 1024
+#define WRITER_DEFAULT_LEVEL 3
+
+struct chunk_job {
+	struct chunk_job *next;
+	uint32_t stream;
+	uint32_t nrecords;
+	uint64_t seq;
+	uint64_t min_ts, max_ts;
+	size_t len; /* raw bytes used */
+	uint8_t raw[];
+};
+
+struct wstream {
+	uint32_t id;
+	uint64_t next_seq;
+	struct chunk_job *cur; /* being filled, or NULL */
+};
+
+/* Per compressing thread scratch space. */
+struct compressor {
+	ZSTD_CCtx *cctx;
+	uint8_t *enc, *out;
+	size_t enc_cap, out_cap;
+};
+
+struct sonde_writer {
+	int fd;
+	size_t chunk_bytes;
+	int level;
+
+	struct wstream *direct[WRITER_DIRECT_STREAMS];
+	struct wstream **others;
+	size_t nothers;
+
+	/* Queue of full chunks and free buffers; lock protects all of it. */
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	struct chunk_job *qhead, **qtail;
+	unsigned int pending; /* queued or being compressed */
+	struct chunk_job *free_jobs;
+	unsigned int nfree;
+	int stop;
+	pthread_t threads[WRITER_MAX_THREADS];
+	int nthreads;
+	struct compressor inline_comp;
+
+	/* The file end and index; io_lock protects them and err. */
+	pthread_mutex_t io_lock;
+	uint64_t off;
+	int err; /* sticky -errno, read without io_lock by append() */
+	struct sonde_index_entry *index;
+	size_t nindex, index_cap;
+	struct sonde_writer_stats st; /* records/raw_bytes: appender only */
+};
+
+static int comp_init(struct compressor *c, size_t chunk_bytes, int level)
+{
+	size_t nrec = chunk_bytes / SONDE_REC_MIN;
+
+	c->enc_cap = xform_bound(chunk_bytes, nrec);
+	c->out_cap = sizeof(struct sonde_chunk_hdr) + ZSTD_compressBound(c->enc_cap) + 8;
+	c->enc = malloc(c->enc_cap);
+	c->out = malloc(c->out_cap);
+	c->cctx = ZSTD_createCCtx();
+	if (!c->enc || !c->out || !c->cctx)
+		return -ENOMEM;
+	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level);
+	/* zstd's own content checksum catches a bad decompression too. */
+	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_checksumFlag, 1);
+	return 0;
+}
+
+static void comp_free(struct compressor *c)
+{
+	free(c->enc);
+	free(c->out);
+	ZSTD_freeCCtx(c->cctx);
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Best effort: if even this fails, readers still find the last complete
+ * chunk by scanning and report the rest as a truncated chunk. */
+static void file_cut(int fd, uint64_t off)
+{
+	if (ftruncate(fd, (off_t)off) < 0)
+		return;
+}
+
+static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h)
+{
+	if (w->nindex == w->index_cap) {
+		size_t cap = w->index_cap ? 2 * w->index_cap : 256;
+		struct sonde_index_entry *p = realloc(w->index, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		w->index = p;
+		w->index_cap = cap;
+	}
+	w->index[w->nindex++] = (struct sonde_index_entry){
+		.offset = w->off,
+		.seq = h->seq,
+		.min_ts = h->min_ts,
+		.max_ts = h->max_ts,
+		.stream = h->stream,
+		.nrecords = h->nrecords,
+		.kind = h->kind,
+		.comp_len = h->comp_len,
+	};
+	return 0;
+}
+
+/* Appends one finished chunk (header + payload + padding) at the file end. */
+static void chunk_write(struct sonde_writer *w, const struct sonde_chunk_hdr *h,
+			const uint8_t *buf, size_t len)
+{
+	int err;
+
+	pthread_mutex_lock(&w->io_lock);
+	if (w->err)
+		goto out;
+	err = index_add(w, h);
+	if (!err) {
+		err = write_all(w->fd, buf, len, w->off);
+		if (err)
+			w->nindex--;
+	}
+	if (err) {
+		/* Cut a partial chunk so the file ends on a complete one. */
+		file_cut(w->fd, w->off);
+		__atomic_store_n(&w->err, err, __ATOMIC_RELEASE);
+		goto out;
+	}
+	w->off += len;
+	w->st.file_bytes = w->off;
+	w->st.chunks++;
+out:
+	pthread_mutex_unlock(&w->io_lock);
+}
+
+/* Transforms, compresses and writes one chunk. */
+static void chunk_emit(struct sonde_writer *w, struct compressor *c,
+		       const struct chunk_job *j)
+{
+	struct sonde_chunk_hdr h = {
+		.magic = SONDE_CHUNK_MAGIC,
+		.hdr_len = sizeof(h),
+		.kind = SONDE_CHUNK_EVENTS,
+		.codec = SONDE_CODEC_ZSTD,
+		.transform = SONDE_XFORM_COLUMNS,
+		.stream = j->stream,
+		.seq = j->seq,
+		.min_ts = j->min_ts,
+		.max_ts = j->max_ts,
+		.nrecords = j->nrecords,
+		.raw_len = (uint32_t)j->len,
+	};
+	size_t enc_len, n, total;
+
+	enc_len = xform_encode(j->raw, j->len, c->enc);
+	n = ZSTD_compress2(c->cctx, c->out + sizeof(h), c->out_cap - sizeof(h) - 8,
+			   c->enc, enc_len);
+	if (ZSTD_isError(n)) {
+		/* Only a bug can get here: the output has compressBound room. */
+		pthread_mutex_lock(&w->io_lock);
+		__atomic_store_n(&w->err, -EIO, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&w->io_lock);
+		return;
+	}
+	h.enc_len = (uint32_t)enc_len;
+	h.comp_len = (uint32_t)n;
+	h.data_crc = sonde_crc32(c->out + sizeof(h), n);
+	h.hdr_crc = sonde_crc32(&h, offsetof(struct sonde_chunk_hdr, hdr_crc));
+	memcpy(c->out, &h, sizeof(h));
+	total = sonde_align8(sizeof(h) + n);
+	memset(c->out + sizeof(h) + n, 0, total - sizeof(h) - n);
+	chunk_write(w, &h, c->out, total);
+}
+
+/* Returns a job to the free list (keeping a few) under w->lock. */
+static void job_put_locked(struct sonde_writer *w, struct chunk_job *j)
+{
+	if (w->nfree >= 4) {
+		free(j);
+		return;
+	}
+	j->next = w->free_jobs;
+	w->free_jobs = j;
+	w->nfree++;
+}
+
+static void *worker_main(void *arg)
+{
+	struct sonde_writer *w = arg;
+	struct compressor c;
+	int ok = comp_init(&c, w->chunk_bytes, w->level) == 0;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		struct chunk_job *j;
+
+		while (!w->qhead && !w->stop)
+			pthread_cond_wait(&w->work, &w->lock);
+		if (!w->qhead)
+			break;
+		j = w->qhead;
+		w->qhead = j->next;
+		if (!w->qhead)
+			w->qtail = &w->qhead;
+		pthread_mutex_unlock(&w->lock);
+		if (ok) {
+			chunk_emit(w, &c, j);
+		} else {
+			pthread_mutex_lock(&w->io_lock);
+			__atomic_store_n(&w->err, -ENOMEM, __ATOMIC_RELEASE);
+			pthread_mutex_unlock(&w->io_lock);
+		}
+		pthread_mutex_lock(&w->lock);
+		job_put_locked(w, j);
+		w->pending--;
+		pthread_cond_broadcast(&w->done);
+	}
+	pthread_mutex_unlock(&w->lock);
+	comp_free(&c);
+	return NULL;
+}
+
+/* A buffer for a new chunk; waits while too many chunks are queued. */
+static struct chunk_job *job_get(struct sonde_writer *w, uint32_t stream)
+{
+	struct chunk_job *j;
+
+	pthread_mutex_lock(&w->lock);
+	while (w->pending >= WRITER_MAX_QUEUED)
+		pthread_cond_wait(&w->done, &w->lock);
+	j = w->free_jobs;
+	if (j) {
+		w->free_jobs = j->next;
+		w->nfree--;
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (!j)
+		j = malloc(sizeof(*j) + w->chunk_bytes);
+	if (!j)
+		return NULL;
+	j->next = NULL;
+	j->stream = stream;
+	j->nrecords = 0;
+	j->len = 0;
+	j->min_ts = UINT64_MAX;
+	j->max_ts = 0;
+	return j;
+}
+
+/* Hands the stream's current buffer over as a chunk. */
+static void stream_submit(struct sonde_writer *w, struct wstream *s)
+{
+	struct chunk_job *j = s->cur;
+
+	s->cur = NULL;
+	j->seq = s->next_seq++;
+	if (!w->nthreads) {
+		chunk_emit(w, &w->inline_comp, j);
+		pthread_mutex_lock(&w->lock);
+		job_put_locked(w, j);
+		pthread_mutex_unlock(&w->lock);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	*w->qtail = j;
+	w->qtail = &j->next;
+	w->pending++;
+	pthread_cond_signal(&w->work);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static struct wstream *stream_get(struct sonde_writer *w, uint32_t id)
+{
+	struct wstream *s, **slot = NULL;
+
+	if (id < WRITER_DIRECT_STREAMS) {
+		slot = &w->direct[id];
+		if (*slot)
+			return *slot;
+	} else {
+		for (size_t i = 0; i < w->nothers; i++)
+			if (w->others[i]->id == id)
+				return w->others[i];
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->id = id;
+	if (!slot) {
+		struct wstream **p = realloc(w->others, (w->nothers + 1) * sizeof(*p));
+
+		if (!p) {
+			free(s);
+			return NULL;
+		}
+		w->others = p;
+		slot = &w->others[w->nothers++];
+	}
+	*slot = s;
+	return s;
+}
+
+int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
+			const struct sonde_hdr *rec)
+{
+	int err = __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
+	struct wstream *s;
+	struct chunk_job *j;
+
+	if (err)
+		return err;
+	if (sonde_rec_check(rec, rec->size))
+		return -EINVAL;
+	s = stream_get(w, stream);
+	if (!s)
+		return -ENOMEM;
+	if (s->cur && s->cur->len + rec->size > w->chunk_bytes) {
+		stream_submit(w, s);
+		err = __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
+		if (err)
+			return err;
+	}
+	if (!s->cur) {
+		s->cur = job_get(w, stream);
+		if (!s->cur)
+			return -ENOMEM;
+	}
+	j = s->cur;
+	memcpy(j->raw + j->len, rec, rec->size);
+	j->len += rec->size;
+	j->nrecords++;
+	if (rec->ts < j->min_ts)
+		j->min_ts = rec->ts;
+	if (rec->ts > j->max_ts)
+		j->max_ts = rec->ts;
+	/* Relaxed stores: sonde_writer_stats() may read from another thread. */
+	__atomic_store_n(&w->st.records, w->st.records + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->st.raw_bytes, w->st.raw_bytes + rec->size, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void streams_for_each(struct sonde_writer *w, void (*fn)(struct sonde_writer *,
+								  struct wstream *))
+{
+	for (size_t i = 0; i < WRITER_DIRECT_STREAMS; i++)
+		if (w->direct[i])
+			fn(w, w->direct[i]);
+	for (size_t i = 0; i < w->nothers; i++)
+		fn(w, w->others[i]);
+}
+
+static void stream_flush(struct sonde_writer *w, struct wstream *s)
+{
+	if (s->cur && s->cur->len)
+		stream_submit(w, s);
+}
+
+int sonde_writer_flush(struct sonde_writer *w)
+{
+	streams_for_each(w, stream_flush);
+	pthread_mutex_lock(&w->lock);
+	while (w->pending)
+		pthread_cond_wait(&w->done, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	return __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
+}
+
+void sonde_writer_stats(const struct sonde_writer *w, struct sonde_writer_stats *st)
+{
+	struct sonde_writer *mw = (struct sonde_writer *)w;
+
+	pthread_mutex_lock(&mw->io_lock);
+	st->file_bytes = w->st.file_bytes;
+	st->chunks = w->st.chunks;
+	pthread_mutex_unlock(&mw->io_lock);
+	st->records = __atomic_load_n(&w->st.records, __ATOMIC_RELAXED);
+	st->raw_bytes = __atomic_load_n(&w->st.raw_bytes, __ATOMIC_RELAXED);
+}
+
+/* Footer: the index of every chunk, then the trailer pointing at it. */
+static int writer_footer(struct sonde_writer *w)
+{
+	struct sonde_index_hdr ih = { .magic = SONDE_INDEX_MAGIC,
+				      .entry_size = sizeof(struct sonde_index_entry),
+				      .nentries = w->nindex };
+	size_t ilen = sizeof(ih) + w->nindex * sizeof(*w->index);
+	struct sonde_trailer t = { .magic = SONDE_TRAILER_MAGIC,
+				   .index_off = w->off,
+				   .index_len = ilen };
+	uint8_t *buf = malloc(ilen + sizeof(t));
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, &ih, sizeof(ih));
+	if (w->nindex)
+		memcpy(buf + sizeof(ih), w->index, w->nindex * sizeof(*w->index));
+	t.index_crc = sonde_crc32(buf, ilen);
+	t.crc = sonde_crc32(&t, offsetof(struct sonde_trailer, crc));
+	memcpy(buf + ilen, &t, sizeof(t));
+	err = write_all(w->fd, buf, ilen + sizeof(t), w->off);
+	free(buf);
+	if (err) {
+		/* A partial footer would look like garbage: leave none. */
+		file_cut(w->fd, w->off);
+		return err;
+	}
+	w->st.file_bytes = w->off + ilen + sizeof(t);
+	return 0;
+}
+
+static void stream_free(struct sonde_writer *w, struct wstream *s)
+{
+	(void)w;
+	free(s->cur);
+	free(s);
+}
+
+static void writer_free(struct sonde_writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->stop = 1;
+	pthread_cond_broadcast(&w->work);
+	pthread_mutex_unlock(&w->lock);
+	for (int i = 0; i < w->nthreads; i++)
+		pthread_join(w->threads[i], NULL);
+	streams_for_each(w, stream_free);
+	while (w->free_jobs) {
+		struct chunk_job *j = w->free_jobs;
+
+		w->free_jobs = j->next;
+		free(j);
+	}
+	comp_free(&w->inline_comp);
+	free(w->others);
+	free(w->index);
+	if (w->fd >= 0)
+		close(w->fd);
+	pthread_mutex_destroy(&w->lock);
+	pthread_mutex_destroy(&w->io_lock);
+	pthread_cond_destroy(&w->work);
+	pthread_cond_destroy(&w->done);
+	free(w);
+}
+
+int sonde_writer_close(struct sonde_writer *w)
+{
+	int err = sonde_writer_flush(w);
+
+	if (!err)
+		err = writer_footer(w);
+	if (!err && fdatasync(w->fd))
+		err = -errno;
+	if (!err && close(w->fd))
+		err = -errno;
+	w->fd = -1;
+	writer_free(w);
+	return err;
+}
+
+/*
+ * Creates path 0600 as a new inode: an existing regular file or symlink is
+ * unlinked first, so neither its mode nor its other links survive.
+ * Anything else (device, FIFO, directory) is refused rather than removed.
+ */
+static int writer_create(const char *path, char *err, size_t errlen)
+{
+	for (int tries = 0; tries < 3; tries++) {
+		struct stat st;
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+		if (fd >= 0) {
+			if (fchmod(fd, 0600) == 0)
+				return fd;
+			snprintf(err, errlen, "cannot set mode 0600 on %s: %s", path,
+				 strerror(errno));
+			close(fd);
+			return -EPERM;
+		}
+		if (errno != EEXIST)
+			break;
+		if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen,
+				 "%s exists and is not a regular file; choose another output",
+				 path);
+			return -EEXIST;
+		}
+		if (unlink(path) && errno != ENOENT)
+			break;
+	}
+	snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+	return -errno;
+}
+
+static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *o)
+{
+	size_t cb = o && o->chunk_bytes ? o->chunk_bytes : SONDE_CHUNK_DEFAULT;
+
+	if (cb < SONDE_CHUNK_MIN)
+		cb = SONDE_CHUNK_MIN;
+	if (cb > SONDE_CHUNK_RAW_MAX)
+		cb = SONDE_CHUNK_RAW_MAX;
+	w->chunk_bytes = cb;
+	w->level = o && o->zstd_level ? o->zstd_level : WRITER_DEFAULT_LEVEL;
+	w->qtail = &w->qhead;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_mutex_init(&w->io_lock, NULL);
+	pthread_cond_init(&w->work, NULL);
+	pthread_cond_init(&w->done, NULL);
+	return comp_init(&w->inline_comp, cb, w->level);
+}
+
+static int writer_start_threads(struct sonde_writer *w, int n)
+{
+	if (n > WRITER_MAX_THREADS)
+		n = WRITER_MAX_THREADS;
+	for (; w->nthreads < n; w->nthreads++)
+		if (pthread_create(&w->threads[w->nthreads], NULL, worker_main, w))
+			return w->nthreads ? 0 : -EAGAIN;
+	return 0;
+}
+
+int sonde_writer_open(struct sonde_writer **wp, const char *path,
+		      const struct sonde_meta *meta,
+		      const struct sonde_writer_opts *opts, char *err, size_t errlen)
+{
+	struct sonde_writer *w = calloc(1, sizeof(*w));
+	uint8_t *hdr = NULL;
+	size_t hdr_len;
+	int e;
+
+	*wp = NULL;
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	w->fd = -1;
+	e = writer_setup(w, opts);
+	if (e) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	e = meta_encode(meta, &hdr, &hdr_len, err, errlen);
+	if (e)
+		goto fail;
+	w->fd = writer_create(path, err, errlen);
+	if (w->fd < 0) {
+		e = w->fd;
+		goto fail;
+	}
+	e = write_all(w->fd, hdr, hdr_len, 0);
+	if (e) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-e));
+		goto fail;
+	}
+	w->off = w->st.file_bytes = hdr_len;
+	e = writer_start_threads(w, opts ? opts->threads : 0);
+	if (e) {
+		snprintf(err, errlen, "cannot start compression threads: %s", strerror(-e));
+		goto fail;
+	}
+	free(hdr);
+	*wp = w;
+	return 0;
+fail:
+	free(hdr);
+	writer_free(w);
+	return e;
+}

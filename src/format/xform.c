@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "columns" chunk transform. Records of fixed-size types are mostly
+ * repetition (same pid, tid, type, args) plus a few noisy low bytes (time
+ * stamps, durations). Stored verbatim, that noise is spread over 96-byte
+ * records and zstd pays a match per record; gathered into columns it becomes
+ * a few dense byte planes and long runs of zeros. Encoded layout:
+ *
+ *   tags     per record: varint type, varint size/8
+ *   columns  for slot 0..15, for word j: the j-th 8-byte word of every
+ *            record of that slot that has one, as 8 byte planes (all the
+ *            low bytes, then all the second bytes, ...)
+ *   tail     the words of each record beyond its slot's fixed words
+ *            (exec/proc strings, fields of unknown types), verbatim, in
+ *            record order
+ *
+ * A record's slot is its type (types >= 16 share slot 0) and it has
+ * min(size/8, fixed_words[slot]) column words. Word 0 (hdr.ts) is stored as
+ * the zigzag difference with the ts of the previous record of the chunk;
+ * every other column word as the XOR with the same word of the previous
+ * record of its slot (0 for the first), so repeated fields become zeros.
+ * The table below is part of the format: changing it needs a new transform
+ * id.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "format/xform.h"
+
+#define NSLOTS 16
+#define MAXWORDS 12
+
+/* 8-byte words of the fixed part of each record type, events.h v1. */
+static const uint8_t fixed_words[NSLOTS] = {
+	[0] = 3,  [1] = 12, /* syscall */
+	[2] = 10,	    /* switch */
+	[3] = 5,	    /* wakeup */
+	[4] = 7,	    /* fork */
+	[5] = 7,	    /* exec */
+	[6] = 4,	    /* exit */
+	[7] = 5,	    /* comm */
+	[8] = 5,	    /* lost */
+	[9] = 6,	    /* proc */
+	[10] = 3, [11] = 3, [12] = 3, [13] = 3, [14] = 3, [15] = 3,
+};
+
+struct layout {
+	size_t cnt[NSLOTS][MAXWORDS]; /* values in each column */
+	size_t off[NSLOTS][MAXWORDS]; /* where each column starts */
+	size_t pos[NSLOTS][MAXWORDS]; /* values written/read so far */
+	size_t tail_off;
+};
+
+static unsigned int rec_slot(unsigned int type)
+{
+	return type < NSLOTS ? type : 0;
+}
+
+static unsigned int rec_words(unsigned int slot, unsigned int size)
+{
+	unsigned int n = size / 8;
+
+	return n < fixed_words[slot] ? n : fixed_words[slot];
+}
+
+/* hdr.type and hdr.size, at offsets 16 and 18 of every record */
+static unsigned int load16(const uint8_t *p)
+{
+	return (unsigned int)p[0] | (unsigned int)p[1] << 8;
+}
+
+static uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static void store64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+static uint64_t zigzag(uint64_t d)
+{
+	return (d << 1) ^ (uint64_t)((int64_t)d >> 63);
+}
+
+static uint64_t unzigzag(uint64_t z)
+{
+	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+}
+
+static uint8_t *varint_put(uint8_t *p, unsigned int v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Reads a varint of at most 3 bytes (values < 2^21); NULL if malformed. */
+static const uint8_t *varint_get(const uint8_t *p, const uint8_t *end,
+				 unsigned int *v)
+{
+	unsigned int r = 0;
+
+	for (int i = 0; i < 3 && p < end; i++) {
+		r |= (unsigned int)(*p & 0x7f) << (7 * i);
+		if (!(*p++ & 0x80)) {
+			*v = r;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+size_t xform_bound(size_t raw_len, size_t nrec)
+{
+	/* A tag is at most 3 + 2 bytes (type < 2^16, size/8 < 2^13). */
+	return raw_len + 5 * nrec;
+}
+
+/* Places the columns after the tags, then the tail. */
+static size_t layout_place(struct layout *l, size_t base)
+{
+	for (int s = 0; s < NSLOTS; s++) {
+		for (int j = 0; j < MAXWORDS; j++) {
+			l->off[s][j] = base;
+			l->pos[s][j] = 0;
+			base += 8 * l->cnt[s][j];
+		}
+	}
+	l->tail_off = base;
+	return base;
+}
+
+static void plane_put(uint8_t *col, size_t cnt, size_t i, uint64_t v)
+{
+	for (int b = 0; b < 8; b++, v >>= 8)
+		col[b * cnt + i] = (uint8_t)v;
+}
+
+static uint64_t plane_get(const uint8_t *col, size_t cnt, size_t i)
+{
+	uint64_t v = 0;
+
+	for (int b = 7; b >= 0; b--)
+		v = v << 8 | col[b * cnt + i];
+	return v;
+}
+
+size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out)
+{
+	uint64_t prev[NSLOTS][MAXWORDS] = { { 0 } }, prev_ts = 0;
+	uint8_t *p = out;
+	struct layout l;
+	size_t off, tail;
+
+	memset(&l, 0, sizeof(l));
+	for (off = 0; off < raw_len;) {
+		unsigned int type, size, slot, k;
+
+		type = load16(raw + off + 16);
+		size = load16(raw + off + 18);
+		slot = rec_slot(type);
+		k = rec_words(slot, size);
+		for (unsigned int j = 0; j < k; j++)
+			l.cnt[slot][j]++;
+		p = varint_put(p, type);
+		p = varint_put(p, size / 8);
+		off += size;
+	}
+	tail = layout_place(&l, (size_t)(p - out));
+	for (off = 0; off < raw_len;) {
+		const uint8_t *rec = raw + off;
+		unsigned int size = load16(rec + 18);
+		unsigned int slot = rec_slot(load16(rec + 16));
+		unsigned int k = rec_words(slot, size);
+
+		for (unsigned int j = 0; j < k; j++) {
+			uint64_t v = load64(rec + 8 * j), e;
+
+			if (j == 0) {
+				e = zigzag(v - prev_ts);
+				prev_ts = v;
+			} else {
+				e = v ^ prev[slot][j];
+				prev[slot][j] = v;
+			}
+			plane_put(out + l.off[slot][j], l.cnt[slot][j], l.pos[slot][j]++, e);
+		}
+		memcpy(out + tail, rec + 8 * k, size - 8 * k);
+		tail += size - 8 * k;
+		off += size;
+	}
+	return tail;
+}
+
+/* Reads the tags and checks that they describe exactly raw_len bytes and
+ * that columns and tail fill exactly enc_len bytes. */
+static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len,
+			 size_t nrec, size_t raw_len, size_t *tags_end,
+			 const char **why)
+{
+	const uint8_t *p = enc, *end = enc + enc_len;
+	size_t total = 0, tail_len = 0;
+
+	for (size_t i = 0; i < nrec; i++) {
+		unsigned int type, words, slot, k;
+
+		p = varint_get(p, end, &type);
+		if (p)
+			p = varint_get(p, end, &words);
+		if (!p || type > 0xffff || words > 0xffff / 8) {
+			*why = "transform: malformed record tag";
+			return -EBADMSG;
+		}
+		if (words < 3) {
+			*why = "transform: record shorter than its header";
+			return -EBADMSG;
+		}
+		slot = rec_slot(type);
+		k = rec_words(slot, words * 8);
+		for (unsigned int j = 0; j < k; j++)
+			l->cnt[slot][j]++;
+		tail_len += 8 * (words - k);
+		total += 8 * (size_t)words;
+	}
+	if (total != raw_len) {
+		*why = "transform: record sizes do not add up to the chunk's raw length";
+		return -EBADMSG;
+	}
+	*tags_end = (size_t)(p - enc);
+	if (layout_place(l, *tags_end) + tail_len != enc_len) {
+		*why = "transform: encoded length does not match the record tags";
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw,
+		 size_t raw_len, const char **why)
+{
+	uint64_t prev[NSLOTS][MAXWORDS] = { { 0 } }, prev_ts = 0;
+	size_t tags_end, tail, off = 0;
+	const uint8_t *p;
+	struct layout l;
+	int err;
+
+	memset(&l, 0, sizeof(l));
+	err = decode_layout(&l, enc, enc_len, nrec, raw_len, &tags_end, why);
+	if (err)
+		return err;
+	p = enc;
+	tail = l.tail_off;
+	for (size_t i = 0; i < nrec; i++) {
+		unsigned int type = 0, words = 0, slot, k;
+
+		/* Already validated by decode_layout(). */
+		p = varint_get(p, enc + tags_end, &type);
+		p = varint_get(p, enc + tags_end, &words);
+		slot = rec_slot(type);
+		k = rec_words(slot, words * 8);
+		for (unsigned int j = 0; j < k; j++) {
+			uint64_t e = plane_get(enc + l.off[slot][j], l.cnt[slot][j],
+					       l.pos[slot][j]++);
+
+			if (j == 0) {
+				prev_ts += unzigzag(e);
+				e = prev_ts;
+			} else {
+				e ^= prev[slot][j];
+				prev[slot][j] = e;
+			}
+			store64(raw + off + 8 * j, e);
+		}
+		/* hdr.type and hdr.size came through the columns (k >= 3): they
+		 * must agree with the tag, or the records would be misparsed. */
+		if (load16(raw + off + 16) != type || load16(raw + off + 18) != words * 8) {
+			*why = "transform: a record's type or size disagrees with its tag";
+			return -EBADMSG;
+		}
+		memcpy(raw + off + 8 * k, enc + tail, 8 * (words - k));
+		tail += 8 * (words - k);
+		off += 8 * (size_t)words;
+	}
+	return 0;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The consumer: one thread drains every per-CPU ring into the writer's
+ * stream of that CPU. Callbacks only validate and append (a memcpy into the
+ * writer's chunk); compression runs on the writer's own threads.
+ *
+ * BPF programs submit with BPF_RB_NO_WAKEUP below the watermark, so epoll
+ * alone would never see most data: every poll timeout is followed by a
+ * ring_buffer__consume() of all rings. The writer is flushed every second
+ * so a recorder killed with SIGKILL leaves every complete chunk readable.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/libbpf.h>
+
+#include "record/rec_int.h"
+
+#define POLL_MS 10
+#define FLUSH_NS 1000000000ull
+
+struct rec_cpu_ctx {
+	struct rec_consumer *c;
+	unsigned int cpu;
+};
+
+int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struct sonde_hdr *h)
+{
+	int e = sonde_writer_append(c->w, stream, h);
+
+	if (e) {
+		c->lost_writer++;
+		if (!c->write_err)
+			c->write_err = e;
+		return e;
+	}
+	if (h->type < SONDE_REC_TYPE_MAX)
+		c->by_type[h->type]++;
+	if (h->type == SONDE_REC_LOST)
+		c->lost_ring += ((const struct sonde_ev_lost *)h)->count;
+	return 0;
+}
+
+/*
+ * The ring hands out size bytes; hdr.size may be smaller (exec records
+ * reserve their maximum). Anything else is a bug in bpf/: counted, never
+ * written.
+ */
+static int consumer_on_record(void *ctx, void *data, size_t size)
+{
+	struct rec_cpu_ctx *cc = ctx;
+	const struct sonde_hdr *h = data;
+
+	if (size < sizeof(*h) || h->size < sizeof(*h) || h->size > size || h->size % 8) {
+		cc->c->bad++;
+		return 0;
+	}
+	rec_consumer_append(cc->c, cc->cpu, h);
+	return 0;
+}
+
+int rec_consumer_init(struct rec_consumer *c, struct rec_bpf *b, struct sonde_writer *w,
+		      char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	c->w = w;
+	c->ncpus = b->ncpus;
+	c->ctx = calloc(b->ncpus, sizeof(*c->ctx));
+	if (!c->ctx)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < b->ncpus; i++) {
+		int e;
+
+		c->ctx[i].c = c;
+		c->ctx[i].cpu = i;
+		if (!c->rb) {
+			c->rb = ring_buffer__new(b->ring_fds[i], consumer_on_record, &c->ctx[i],
+						 NULL);
+			e = c->rb ? 0 : -errno;
+		} else {
+			e = ring_buffer__add(c->rb, b->ring_fds[i], consumer_on_record,
+					     &c->ctx[i]);
+		}
+		if (e) {
+			snprintf(err, errlen, "mapping ring buffer %u: %s", i, strerror(-e));
+			return e;
+		}
+	}
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void *consumer_main(void *arg)
+{
+	struct rec_consumer *c = arg;
+	uint64_t last_flush = mono_ns();
+
+	while (!atomic_load(&c->stop)) {
+		ring_buffer__poll(c->rb, POLL_MS);
+		ring_buffer__consume(c->rb);
+		if (mono_ns() - last_flush >= FLUSH_NS) {
+			sonde_writer_flush(c->w);
+			last_flush = mono_ns();
+		}
+	}
+	/* The programs are detached: whatever is in the rings is all. */
+	while (ring_buffer__consume(c->rb) > 0)
+		;
+	return NULL;
+}
+
+int rec_consumer_start(struct rec_consumer *c, char *err, size_t errlen)
+{
+	int e = pthread_create(&c->thread, NULL, consumer_main, c);
+
+	if (e) {
+		snprintf(err, errlen, "starting the consumer thread: %s", strerror(e));
+		return -e;
+	}
+	c->started = 1;
+	return 0;
+}
+
+void rec_consumer_stop(struct rec_consumer *c)
+{
+	if (!c->started) {
+		if (c->rb)
+			while (ring_buffer__consume(c->rb) > 0)
+				;
+		return;
+	}
+	atomic_store(&c->stop, 1);
+	pthread_join(c->thread, NULL);
+	c->started = 0;
+}
+
+void rec_consumer_free(struct rec_consumer *c)
+{
+	ring_buffer__free(c->rb);
+	c->rb = NULL;
+	free(c->ctx);
+	c->ctx = NULL;
+}

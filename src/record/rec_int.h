@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Recorder internals shared by the files of src/record/. */
+#ifndef SONDE_REC_INT_H
+#define SONDE_REC_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <linux/types.h>
+#include <sonde/events.h>
+#include <sonde/format.h>
+#include <sonde/record.h>
+#include <sonde/record_bpf.h>
+
+struct sonde_bpf;
+struct ring_buffer;
+
+/* rec_bpf.c: the skeleton, the per-CPU rings, the traced set. */
+struct rec_bpf {
+	struct sonde_bpf *skel;
+	unsigned int ncpus;
+	size_t ring_bytes;
+	int *ring_fds;   /* one RINGBUF per possible CPU */
+	int inflight_fd; /* task storage with the in-flight syscalls */
+};
+
+int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err, size_t errlen);
+int rec_bpf_attach(struct rec_bpf *b, char *err, size_t errlen);
+void rec_bpf_detach(struct rec_bpf *b);
+void rec_bpf_close(struct rec_bpf *b);
+void rec_bpf_trace_tgid(struct rec_bpf *b, pid_t tgid);
+void rec_bpf_untrace_tgid(struct rec_bpf *b, pid_t tgid);
+int rec_bpf_is_traced(const struct rec_bpf *b, pid_t tgid);
+uint64_t rec_bpf_ntraced(const struct rec_bpf *b);
+/* Calls fn for every tgid in the traced set. */
+void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, void *arg),
+			     void *arg);
+/* Loss counts not yet reported in the stream, and the run total. */
+void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pending,
+		      uint64_t *first_ts, uint64_t *total);
+/* The in-flight syscall of thread tid; 1 if one is active, 0 if not,
+ * -errno if the thread is gone. */
+int rec_bpf_inflight(const struct rec_bpf *b, pid_t tid, struct sonde_inflight *out);
+
+/* rec_consumer.c: drains the rings into the writer on its own thread. */
+struct rec_consumer {
+	struct ring_buffer *rb;
+	struct sonde_writer *w;
+	pthread_t thread;
+	int started;
+	atomic_int stop;
+	unsigned int ncpus;
+	struct rec_cpu_ctx *ctx;
+	uint64_t by_type[SONDE_REC_TYPE_MAX];
+	uint64_t lost_ring;   /* counts carried by LOST records seen */
+	uint64_t lost_writer; /* appends that failed */
+	uint64_t bad;         /* malformed ring records (never expected) */
+	int write_err;        /* first append error (-errno) */
+};
+
+int rec_consumer_init(struct rec_consumer *c, struct rec_bpf *b, struct sonde_writer *w,
+		      char *err, size_t errlen);
+int rec_consumer_start(struct rec_consumer *c, char *err, size_t errlen);
+/* Stops the thread after draining every ring one last time. */
+void rec_consumer_stop(struct rec_consumer *c);
+void rec_consumer_free(struct rec_consumer *c);
+/* Appends a record produced by user space (from the main thread, while the
+ * consumer thread is not running). */
+int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struct sonde_hdr *h);
+
+/* rec_procs.c: /proc, the pre-existing processes, the end-of-run records. */
+uint64_t rec_now_mono(void);
+int rec_proc_tgid(pid_t pid);
+int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid);
+/* Adds every process whose comm is `comm` to the traced set. */
+int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
+		      const char *comm);
+uint64_t rec_proc_unfinished(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
+			     const struct sonde_record_opts *o);
+void rec_proc_flush_lost(struct rec_bpf *b, struct rec_consumer *c);
+
+/* rec_launch.c: the command, started stopped. */
+struct rec_child {
+	pid_t pid;
+	int go_fd;  /* write end: one byte releases the child */
+	int err_fd; /* read end: errno of a failed execve, or EOF */
+};
+
+/* Resolves argv[0] along PATH like a shell: 0, -ENOENT or -EACCES. */
+int rec_resolve_cmd(const char *cmd, char *path, size_t len);
+int rec_child_spawn(struct rec_child *ch, const char *path, char *const *argv, char *err,
+		    size_t errlen);
+/* Releases the child; returns 0 or -errno of its failed execve. */
+int rec_child_release(struct rec_child *ch);
+void rec_child_kill(struct rec_child *ch);
+
+#endif /* SONDE_REC_INT_H */

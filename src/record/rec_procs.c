@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What user space adds to the stream: SONDE_REC_PROC records naming the
+ * processes that existed before recording began, the syscalls still blocked
+ * when it stops (SONDE_SC_UNFINISHED), and loss counts the kernel could not
+ * emit itself.
+ */
+#include <ctype.h>
+#include <sched.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/rec_int.h"
+
+uint64_t rec_now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Reads at most len - 1 bytes of /proc/<pid>/<name>; returns the length or
+ * -errno. */
+static ssize_t proc_read(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n >= 0)
+		buf[n] = 0;
+	return n;
+}
+
+static long status_field(pid_t pid, const char *field)
+{
+	char buf[2048], *p;
+	size_t fl = strlen(field);
+
+	if (proc_read(pid, "status", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, field, fl) && p[fl] == ':')
+			return strtol(p + fl + 1, NULL, 10);
+	}
+	return -1;
+}
+
+int rec_proc_tgid(pid_t pid)
+{
+	return (int)status_field(pid, "Tgid");
+}
+
+/* The CPU a thread last ran on (field 39 of /proc/PID/task/TID/stat). */
+static unsigned int proc_last_cpu(pid_t tgid, pid_t tid)
+{
+	char name[64], buf[1024], *p;
+	int field = 2;
+
+	snprintf(name, sizeof(name), "task/%d/stat", (int)tid);
+	if (proc_read(tgid, name, buf, sizeof(buf)) < 0)
+		return 0;
+	p = strrchr(buf, ')'); /* comm may contain spaces and parentheses */
+	if (!p)
+		return 0;
+	for (; *p && field < 39; p++)
+		if (*p == ' ')
+			field++;
+	return (unsigned int)strtoul(p, NULL, 10);
+}
+
+int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid)
+{
+	struct {
+		struct sonde_ev_proc ev;
+		char cmdline[SONDE_EXEC_DATA_MAX + 8];
+	} r;
+	char comm[64];
+	ssize_t n;
+
+	memset(&r, 0, sizeof(r));
+	n = proc_read(tgid, "comm", comm, sizeof(comm));
+	if (n < 0)
+		return (int)n;
+	if (n > 0 && comm[n - 1] == '\n')
+		comm[n - 1] = 0;
+	memcpy(r.ev.comm, comm, strnlen(comm, SONDE_COMM_LEN - 1));
+	n = proc_read(tgid, "cmdline", r.cmdline, SONDE_EXEC_DATA_MAX);
+	r.ev.cmdline_len = n > 0 ? (uint32_t)n : 0;
+	r.ev.ppid = (uint32_t)status_field(tgid, "PPid");
+	r.ev.hdr.ts = rec_now_mono();
+	r.ev.hdr.pid = tgid;
+	r.ev.hdr.tid = tgid;
+	r.ev.hdr.type = SONDE_REC_PROC;
+	r.ev.hdr.size = SONDE_REC_ALIGN(sizeof(r.ev) + r.ev.cmdline_len);
+	r.ev.hdr.cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
+	return rec_consumer_append(c, stream, &r.ev.hdr);
+}
+
+static int is_pid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
+		      const char *comm)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	char buf[64];
+	int found = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		pid_t pid;
+		ssize_t n;
+
+		if (!is_pid_name(de->d_name))
+			continue;
+		pid = atoi(de->d_name);
+		n = proc_read(pid, "comm", buf, sizeof(buf));
+		if (n <= 0)
+			continue;
+		if (buf[n - 1] == '\n')
+			buf[n - 1] = 0;
+		if (strncmp(buf, comm, SONDE_COMM_LEN - 1))
+			continue;
+		if (pid == getpid())
+			continue;
+		rec_bpf_trace_tgid(b, pid);
+		rec_proc_write(c, stream, pid);
+		found++;
+	}
+	closedir(d);
+	return found;
+}
+
+struct unfinished_ctx {
+	struct rec_bpf *b;
+	struct rec_consumer *c;
+	const struct sonde_record_opts *o;
+	unsigned int stream;
+	uint64_t n;
+};
+
+static void unfinished_thread(struct unfinished_ctx *u, pid_t tgid, pid_t tid)
+{
+	struct sonde_inflight in;
+	struct sonde_ev_syscall r;
+	unsigned int cpu;
+
+	if (rec_bpf_inflight(u->b, tid, &in) != 1)
+		return;
+	if (!sonde_sc_set_has(&u->o->syscalls, in.nr) || u->o->failed_only)
+		return;
+	cpu = proc_last_cpu(tgid, tid);
+	if (cpu >= u->b->ncpus)
+		cpu = 0;
+	memset(&r, 0, sizeof(r));
+	r.hdr.ts = in.ts;
+	r.hdr.pid = tgid;
+	r.hdr.tid = tid;
+	r.hdr.type = SONDE_REC_SYSCALL;
+	r.hdr.size = sizeof(r);
+	r.hdr.cpu = cpu;
+	r.hdr.flags = SONDE_SC_UNFINISHED;
+	memcpy(r.args, in.args, sizeof(r.args));
+	r.nr = in.nr;
+	if (!rec_consumer_append(u->c, u->stream, &r.hdr))
+		u->n++;
+}
+
+static void unfinished_tgid(pid_t tgid, void *arg)
+{
+	struct unfinished_ctx *u = arg;
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (is_pid_name(de->d_name))
+			unfinished_thread(u, tgid, atoi(de->d_name));
+	closedir(d);
+}
+
+/* Called after the programs are detached and the rings drained: every
+ * active in-flight slot left is a call that has not returned. */
+uint64_t rec_proc_unfinished(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
+			     const struct sonde_record_opts *o)
+{
+	struct unfinished_ctx u = { .b = b, .c = c, .o = o, .stream = stream };
+
+	rec_bpf_for_each_traced(b, unfinished_tgid, &u);
+	return u.n;
+}
+
+void rec_proc_flush_lost(struct rec_bpf *b, struct rec_consumer *c)
+{
+	for (unsigned int cpu = 0; cpu < b->ncpus; cpu++) {
+		struct sonde_ev_lost l;
+		uint64_t pending, first, total;
+
+		rec_bpf_cpu_lost(b, cpu, &pending, &first, &total);
+		if (!pending)
+			continue;
+		memset(&l, 0, sizeof(l));
+		l.hdr.ts = first;
+		l.hdr.type = SONDE_REC_LOST;
+		l.hdr.size = sizeof(l);
+		l.hdr.cpu = cpu;
+		l.count = pending;
+		l.kind = SONDE_LOST_RING;
+		rec_consumer_append(c, cpu, &l.hdr);
+	}
+}

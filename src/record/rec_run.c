@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sonde_record_run(): the recorder's life cycle.
+ *
+ *   checks (command, privileges, BTF) -> fork the command stopped -> load
+ *   BPF, create rings -> open the trace file -> attach -> fill the traced
+ *   set (command child, -p, --comm) -> consumer thread -> release it ->
+ *   wait (set empty / signal / duration) -> detach -> final drain ->
+ *   pending losses, unfinished syscalls -> close the file -> reap.
+ *
+ * Records made by user space (PROC, UNFINISHED) go to stream ncpus, the
+ * first user-space stream of the file; kernel records to their CPU's.
+ *
+ * SIGINT and SIGTERM are blocked in every recorder thread and taken with
+ * sigtimedwait() by the main loop, so a signal never interrupts a write
+ * half-way; the command gets a clean signal mask before its execve.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include "record/rec_int.h"
+
+#define WAIT_TICK_NS 20000000L /* main loop period */
+#define STALE_CHECK_NS 1000000000ull
+#define CAP_BPF_BIT 39
+#define CAP_PERFMON_BIT 38
+#define CAP_SYS_ADMIN_BIT 21
+
+
+static int cap_effective(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	return (d[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+static int record_check_env(char *err, size_t errlen)
+{
+	if (!cap_effective(CAP_SYS_ADMIN_BIT) &&
+	    !(cap_effective(CAP_BPF_BIT) && cap_effective(CAP_PERFMON_BIT))) {
+		snprintf(err, errlen,
+			 "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs; run with sudo");
+		return -EPERM;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(err, errlen,
+			 "/sys/kernel/btf/vmlinux is missing: this kernel has no BTF; sonde needs a "
+			 "kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Old kernels charge BPF memory to RLIMIT_MEMLOCK; 5.11+ to the memcg.
+ * Raising it is best effort and never fatal. */
+static void record_raise_memlock(void)
+{
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+
+	setrlimit(RLIMIT_MEMLOCK, &r);
+}
+
+static int record_open_writer(struct sonde_writer **w, const struct sonde_record_opts *o,
+			      unsigned int ncpus, char *err, size_t errlen)
+{
+	struct sonde_writer_opts wo = { .threads = 1 };
+	struct sonde_meta m = { .version = SONDE_FORMAT_VERSION };
+	struct timespec mono, wall;
+	struct utsname u;
+
+	uname(&u);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	m.host = u.nodename;
+	m.kernel = u.release;
+	m.machine = u.machine;
+	m.ncpus = ncpus;
+	m.mono_ref_ns = (uint64_t)mono.tv_sec * 1000000000ull + mono.tv_nsec;
+	m.wall_ref_ns = (uint64_t)wall.tv_sec * 1000000000ull + wall.tv_nsec;
+	m.cmdline = o->cmdline ? o->cmdline : "sonde record";
+	m.nsyscalls = sonde_syscall_count();
+	m.syscall_names = sonde_syscall_table();
+	return sonde_writer_open(w, o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT, &m, &wo,
+				 err, errlen);
+}
+
+/* -p: every PID is mapped to its process (a TID names its thread group). */
+static int record_add_pids(struct rec_bpf *b, struct rec_consumer *c,
+			   const struct sonde_record_opts *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < o->npids; i++) {
+		int tgid = rec_proc_tgid(o->pids[i]);
+
+		if (tgid <= 0) {
+			snprintf(err, errlen, "no process with PID %d", (int)o->pids[i]);
+			return -ESRCH;
+		}
+		rec_bpf_trace_tgid(b, tgid);
+		rec_proc_write(c, b->ncpus, tgid);
+	}
+	return 0;
+}
+
+/* A process that died between the /proc look-up and the bit being set
+ * never fires the exit tracepoint that would clear it: drop such bits so
+ * the run still ends when everything is gone. */
+static void stale_one(pid_t tgid, void *arg)
+{
+	char path[64], st[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
+	f = fopen(path, "re");
+	if (!f) {
+		rec_bpf_untrace_tgid(arg, tgid);
+		return;
+	}
+	if (fgets(st, sizeof(st), f) && (p = strrchr(st, ')')) && (p[2] == 'Z' || p[2] == 'X'))
+		rec_bpf_untrace_tgid(arg, tgid);
+	fclose(f);
+}
+
+struct run {
+	const struct sonde_record_opts *o;
+	struct rec_bpf b;
+	struct rec_consumer c;
+	struct sonde_writer *w;
+	struct rec_child ch;
+	int child_status;
+	int child_reaped;
+	int stop_signal;
+};
+
+static void run_reap(struct run *r, int flags)
+{
+	if (r->ch.pid > 0 && !r->child_reaped &&
+	    waitpid(r->ch.pid, &r->child_status, flags) == r->ch.pid)
+		r->child_reaped = 1;
+}
+
+static void run_wait(struct run *r, sigset_t *sigs)
+{
+	uint64_t start = rec_now_mono(), last_stale = start;
+	struct timespec tick = { 0, WAIT_TICK_NS };
+	siginfo_t si;
+
+	for (;;) {
+		int sig = sigtimedwait(sigs, &si, &tick);
+		uint64_t now = rec_now_mono();
+
+		if (sig == SIGINT || sig == SIGTERM) {
+			r->stop_signal = sig;
+			return;
+		}
+		run_reap(r, WNOHANG);
+		if (r->o->duration > 0 && (double)(now - start) / 1e9 >= r->o->duration)
+			return;
+		if (r->o->comm)
+			continue;
+		if (now - last_stale >= STALE_CHECK_NS) {
+			rec_bpf_for_each_traced(&r->b, stale_one, &r->b);
+			last_stale = now;
+		}
+		if (!rec_bpf_ntraced(&r->b))
+			return;
+	}
+}
+
+/* After detaching, programs already running on other CPUs finish within
+ * microseconds (they run with preemption disabled); wait that out before
+ * the final drain so their records are in the rings. */
+static void run_stop(struct run *r)
+{
+	struct timespec settle = { 0, 5000000 };
+
+	rec_bpf_detach(&r->b);
+	nanosleep(&settle, NULL);
+	rec_consumer_stop(&r->c);
+	rec_proc_flush_lost(&r->b, &r->c);
+}
+
+static void run_summary(struct run *r, struct sonde_record_summary *s, uint64_t t0,
+			uint64_t unfinished)
+{
+	struct sonde_writer_stats ws;
+	struct rusage ru;
+
+	sonde_writer_stats(r->w, &ws);
+	s->records = ws.records;
+	s->raw_bytes = ws.raw_bytes;
+	memcpy(s->by_type, r->c.by_type, sizeof(s->by_type));
+	s->unfinished = unfinished;
+	s->lost_ring = r->c.lost_ring;
+	s->lost_writer = r->c.lost_writer;
+	s->duration_s = (double)(rec_now_mono() - t0) / 1e9;
+	getrusage(RUSAGE_SELF, &ru);
+	s->cpu_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	s->ncpus = r->b.ncpus;
+	s->ring_bytes = r->b.ring_bytes;
+	s->stop_signal = r->stop_signal;
+}
+
+static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
+{
+	const struct sonde_record_opts *o = r->o;
+	int e;
+
+	/* The command first: it must be blocked on its pipe before it joins
+	 * the traced set, and loading takes long enough for that. */
+	if (o->argv) {
+		e = rec_child_spawn(&r->ch, path, o->argv, err, errlen);
+		if (e)
+			return e;
+	}
+	e = rec_bpf_load(&r->b, o, err, errlen);
+	if (e)
+		return e;
+	e = record_open_writer(&r->w, o, r->b.ncpus, err, errlen);
+	if (e)
+		return e;
+	e = rec_consumer_init(&r->c, &r->b, r->w, err, errlen);
+	if (e)
+		return e;
+	e = rec_bpf_attach(&r->b, err, errlen);
+	if (e)
+		return e;
+	if (o->argv)
+		rec_bpf_trace_tgid(&r->b, r->ch.pid);
+	e = record_add_pids(&r->b, &r->c, o, err, errlen);
+	if (e)
+		return e;
+	if (o->comm) {
+		e = rec_proc_add_comm(&r->b, &r->c, r->b.ncpus, o->comm);
+		if (e < 0) {
+			snprintf(err, errlen, "scanning /proc: %s", strerror(-e));
+			return e;
+		}
+	}
+	return rec_consumer_start(&r->c, err, errlen);
+}
+
+static void run_cleanup(struct run *r)
+{
+	if (r->ch.pid > 0 && !r->child_reaped && r->ch.go_fd >= 0)
+		rec_child_kill(&r->ch);
+	rec_consumer_stop(&r->c);
+	rec_consumer_free(&r->c);
+	if (r->w)
+		sonde_writer_close(r->w);
+	r->w = NULL;
+	rec_bpf_close(&r->b);
+}
+
+int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summary *sum,
+		     char *err, size_t errlen)
+{
+	struct run r = { .o = o, .ch = { .pid = -1, .go_fd = -1, .err_fd = -1 } };
+	char path[PATH_MAX];
+	sigset_t sigs, old;
+	uint64_t t0, unfinished;
+	struct stat st;
+	int e;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->cmd_status = -1;
+	if (o->argv) {
+		e = rec_resolve_cmd(o->argv[0], path, sizeof(path));
+		if (e) {
+			snprintf(err, errlen, "%s: %s", o->argv[0],
+				 e == -ENOENT ? "command not found" : strerror(-e));
+			sum->cmd_error = e;
+			return e;
+		}
+	}
+	e = record_check_env(err, errlen);
+	if (e)
+		return e;
+	record_raise_memlock();
+	/* Before any thread exists (writer, consumer), so all inherit it. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	e = run_setup(&r, path, err, errlen);
+	if (e)
+		goto out;
+	t0 = rec_now_mono();
+	if (o->argv) {
+		e = rec_child_release(&r.ch);
+		if (e && !o->quiet)
+			fprintf(stderr, "sonde record: %s: %s\n", o->argv[0], strerror(-e));
+	}
+	run_wait(&r, &sigs);
+	run_stop(&r);
+	unfinished = rec_proc_unfinished(&r.b, &r.c, r.b.ncpus, o);
+	run_summary(&r, sum, t0, unfinished);
+	e = sonde_writer_close(r.w);
+	r.w = NULL;
+	if (e)
+		snprintf(err, errlen, "finishing %s: %s", o->output ? o->output :
+			 SONDE_RECORD_DEFAULT_OUTPUT, strerror(-e));
+	else if (r.c.write_err)
+		snprintf(err, errlen, "writing %s: %s (%llu records could not be stored)",
+			 o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT,
+			 strerror(-r.c.write_err), (unsigned long long)r.c.lost_writer);
+	e = e ? e : r.c.write_err;
+	if (!stat(o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT, &st))
+		sum->file_bytes = st.st_size;
+	if (!r.stop_signal)
+		run_reap(&r, 0);
+	else
+		for (int i = 0; i < 50 && !r.child_reaped; i++) {
+			struct timespec t = { 0, WAIT_TICK_NS };
+
+			run_reap(&r, WNOHANG);
+			if (!r.child_reaped)
+				nanosleep(&t, NULL);
+		}
+	sum->cmd_status = r.child_reaped ? r.child_status : -1;
+out:
+	run_cleanup(&r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return e;
+}
