@@ -188,26 +188,85 @@ struct termios_k {
 	uint8_t c_cc[19];
 };
 
-/* Abridged termios, as strace prints it without -v. */
-static void pr_termios(struct st *s, int phase, uint64_t addr)
+static const struct xlat_ent tio_iflag_e[] = {
+	XE(IGNBRK), XE(BRKINT), XE(IGNPAR), XE(PARMRK), XE(INPCK), XE(ISTRIP),
+	XE(INLCR), XE(IGNCR), XE(ICRNL), XE(IUCLC), XE(IXON), XE(IXANY),
+	XE(IXOFF), XE(IMAXBEL), XE(IUTF8),
+};
+static const struct xlat_ent tio_oflag_e[] = {
+	XE(OPOST), XE(OLCUC), XE(ONLCR), XE(OCRNL), XE(ONOCR), XE(ONLRET),
+	XE(OFILL), XE(OFDEL),
+};
+static const struct xlat_ent tio_cflag_e[] = {
+	XE(CSTOPB), XE(CREAD), XE(PARENB), XE(PARODD), XE(HUPCL), XE(CLOCAL),
+	XE(CMSPAR), XE(CRTSCTS),
+};
+static const struct xlat_ent tio_lflag_e[] = {
+	XE(ISIG), XE(ICANON), XE(XCASE), XE(ECHO), XE(ECHOE), XE(ECHOK),
+	XE(ECHONL), XE(NOFLSH), XE(IEXTEN), XE(ECHOCTL), XE(ECHOPRT),
+	XE(ECHOKE), XE(FLUSHO), XE(PENDIN), XE(TOSTOP), XE(EXTPROC),
+};
+#define TIO_X(e) { e, sizeof(e) / sizeof(e[0]), 0 }
+static const struct xlat x_tio_iflag = TIO_X(tio_iflag_e);
+static const struct xlat x_tio_oflag = TIO_X(tio_oflag_e);
+static const struct xlat x_tio_cflag = TIO_X(tio_cflag_e);
+static const struct xlat x_tio_lflag = TIO_X(tio_lflag_e);
+
+
+/* c_oflag's delay fields are enums inside masks: NL0|CR0|TAB0|... */
+static void pr_oflag(struct strbuf *b, uint32_t v)
 {
-	struct termios_k t;
+	static const struct { uint32_t mask, shift; const char *name; int n; } d[] = {
+		{ NLDLY, 8, "NL", 2 }, { CRDLY, 9, "CR", 4 }, { TABDLY, 11, "TAB", 4 },
+		{ BSDLY, 13, "BS", 2 }, { VTDLY, 14, "VT", 2 }, { FFDLY, 15, "FF", 2 },
+	};
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		sb_printf(b, "%s%u|", d[i].name, (v & d[i].mask) >> d[i].shift);
+	v &= ~(uint32_t)(NLDLY | CRDLY | TABDLY | BSDLY | VTDLY | FFDLY);
+	sb_flags(b, &x_tio_oflag, v);
+}
+
+static void pr_cflag(struct strbuf *b, uint32_t v)
+{
 	static const char *const speeds[] = { "B0", "B50", "B75", "B110",
 		"B134", "B150", "B200", "B300", "B600", "B1200", "B1800",
 		"B2400", "B4800", "B9600", "B19200", "B38400" };
-	unsigned int sp;
+	uint32_t sp = v & CBAUD;
+
+	if (sp < 16)
+		sb_puts(b, speeds[sp]);
+	else
+		sb_printf(b, "%#o", sp);
+	sb_printf(b, "|CS%u", 5 + ((v & CSIZE) >> 4));
+	v &= ~(uint32_t)(CBAUD | CSIZE);
+	if (v) {
+		sb_putc(b, '|');
+		sb_flags(b, &x_tio_cflag, v);
+	}
+}
+
+static void pr_termios(struct st *s, int phase, uint64_t addr)
+{
+	struct termios_k t;
 
 	if (!st_fetch(s, phase, addr, &t, sizeof(t)))
 		return;
-	sp = t.c_cflag & CBAUD;
-	sb_putc(s->o, '{');
-	if (sp < 16)
-		sb_puts(s->o, speeds[sp]);
-	else
-		sb_printf(s->o, "%#o", sp);
-	sb_printf(s->o, " %sopost %sisig %sicanon %secho ...}",
-		  (t.c_oflag & OPOST) ? "" : "-", (t.c_lflag & ISIG) ? "" : "-",
-		  (t.c_lflag & ICANON) ? "" : "-", (t.c_lflag & ECHO) ? "" : "-");
+	sb_puts(s->o, "{c_iflag=");
+	sb_flags(s->o, &x_tio_iflag, t.c_iflag);
+	sb_puts(s->o, ", c_oflag=");
+	pr_oflag(s->o, t.c_oflag);
+	sb_puts(s->o, ", c_cflag=");
+	pr_cflag(s->o, t.c_cflag);
+	sb_puts(s->o, ", c_lflag=");
+	sb_flags(s->o, &x_tio_lflag, t.c_lflag);
+	if (!s->opt->verbose) {
+		sb_puts(s->o, ", ...}");
+		return;
+	}
+	sb_printf(s->o, ", c_line=N_TTY, c_cc=");
+	pr_quoted(s, t.c_cc, sizeof(t.c_cc), 0, 0, 0);
+	sb_putc(s->o, '}');
 }
 
 static void pr_winsize(struct st *s, int phase, uint64_t addr)
@@ -304,7 +363,7 @@ void dec_ioctl(struct st *s)
 		sb_printf(s->o, "%d", (int)a);
 		break;
 	default:
-		pr_addr(s, a);
+		pr_hex(s, a);
 		break;
 	}
 }

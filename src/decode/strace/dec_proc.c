@@ -466,6 +466,12 @@ void dec_prctl(struct st *s)
 			pr_addr(s, st_arg(s, 1));
 		return;
 	case PR_GET_DUMPABLE:
+		if (st_ok(s) && s->ret >= 0 && s->ret <= 2) {
+			static const char *const d[] = { "SUID_DUMP_DISABLE",
+				"SUID_DUMP_USER", "SUID_DUMP_ROOT" };
+			snprintf(s->rv_aux, sizeof(s->rv_aux), " (%s)", d[s->ret]);
+		}
+		return;
 	case PR_GET_KEEPCAPS:
 	case PR_GET_NO_NEW_PRIVS:
 	case PR_GET_CHILD_SUBREAPER:

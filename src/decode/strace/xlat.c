@@ -22,6 +22,27 @@ const char *xlat_name(const struct xlat *x, uint64_t v)
 	return NULL;
 }
 
+/*
+ * strace's comment for a value with no name: the table's prefix and
+ * "???" (PROT_???, O_???, POLL???), derived from the first entry.
+ */
+static const char *auto_dflt(const struct xlat *x, char *buf, size_t len)
+{
+	const char *n = x->n ? x->e[0].name : NULL;
+	const char *us;
+	size_t k;
+
+	if (!n)
+		return NULL;
+	us = strchr(n, '_');
+	if (us && us != n)
+		k = (size_t)(us - n) + 1;
+	else if ((k = strlen(n)) > 2 && !strcmp(n + k - 2, "IN"))
+		k -= 2;
+	snprintf(buf, len, "%.*s???", (int)k, n);
+	return buf;
+}
+
 static void pr_num(struct strbuf *b, const struct xlat *x, uint64_t v)
 {
 	if (x && x->decimal)
@@ -75,6 +96,10 @@ static int has_named_bit(const struct xlat *x, uint64_t v)
 void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 	      const char *dflt)
 {
+	char dbuf[32];
+
+	if (!dflt)
+		dflt = auto_dflt(x, dbuf, sizeof(dbuf));
 	switch (s->opt->xlat) {
 	case SONDE_XLAT_RAW:
 		sb_printf(s->o, v ? "%#llx" : "0", (unsigned long long)v);
@@ -101,7 +126,10 @@ void pr_xval(struct st *s, const struct xlat *x, uint64_t v,
 	     const char *dflt)
 {
 	const char *name = xlat_name(x, v);
+	char dbuf[32];
 
+	if (!dflt)
+		dflt = auto_dflt(x, dbuf, sizeof(dbuf));
 	if (s->opt->xlat == SONDE_XLAT_RAW || !name) {
 		pr_num(s->o, x, v);
 		if (!name && dflt && s->opt->xlat != SONDE_XLAT_RAW)

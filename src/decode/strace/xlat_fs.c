@@ -34,7 +34,7 @@ XLAT_DEF(x_open_flags, 0,
 	 XE(O_CREAT), XE(O_EXCL), XE(O_NOCTTY), XE(O_TRUNC), XE(O_APPEND),
 	 XE(O_NONBLOCK),
 	 /* O_SYNC includes the O_DSYNC bit: it must come first. */
-	 XE(O_SYNC), XE(O_DSYNC), XN(O_ASYNC, "O_ASYNC"), XE(O_DIRECT),
+	 XE(O_SYNC), XE(O_DSYNC), XN(O_ASYNC, "FASYNC"), XE(O_DIRECT),
 	 XN(K_O_LARGEFILE, "O_LARGEFILE"), XE(O_NOFOLLOW), XE(O_NOATIME),
 	 XE(O_CLOEXEC), XE(O_PATH),
 	 /* O_TMPFILE includes O_DIRECTORY: it must come first. */
@@ -85,7 +85,7 @@ XLAT_DEF(x_mremap, 0, XE(MREMAP_MAYMOVE), XE(MREMAP_FIXED),
 
 XLAT_DEF(x_mlockall, 0, XE(MCL_CURRENT), XE(MCL_FUTURE), XN(4, "MCL_ONFAULT"));
 
-XLAT_DEF(x_fcntl_cmd, 1,
+XLAT_DEF(x_fcntl_cmd, 0,
 	 XE(F_DUPFD), XE(F_GETFD), XE(F_SETFD), XE(F_GETFL), XE(F_SETFL),
 	 XN(5, "F_GETLK"), XN(6, "F_SETLK"), XN(7, "F_SETLKW"),
 	 XE(F_SETOWN), XE(F_GETOWN), XE(F_SETSIG), XE(F_GETSIG),
