@@ -21,6 +21,7 @@
 
 #include "traced.h"
 #include "ring.h"
+#include "capture.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -128,6 +129,8 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	e->args[5] = regs->r9;
 	e->nr = nr;
 	e->active = 1;
+	if (nr_selected(nr))
+		capture_enter(t, e);
 	return 0;
 }
 
@@ -153,6 +156,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (failed_only && !is_failure(ret))
 		return 0;
+	capture_exit(t, e, ret);
 	now = bpf_ktime_get_ns();
 	emit_syscall(t, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
 	return 0;

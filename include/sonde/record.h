@@ -33,6 +33,7 @@ struct sonde_record_opts {
 	double duration;        /* stop after this many seconds; 0 = no limit */
 	const char *cmdline;    /* the sonde command line, for the header */
 	bool quiet;             /* no progress messages on stderr */
+	uint32_t snaplen;       /* payload bytes captured per call; 0 = none */
 };
 
 struct sonde_record_summary {

@@ -149,6 +149,13 @@ size_t sonde_strace_format(struct sonde_strace *st,
 			   const struct sonde_strace_opts *o,
 			   const struct sonde_call *c, char *buf, size_t len);
 
+struct sonde_cap_plan;
+/*
+ * The user memory the decoder of syscall nr reads (include/sonde/payload.h),
+ * for the recorder's capture programs. Returns 1 when there is some.
+ */
+int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p);
+
 /* Syscall numbers with a dedicated decoder (for reports and tests). */
 unsigned int sonde_strace_decoded_count(void);
 int sonde_strace_is_decoded(unsigned int nr);
