@@ -54,14 +54,34 @@ struct {
 
 struct sonde_cap_cpu cap_cpus[SONDE_MAX_CPUS];
 
-/* Identity of the call the payloads belong to. */
+/*
+ * Identity of the call the payloads belong to. The capture functions are
+ * global BPF functions (verified once each, not once per call site, which
+ * keeps sys_enter/sys_exit under the verifier's budget); their pointer
+ * arguments must point to plain memory, hence args by value.
+ */
 struct cap_call {
 	__u64 ts;
-	__u32 tgid, tid, nr;
-	__u8 phase;
+	__u64 args[6];
 	long ret;
-	const __u64 *args;
+	__u32 tgid, tid, nr;
+	__u32 phase;
+	__u32 quiet_fault; /* entry: a fault is retried at exit, not recorded */
+	__u32 faulted;
 };
+
+/*
+ * Entry reads that faulted, per task: memory the program has not touched
+ * yet (a path in a libc page not yet faulted in) cannot be read by BPF,
+ * which must not sleep. The kernel reads it during the call, so at exit it
+ * is resident: those items are read again then (still labelled entry).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} cap_retry SEC(".maps");
 
 struct cap_req {
 	__u64 addr;
@@ -69,8 +89,8 @@ struct cap_req {
 	__u8 arg, flags;
 };
 
-static __always_inline void cap_hdr(struct sonde_ev_payload *p, const struct cap_call *c,
-				    const struct cap_req *r, __u32 cpu)
+static __always_inline void cap_hdr(struct sonde_ev_payload *p, struct cap_call *c,
+				    struct cap_req *r, __u32 cpu)
 {
 	hdr_fill(&p->hdr, c->ts, c->tgid, c->tid, SONDE_REC_PAYLOAD, sizeof(*p), cpu, 0);
 	p->addr = r->addr;
@@ -88,19 +108,20 @@ static __always_inline void cap_hdr(struct sonde_ev_payload *p, const struct cap
 }
 
 /* A data-less record: unreadable memory, or a payload shed. */
-static __noinline void cap_marker(const struct cap_call *c, const struct cap_req *r, __u8 flags)
+static __always_inline int cap_marker(struct cap_call *c, struct cap_req *r, __u32 flags)
 {
 	struct sonde_ev_payload *p;
 	struct emit em;
 
-	if (emit_begin(&em, c->ts))
-		return;
+	if (!c || !r || emit_begin(&em, c->ts))
+		return 0;
 	p = emit_reserve(&em, sizeof(*p), c->ts);
 	if (!p)
-		return;
+		return 0;
 	cap_hdr(p, c, r, em.cpu);
 	p->flags |= flags;
 	emit_submit(&em, p);
+	return 0;
 }
 
 /* Ring fill above half: payloads give way to the small records. */
@@ -112,68 +133,88 @@ static __always_inline int cap_pressure(void *ring, __u32 n)
 	return avail + n + 4096 > size / 2;
 }
 
+struct cap_loop {
+	struct cap_call *c;
+	struct cap_req *r;
+};
+
 /*
- * Copies r->len bytes (already capped by the snaplen) at r->addr into
- * chunk records. Returns the bytes captured.
+ * Chunk i of a payload: a bpf_loop callback, so the verifier checks the
+ * body once instead of once per possible chunk. The offset derives from
+ * the index, never accumulates in the context: an accumulated offset is a
+ * known constant per iteration and keeps the verifier from converging.
+ * Returns 1 to stop; on a failure r->len is cut to what was emitted.
  */
-static __noinline __u32 cap_bytes(const struct cap_call *c, struct cap_req *r)
+static long cap_chunk(__u32 i, void *ctx)
 {
+	struct cap_loop *l = ctx;
+	struct cap_call *c = l->c;
+	struct cap_req *r = l->r;
+	struct sonde_cap_cpu *cc;
 	struct cap_scratch *b;
 	struct emit em;
-	__u32 off = 0, key;
+	__u32 n, sz, key, off = i * SONDE_PL_CHUNK;
 
-	if (emit_begin(&em, c->ts))
-		return 0;
+	if (off >= r->len || emit_begin(&em, c->ts))
+		return 1;
 	key = em.cpu;
 	b = bpf_map_lookup_elem(&cap_buf, &key);
 	if (!b)
-		return 0;
-	for (int i = 0; i < SONDE_PL_MAX_CHUNKS; i++) {
-		__u32 n = r->len - off;
-
-		if (off >= r->len)
-			break;
-		if (n > SONDE_PL_CHUNK)
-			n = SONDE_PL_CHUNK;
-		if (cap_pressure(em.ring, n)) {
-			em.cs = &cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
-			__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].shed, 1);
-			__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].shed_bytes,
-					     r->len - off);
-			r->len = off;
-			cap_marker(c, r, SONDE_PLR_SHED);
-			return off;
-		}
-		if (bpf_probe_read_user(b->data, n & (SONDE_PL_CHUNK * 2 - 1) & 0xffff,
-					(void *)(r->addr + off))) {
-			if (!off) {
-				__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].faults, 1);
-				cap_marker(c, r, SONDE_PLR_UNREADABLE);
-			}
-			return off;
-		}
-		cap_hdr(&b->p, c, r, em.cpu);
-		b->p.captured = r->len;
-		b->p.offset = off;
-		b->p.chunk = n;
-		b->p.hdr.size = (sizeof(b->p) + n + 7) & ~7u;
-		if (bpf_ringbuf_output(em.ring, b, ((sizeof(b->p) + n + 7) & ~7u) &
-					   (sizeof(*b) * 2 - 1) & 0x1ffff,
-				       BPF_RB_NO_WAKEUP)) {
-			if (__sync_fetch_and_add(&em.cs->lost, 1) == 0)
-				em.cs->lost_ts = c->ts;
-			__sync_fetch_and_add(&em.cs->lost_total, 1);
-			return off;
-		}
-		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].records, 1);
-		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].bytes, n);
-		off += n;
+		return 1;
+	cc = &cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
+	n = r->len - off;
+	if (n > SONDE_PL_CHUNK)
+		n = SONDE_PL_CHUNK;
+	if (cap_pressure(em.ring, n)) {
+		__sync_fetch_and_add(&cc->shed, 1);
+		__sync_fetch_and_add(&cc->shed_bytes, r->len - off);
+		r->len = off;
+		cap_marker(c, r, SONDE_PLR_SHED);
+		return 1;
 	}
-	return off;
+	if (bpf_probe_read_user(b->data, n, (void *)(r->addr + off))) {
+		if (!off && c->quiet_fault) {
+			c->faulted = 1;
+		} else if (!off) {
+			__sync_fetch_and_add(&cc->faults, 1);
+			cap_marker(c, r, SONDE_PLR_UNREADABLE);
+		}
+		r->len = off;
+		return 1;
+	}
+	cap_hdr(&b->p, c, r, em.cpu);
+	b->p.captured = r->len;
+	b->p.offset = off;
+	b->p.chunk = n;
+	sz = (sizeof(b->p) + n + 7) & ~7u;
+	if (sz > sizeof(*b))
+		sz = sizeof(*b);
+	b->p.hdr.size = sz;
+	if (bpf_ringbuf_output(em.ring, b, sz, BPF_RB_NO_WAKEUP)) {
+		if (__sync_fetch_and_add(&em.cs->lost, 1) == 0)
+			em.cs->lost_ts = c->ts;
+		__sync_fetch_and_add(&em.cs->lost_total, 1);
+		r->len = off;
+		return 1;
+	}
+	__sync_fetch_and_add(&cc->records, 1);
+	__sync_fetch_and_add(&cc->bytes, n);
+	return 0;
+}
+
+/* Copies r->len bytes (already capped by the snaplen) at r->addr. */
+__noinline int cap_bytes(struct cap_call *c, struct cap_req *r)
+{
+	struct cap_loop l = { .c = c, .r = r };
+
+	if (!c || !r)
+		return 0;
+	bpf_loop(SONDE_PL_MAX_CHUNKS, cap_chunk, &l, 0);
+	return r->len;
 }
 
 /* A NUL-terminated string, one chunk at most (SONDE_PL_STR_MAX). */
-static __noinline void cap_str(const struct cap_call *c, __u8 arg, __u64 addr)
+__noinline int cap_str(struct cap_call *c, __u32 arg, __u64 addr)
 {
 	struct cap_scratch *b;
 	struct cap_req r = { .addr = addr, .arg = arg, .flags = SONDE_PLR_STRING };
@@ -181,17 +222,21 @@ static __noinline void cap_str(const struct cap_call *c, __u8 arg, __u64 addr)
 	__u32 key;
 	long n;
 
-	if (!addr || emit_begin(&em, c->ts))
-		return;
+	if (!c || !addr || emit_begin(&em, c->ts))
+		return 0;
 	key = em.cpu;
 	b = bpf_map_lookup_elem(&cap_buf, &key);
 	if (!b)
-		return;
+		return 0;
 	n = bpf_probe_read_user_str(b->data, SONDE_PL_STR_MAX, (void *)addr);
 	if (n <= 0) {
+		if (c->quiet_fault) {
+			c->faulted = 1;
+			return 0;
+		}
 		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].faults, 1);
 		cap_marker(c, &r, SONDE_PLR_UNREADABLE);
-		return;
+		return 0;
 	}
 	/* n counts the NUL; a string cut at SONDE_PL_STR_MAX has none. */
 	if (b->data[(n - 1) & (SONDE_PL_STR_MAX - 1)] == 0) {
@@ -207,20 +252,21 @@ static __noinline void cap_str(const struct cap_call *c, __u8 arg, __u64 addr)
 		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].shed, 1);
 		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].shed_bytes, n);
 		cap_marker(c, &r, SONDE_PLR_SHED);
-		return;
+		return 0;
 	}
-	if (bpf_ringbuf_output(em.ring, b, ((sizeof(b->p) + n + 7) & ~7u) & 0x1fff,
+	if (bpf_ringbuf_output(em.ring, b, b->p.hdr.size <= sizeof(*b) ? b->p.hdr.size : sizeof(*b),
 			       BPF_RB_NO_WAKEUP)) {
 		if (__sync_fetch_and_add(&em.cs->lost, 1) == 0)
 			em.cs->lost_ts = c->ts;
 		__sync_fetch_and_add(&em.cs->lost_total, 1);
-		return;
+		return 0;
 	}
 	__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].records, 1);
 	__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].bytes, n);
+	return 0;
 }
 
-static __always_inline void cap_len(const struct cap_call *c, __u8 arg, __u64 addr,
+static __always_inline void cap_len(struct cap_call *c, __u32 arg, __u64 addr,
 				    __u64 requested, __u64 returned, __u64 len)
 {
 	struct cap_req r = { .addr = addr, .arg = arg };
@@ -243,55 +289,82 @@ static __always_inline __u64 cap_u64(__u64 addr)
 	return v;
 }
 
+struct cap_vec {
+	struct cap_call *c;
+	__u64 addr, cnt, left;
+	__u32 arg;
+};
+
+static long cap_iov_one(__u32 i, void *ctx)
+{
+	struct cap_vec *v = ctx;
+	__u64 base, len;
+
+	if (i >= v->cnt || !v->left)
+		return 1;
+	base = cap_u64(v->addr + i * 16);
+	len = cap_u64(v->addr + i * 16 + 8);
+	if (len > v->left)
+		len = v->left;
+	cap_len(v->c, v->arg, base, len, len, len);
+	v->left -= len;
+	return 0;
+}
+
 /* iovec array, then each buffer: all of it at entry, at exit only the
  * ret bytes the call produced. */
-static __noinline void cap_iov(const struct cap_call *c, __u8 arg, __u64 addr, __u64 cnt)
+__noinline int cap_iov(struct cap_call *c, __u32 arg, __u64 addr, __u64 cnt)
 {
-	__u64 left = c->phase ? (__u64)c->ret : ~0ULL;
+	struct cap_vec v = { .c = c, .addr = addr, .cnt = cnt > 64 ? 64 : cnt, .arg = arg };
 
-	if (cnt > 64)
-		cnt = 64;
-	if (!c->phase || c->phase)
-		cap_len(c, arg, addr, cnt * 16, cnt * 16, cnt * 16);
-	for (int i = 0; i < 64; i++) {
-		__u64 base, len;
+	if (!c)
+		return 0;
+	v.left = c->phase ? (__u64)c->ret : ~0ULL;
+	cap_len(c, arg, addr, v.cnt * 16, v.cnt * 16, v.cnt * 16);
+	bpf_loop(64, cap_iov_one, &v, 0);
+	return 0;
+}
 
-		if (i >= cnt || !left)
-			break;
-		base = cap_u64(addr + i * 16);
-		len = cap_u64(addr + i * 16 + 8);
-		if (len > left)
-			len = left;
-		cap_len(c, arg, base, len, len, len);
-		left -= len;
-	}
+static long cap_strv_count(__u32 i, void *ctx)
+{
+	struct cap_vec *v = ctx;
+
+	if (!cap_u64(v->addr + i * 8))
+		return 1;
+	v->cnt = i + 1;
+	return 0;
+}
+
+static long cap_strv_one(__u32 i, void *ctx)
+{
+	struct cap_vec *v = ctx;
+
+	if (i >= v->cnt)
+		return 1;
+	cap_str(v->c, v->arg, cap_u64(v->addr + i * 8));
+	return 0;
 }
 
 /* argv/envp: the pointer array (with its NULL), then the strings. */
-static __noinline void cap_strv(const struct cap_call *c, __u8 arg, __u64 addr)
+__noinline int cap_strv(struct cap_call *c, __u32 arg, __u64 addr)
 {
-	int n = 0;
+	struct cap_vec v = { .c = c, .addr = addr, .arg = arg };
 
-	for (int i = 0; i < 256; i++) {
-		if (!cap_u64(addr + i * 8))
-			break;
-		n++;
-	}
-	cap_len(c, arg, addr, (n + 1) * 8, (n + 1) * 8, (n + 1) * 8);
-	for (int i = 0; i < 256; i++) {
-		if (i >= n)
-			break;
-		cap_str(c, arg, cap_u64(addr + i * 8));
-	}
+	if (!c || !addr)
+		return 0;
+	bpf_loop(1024, cap_strv_count, &v, 0);
+	cap_len(c, arg, addr, (v.cnt + 1) * 8, (v.cnt + 1) * 8, (v.cnt + 1) * 8);
+	bpf_loop(1024, cap_strv_one, &v, 0);
+	return 0;
 }
 
 /* struct msghdr on x86-64: name, namelen, iov, iovlen, control, controllen. */
-static __noinline void cap_msghdr(const struct cap_call *c, __u8 arg, __u64 addr)
+__noinline int cap_msghdr(struct cap_call *c, __u32 arg, __u64 addr)
 {
 	__u64 m[7] = {};
 
-	if (!addr || bpf_probe_read_user(m, sizeof(m), (void *)addr))
-		return;
+	if (!c || !addr || bpf_probe_read_user(m, sizeof(m), (void *)addr))
+		return 0;
 	cap_len(c, arg, addr, 56, 56, 56);
 	if (m[0])
 		cap_len(c, arg, m[0], (__u32)m[1], (__u32)m[1], (__u32)m[1] > 128 ? 128 : (__u32)m[1]);
@@ -299,30 +372,49 @@ static __noinline void cap_msghdr(const struct cap_call *c, __u8 arg, __u64 addr
 		cap_iov(c, arg, m[2], m[3]);
 	if (m[4])
 		cap_len(c, arg, m[4], m[5], m[5], m[5] > 1024 ? 1024 : m[5]);
+	return 0;
 }
 
-static __noinline void cap_item(const struct cap_call *c, const struct sonde_cap_item *it)
+/* Argument i; a switch, because clang turns a bounds-checked index into
+ * code the verifier cannot prove in range. */
+static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
 {
-	__u32 a = it->arg < 6 ? it->arg : 0, x = it->aux < 6 ? it->aux : 0;
-	__u64 addr = c->args[a], mul = it->size ? it->size : 1;
+	switch (i) {
+	case 0: return c->args[0];
+	case 1: return c->args[1];
+	case 2: return c->args[2];
+	case 3: return c->args[3];
+	case 4: return c->args[4];
+	case 5: return c->args[5];
+	}
+	return 0;
+}
+
+__noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
+{
+	__u32 a = arg < 6 ? arg : 0, x = aux < 6 ? aux : 0;
+	__u64 addr, mul = size ? size : 1;
 	int in;
 
-	switch (it->kind) {
+	if (!c)
+		return 0;
+	addr = cap_arg(c, a);
+	switch (kind) {
 	case SONDE_CAP_STR:
 		cap_str(c, a, addr);
 		break;
 	case SONDE_CAP_FIXED:
-		cap_len(c, a, addr, it->size, it->size, it->size);
+		cap_len(c, a, addr, size, size, size);
 		break;
 	case SONDE_CAP_ARGLEN:
-		cap_len(c, a, addr, c->args[x] * mul, c->args[x] * mul, c->args[x] * mul);
+		cap_len(c, a, addr, cap_arg(c, x) * mul, cap_arg(c, x) * mul, cap_arg(c, x) * mul);
 		break;
 	case SONDE_CAP_RETLEN:
 		if (c->phase && c->ret > 0)
-			cap_len(c, a, addr, c->args[x] * mul, c->ret * mul, c->ret * mul);
+			cap_len(c, a, addr, cap_arg(c, x) * mul, c->ret * mul, c->ret * mul);
 		break;
 	case SONDE_CAP_IOV:
-		cap_iov(c, a, addr, c->args[x]);
+		cap_iov(c, a, addr, cap_arg(c, x));
 		break;
 	case SONDE_CAP_STRV:
 		cap_strv(c, a, addr);
@@ -332,9 +424,9 @@ static __noinline void cap_item(const struct cap_call *c, const struct sonde_cap
 		break;
 	case SONDE_CAP_SOCKLEN:
 		in = 0;
-		if (!c->args[x] || bpf_probe_read_user(&in, sizeof(in), (void *)c->args[x]))
+		if (!cap_arg(c, x) || bpf_probe_read_user(&in, sizeof(in), (void *)cap_arg(c, x)))
 			break;
-		cap_len(c, x, c->args[x], 4, 4, 4);
+		cap_len(c, x, cap_arg(c, x), 4, 4, 4);
 		if (c->phase && in > 0)
 			cap_len(c, a, addr, in, in, in > 1024 ? 1024 : in);
 		break;
@@ -343,35 +435,59 @@ static __noinline void cap_item(const struct cap_call *c, const struct sonde_cap
 			(c->args[0] & 0xffff) / 64 * 8 + 8);
 		break;
 	case SONDE_CAP_FIELD:
-		cap_len(c, a, cap_u64(addr + it->aux), it->size, it->size, it->size);
+		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;
 	}
+	return 0;
 }
 
 static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
-				    long ret, __u8 phase)
+				    long ret, __u32 phase)
 {
 	struct sonde_cap_plan *pl;
 	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
-			      .phase = phase, .ret = ret, .args = args };
-	__u32 key = nr;
+			      .phase = phase, .ret = ret, .quiet_fault = !phase };
+	__u32 key = nr, retry = 0, *rp = NULL;
 
 	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)
 		return;
 	pl = bpf_map_lookup_elem(&cap_plan, &key);
 	if (!pl)
 		return;
+	for (int i = 0; i < 6; i++)
+		c.args[i] = args[i];
+	if (phase) {
+		rp = bpf_task_storage_get(&cap_retry, t, NULL, 0);
+		retry = rp ? *rp : 0;
+		if (rp)
+			*rp = 0;
+	}
 	for (int i = 0; i < SONDE_CAP_ITEMS; i++) {
 		const struct sonde_cap_item *it = &pl->it[i];
 
 		if (!it->kind)
 			break;
+		if (phase && (retry & (1u << i))) {
+			/* An entry read that faulted: now the page is in. */
+			c.phase = 0;
+			cap_item(&c, it->kind, it->arg, it->aux, it->size);
+			c.phase = phase;
+			continue;
+		}
 		if (!(it->phase & (phase ? SONDE_CAP_EXIT : SONDE_CAP_ENTRY)))
 			continue;
 		/* Output memory of a failed call holds nothing it produced. */
 		if (phase && ret < 0 && ret >= -4095)
 			continue;
-		cap_item(&c, it);
+		c.faulted = 0;
+		cap_item(&c, it->kind, it->arg, it->aux, it->size);
+		if (!phase && c.faulted)
+			retry |= 1u << i;
+	}
+	if (!phase && retry) {
+		rp = bpf_task_storage_get(&cap_retry, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (rp)
+			*rp = retry;
 	}
 }
 

@@ -123,8 +123,9 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 void sonde_strace_free(struct sonde_strace *st);
 /*
  * -y: tells the renderer what descriptor fd of process pid refers to when
- * the trace starts (inherited descriptors; sonde strace passes its own
- * 0, 1, 2).
+ * the trace starts; fd -100 (AT_FDCWD) sets the working directory. pid 0
+ * sets what every task seen for the first time inherits (sonde strace
+ * passes its own 0, 1, 2 and working directory that way).
  */
 int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
 			const char *path);
@@ -136,6 +137,13 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
  * Unknown record types are ignored.
  */
 int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec);
+/*
+ * Takes records in the reader's (time) order, any type: groups each
+ * syscall with its payload records (same tid and entry time), reassembles
+ * chunked payloads and renders. Call sonde_strace_flush() at the end.
+ */
+int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec);
+int sonde_strace_flush(struct sonde_strace *st);
 /* Lines written so far. */
 uint64_t sonde_strace_lines(const struct sonde_strace *st);
 

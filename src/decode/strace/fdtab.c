@@ -47,6 +47,7 @@ struct task {
 struct fdtab {
 	struct task *tasks; /* open addressing on tid, 0 = free */
 	size_t cap, used;
+	struct task tmpl;   /* what a task seen for the first time inherits */
 };
 
 struct fdtab *fdtab_new(void)
@@ -82,6 +83,8 @@ void fdtab_free(struct fdtab *t)
 		files_put(t->tasks[i].files);
 		fs_put(t->tasks[i].fs);
 	}
+	files_put(t->tmpl.files);
+	fs_put(t->tmpl.fs);
 	free(t->tasks);
 	free(t);
 }
@@ -116,10 +119,17 @@ static int grow(struct fdtab *t)
 	return 0;
 }
 
-/* The task's entry, created with empty tables when unknown. */
+static struct files *files_copy(const struct files *f);
+
+/*
+ * The task's entry, created when unknown: empty, or a copy of the
+ * template (tid 0) that holds the descriptors every traced command
+ * inherits (sonde strace's own 0, 1, 2 and working directory).
+ */
 static struct task *task_get(struct fdtab *t, uint32_t tid)
 {
 	struct task *k = task_slot(t, tid);
+	struct task *tmpl;
 
 	if (k && k->tid == tid)
 		return k;
@@ -139,6 +149,17 @@ static struct task *task_get(struct fdtab *t, uint32_t tid)
 	k->fs->refs = 1;
 	k->tid = tid;
 	t->used++;
+	tmpl = &t->tmpl;
+	if (tmpl->files) {
+		struct files *f = files_copy(tmpl->files);
+
+		if (f) {
+			files_put(k->files);
+			k->files = f;
+		}
+		if (tmpl->fs && tmpl->fs->cwd)
+			k->fs->cwd = strdup(tmpl->fs->cwd);
+	}
 	return k;
 }
 
@@ -192,8 +213,21 @@ const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd)
 
 int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
 {
-	struct task *k = task_get(t, tid);
+	struct task *k;
 	char *c;
+
+	if (!tid) {
+		k = &t->tmpl;
+		if (!k->files)
+			k->files = calloc(1, sizeof(*k->files));
+		if (!k->fs)
+			k->fs = calloc(1, sizeof(*k->fs));
+		if (!k->files || !k->fs)
+			return -ENOMEM;
+		k->files->refs = k->fs->refs = 1;
+	} else {
+		k = task_get(t, tid);
+	}
 
 	if (!k)
 		return -ENOMEM;

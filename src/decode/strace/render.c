@@ -19,9 +19,11 @@
 #include <time.h>
 
 #include "decode/strace/strace_int.h"
+#include "decode/strace/feed.h"
 
 struct sonde_strace {
 	struct sonde_strace_opts o;
+	struct feed feed;
 	FILE *out;
 	struct fdtab *fds;
 	uint64_t lines;
@@ -52,6 +54,7 @@ void sonde_strace_free(struct sonde_strace *st)
 {
 	if (!st)
 		return;
+	feed_free(&st->feed);
 	fdtab_free(st->fds);
 	sb_free(&st->line);
 	sb_free(&st->ret);
@@ -371,4 +374,18 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 	}
 	}
 	return 0;
+}
+
+int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	return feed_record(&st->feed, st, rec);
+}
+
+int sonde_strace_flush(struct sonde_strace *st)
+{
+	int e = feed_flush(&st->feed, st);
+
+	if (!e && fflush(st->out))
+		e = -EIO;
+	return e;
 }
