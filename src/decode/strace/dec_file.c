@@ -387,7 +387,7 @@ static void pr_dirents(struct st *s, const uint8_t *p, size_t len, int old)
 			break;
 		if (n)
 			sb_puts(s->o, ", ");
-		if (n++ >= s->opt->strsize) {
+		if (st_array_cut(s, n++)) {
 			sb_puts(s->o, "...");
 			break;
 		}

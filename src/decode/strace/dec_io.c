@@ -28,7 +28,7 @@ static void pr_pollfds(struct st *s, int phase, uint64_t a, uint64_t n,
 		if (!first)
 			sb_puts(s->o, ", ");
 		first = 0;
-		if (shown++ >= s->opt->strsize) {
+		if (st_array_cut(s, shown++)) {
 			sb_puts(s->o, "...");
 			break;
 		}
@@ -266,7 +266,7 @@ static void pr_epoll_events(struct st *s, uint64_t a)
 	for (int64_t i = 0; i < s->ret; i++) {
 		if (i)
 			sb_puts(s->o, ", ");
-		if ((uint64_t)i >= s->opt->strsize) {
+		if (st_array_cut(s, (uint64_t)i)) {
 			sb_puts(s->o, "...");
 			break;
 		}
@@ -440,7 +440,7 @@ static void pr_mmsgs(struct st *s, int phase, uint64_t a, uint64_t n)
 
 		if (i)
 			sb_puts(s->o, ", ");
-		if (i >= s->opt->strsize) {
+		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
 		}

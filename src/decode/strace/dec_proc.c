@@ -158,7 +158,7 @@ static void pr_str_array(struct st *s, uint64_t a)
 			break;
 		if (i)
 			sb_puts(s->o, ", ");
-		if (i >= s->opt->strsize) {
+		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
 		}
@@ -572,7 +572,7 @@ static void pr_gid_list(struct st *s, int phase, uint64_t a, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 		if (i)
 			sb_puts(s->o, ", ");
-		if (i >= s->opt->strsize) {
+		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
 		}

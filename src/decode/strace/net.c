@@ -138,7 +138,7 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 
 		if (i)
 			sb_puts(s->o, ", ");
-		if (i >= s->opt->strsize) {
+		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
 		}

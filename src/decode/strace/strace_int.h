@@ -80,6 +80,12 @@ static inline int st_ok(const struct st *s)
 	return !s->noret && !s->err;
 }
 
+/* Arrays stop with "..." after -s elements, unless -v. */
+static inline int st_array_cut(const struct st *s, uint64_t i)
+{
+	return !s->opt->verbose && i >= s->opt->strsize;
+}
+
 /* Argument separator. */
 static inline void st_sep(struct st *s)
 {
