@@ -62,13 +62,14 @@ tm=0 tt=0
 for w in "${workloads[@]}"; do
 	name=${w%%|*}
 	cmd=${w#*|}
-	d1=$TMP/d1.$name d2=$TMP/d2.$name
-	mkdir -p "$d1" "$d2"
-	c1=${cmd//DIR/$d1} c2=${cmd//DIR/$d2}
-	# Same environment, directories of the same name length, stdout to
-	# /dev/null for both tracers.
-	(cd "$d1" && eval "strace -f -o $TMP/$name.strace $c1" </dev/null >/dev/null 2>&1)
-	if ! (cd "$d2" && eval "$SONDE strace -f -o $TMP/$name.sonde $c2" </dev/null >/dev/null 2>$TMP/$name.err) &&
+	d=$TMP/run.$name
+	c=${cmd//DIR/$d}
+	# Same environment, same (fresh) directory, stdout to /dev/null for
+	# both tracers.
+	rm -rf "$d" && mkdir -p "$d"
+	(cd "$d" && eval "strace -f -o $TMP/$name.strace $c" </dev/null >/dev/null 2>&1)
+	rm -rf "$d" && mkdir -p "$d"
+	if ! (cd "$d" && eval "$SONDE strace -f -o $TMP/$name.sonde $c" </dev/null >/dev/null 2>$TMP/$name.err) &&
 	   ! [ -s "$TMP/$name.sonde" ]; then
 		notok "strace_diff $name: sonde strace failed: $(head -c 300 $TMP/$name.err)"
 		continue

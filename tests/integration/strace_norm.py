@@ -56,6 +56,10 @@ def norm(text, names):
     text = re.sub(r'\s+= ', ' = ', text)
     text = re.sub(r'(tv_sec|tv_nsec|tv_usec)=\d+', r'\1=N', text)
     text = re.sub(r'getrandom\("[^"]*"', 'getrandom("RANDOM"', text)
+    # Machine state sampled at two different moments.
+    text = re.sub(r'^sysinfo\(\{.*\}\)', 'sysinfo({STATE})', text)
+    # The tracer itself is the traced command's parent.
+    text = re.sub(r'^getppid\(\) = \d+$', 'getppid() = TRACER', text)
     for pid, name in names.items():
         text = re.sub(r'\b%d\b' % pid, name, text)
     return text

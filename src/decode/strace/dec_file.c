@@ -432,7 +432,15 @@ static void getdents_common(struct st *s, int old)
 	p = st_ok(s) ? sonde_call_mem(s->c, SONDE_PL_EXIT, a, (uint64_t)s->ret) : NULL;
 	if (p && (p->flags & SONDE_PLF_UNREADABLE))
 		p = NULL;
-	if (!p) {
+	if (st_ok(s) && !s->ret) {
+		/* End of directory: nothing was written, nothing to read. */
+		if (s->opt->verbose) {
+			sb_puts(s->o, "[]");
+		} else {
+			pr_addr(s, a);
+			sb_puts(s->o, " /* 0 entries */");
+		}
+	} else if (!p) {
 		pr_addr(s, a);
 	} else if (s->opt->verbose) {
 		pr_dirents(s, p->data + (a - p->addr), (size_t)s->ret, old);

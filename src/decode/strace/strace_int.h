@@ -153,7 +153,7 @@ extern const struct xlat x_open_access, x_open_flags, x_at_flags,
 	x_lock_ops, x_falloc, x_fadvise, x_renameat2, x_efd, x_tfd_create,
 	x_tfd_set, x_sfd, x_inotify_init, x_inotify_mask, x_mfd, x_xattr,
 	x_splice, x_sync_file_range, x_close_range, x_mount, x_umount,
-	x_resolve, x_statfs_flags;
+	x_resolve, x_statfs_flags, x_faccessat_flags;
 extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 	x_futex_op, x_sa_flags, x_sigprocmask, x_rlimit, x_clocks,
 	x_timer_flags, x_wait_opts, x_idtype, x_itimer, x_rusage_who,
@@ -163,7 +163,7 @@ extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_poll, x_epoll_events,
-	x_epoll_ctl, x_ioctl;
+	x_epoll_ctl, x_epoll_create, x_ioctl;
 
 /* structs.c: struct printers; phase chooses entry or exit memory. */
 typedef void (*st_struct_fn)(struct st *s, int phase, uint64_t addr);

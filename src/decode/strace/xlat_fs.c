@@ -46,6 +46,10 @@ XLAT_DEF(x_at_flags, 0,
 	 XE(AT_NO_AUTOMOUNT), XE(AT_EMPTY_PATH), XE(AT_EACCESS),
 	 XN(0x8000, "AT_RECURSIVE"));
 
+/* faccessat2 takes its own subset: AT_EACCESS shares AT_REMOVEDIR's bit. */
+XLAT_DEF(x_faccessat_flags, 0, XE(AT_SYMLINK_NOFOLLOW), XE(AT_EACCESS),
+	 XE(AT_EMPTY_PATH));
+
 /* statx's sync type lives in two bits of its flags. */
 XLAT_DEF(x_at_statx_sync, 0,
 	 XN(0x0000, "AT_STATX_SYNC_AS_STAT"), XN(0x2000, "AT_STATX_FORCE_SYNC"),
