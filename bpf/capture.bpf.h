@@ -437,6 +437,19 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;
+	case SONDE_CAP_SIGMASK: {
+		/*
+		 * At rt_sigreturn's entry the user stack pointer is at the
+		 * kernel's struct ucontext of the signal frame; uc_sigmask
+		 * follows uc_flags, uc_link, uc_stack (24) and uc_mcontext
+		 * (struct sigcontext, 256): offset 296 on x86-64.
+		 */
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+		if (regs)
+			cap_len(c, 0, BPF_CORE_READ(regs, sp) + 296, 8, 8, 8);
+		break;
+	}
 	}
 	return 0;
 }

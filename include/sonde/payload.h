@@ -70,6 +70,7 @@ enum sonde_cap_kind {
 	SONDE_CAP_SOCKLEN, /* int at arg[aux] (in/out), then that many bytes at arg */
 	SONDE_CAP_FDSET,   /* fd_set of arg[0] descriptors at arg */
 	SONDE_CAP_FIELD,   /* pointer at arg + aux, then size bytes there */
+	SONDE_CAP_SIGMASK, /* rt_sigreturn: the signal frame's uc_sigmask */
 };
 
 /* sonde_cap_item.phase bits */

@@ -58,6 +58,7 @@ def norm(text, names):
     text = re.sub(r'getrandom\("[^"]*"', 'getrandom("RANDOM"', text)
     # Machine state sampled at two different moments.
     text = re.sub(r'^sysinfo\(\{.*\}\)', 'sysinfo({STATE})', text)
+    text = re.sub(r'(f_bfree|f_bavail|f_ffree)=\d+', r'\1=N', text)
     # The tracer itself is the traced command's parent.
     text = re.sub(r'^getppid\(\) = \d+$', 'getppid() = TRACER', text)
     for pid, name in names.items():

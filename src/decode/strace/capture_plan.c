@@ -98,6 +98,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_wait4, { I(FIXED, 1, EX, 0, 4), I(FIXED, 3, EX, 0, sizeof(struct rusage)) } },
 	{ __NR_waitid, { I(FIXED, 2, EX, 0, sizeof(siginfo_t)), I(FIXED, 4, EX, 0, sizeof(struct rusage)) } },
 	{ __NR_futex, { I(FIXED, 3, EN, 0, sizeof(struct timespec)) } },
+	{ __NR_rt_sigreturn, { I(SIGMASK, 0, EN, 0, 0) } },
 	{ __NR_rt_sigaction, { I(FIXED, 1, EN, 0, 32), I(FIXED, 2, EX, 0, 32) } },
 	{ __NR_rt_sigprocmask, { I(ARGLEN, 1, EN, 3, 0), I(ARGLEN, 2, EX, 3, 0) } },
 	{ __NR_rt_sigtimedwait, { I(ARGLEN, 0, EN, 3, 0), I(FIXED, 1, EX, 0, sizeof(siginfo_t)),

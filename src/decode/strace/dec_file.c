@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 #include <termios.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -356,6 +357,7 @@ void dec_ioctl(struct st *s)
 	case TIOCSPTLCK:
 		ps_int(s, SONDE_PL_ENTRY, a);
 		break;
+	case FICLONE:
 	case TIOCSCTTY:
 	case TCFLSH:
 	case TCXONC:

@@ -423,6 +423,27 @@ static void rv_signame(struct st *s)
 		snprintf(s->rv_aux, sizeof(s->rv_aux), " (%s)", n);
 }
 
+/*
+ * rt_sigreturn takes no argument; strace shows the mask it restores, read
+ * from the signal frame at the stack pointer. The capture labels that
+ * memory argument 0; without it nothing is printed, as strace does when
+ * the frame cannot be read.
+ */
+void dec_rt_sigreturn(struct st *s)
+{
+	for (unsigned int i = 0; i < s->c->npl; i++) {
+		const struct sonde_payload *p = &s->c->pl[i];
+
+		if (p->phase != SONDE_PL_ENTRY || p->arg != 0 ||
+		    (p->flags & SONDE_PLF_UNREADABLE) || p->captured < 8)
+			continue;
+		sb_puts(s->o, "{mask=");
+		pr_sigset_bytes(s, p->data, 8);
+		sb_putc(s->o, '}');
+		return;
+	}
+}
+
 void dec_rt_sigtimedwait(struct st *s)
 {
 	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 0), st_arg(s, 3));
@@ -590,8 +611,10 @@ void dec_getgroups(struct st *s)
 	uint64_t n = (uint32_t)st_arg(s, 0);
 
 	sb_printf(s->o, "%d, ", (int)n);
-	if (st_ok(s) && n)
-		pr_gid_list(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
+	/* With size 0 the call only counts: strace shows an empty list. */
+	if (st_ok(s))
+		pr_gid_list(s, SONDE_PL_EXIT, st_arg(s, 1),
+			    n < (uint64_t)s->ret ? n : (uint64_t)s->ret);
 	else
 		pr_addr(s, st_arg(s, 1));
 }

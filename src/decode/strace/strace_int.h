@@ -153,7 +153,7 @@ extern const struct xlat x_open_access, x_open_flags, x_at_flags,
 	x_lock_ops, x_falloc, x_fadvise, x_renameat2, x_efd, x_tfd_create,
 	x_tfd_set, x_sfd, x_inotify_init, x_inotify_mask, x_mfd, x_xattr,
 	x_splice, x_sync_file_range, x_close_range, x_mount, x_umount,
-	x_resolve, x_statfs_flags, x_faccessat_flags;
+	x_resolve, x_statfs_flags, x_faccessat_flags, x_fsmagic;
 extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 	x_futex_op, x_sa_flags, x_sigprocmask, x_rlimit, x_clocks,
 	x_timer_flags, x_wait_opts, x_idtype, x_itimer, x_rusage_who,
@@ -282,7 +282,7 @@ DEC(listxattr); DEC(flistxattr); DEC(setxattr); DEC(fsetxattr);
 DEC(statx); DEC(utimensat); DEC(close_range);
 DEC(clone); DEC(clone3); DEC(execve); DEC(execveat); DEC(wait4);
 DEC(waitid); DEC(futex); DEC(rt_sigaction); DEC(rt_sigprocmask);
-DEC(rt_sigtimedwait); DEC(prctl); DEC(arch_prctl); DEC(prlimit64);
+DEC(rt_sigtimedwait); DEC(rt_sigreturn); DEC(prctl); DEC(arch_prctl); DEC(prlimit64);
 DEC(getrandom); DEC(sched_getaffinity); DEC(sched_setaffinity);
 DEC(getgroups); DEC(setgroups); DEC(nanosleep); DEC(clock_nanosleep);
 DEC(poll); DEC(ppoll); DEC(select); DEC(pselect6); DEC(epoll_ctl);

@@ -234,8 +234,10 @@ void ps_statfs(struct st *s, int phase, uint64_t addr)
 	if (!st_fetch(s, phase, addr, &b, sizeof(b)))
 		return;
 	memcpy(fsid, &b.f_fsid, sizeof(fsid));
-	sb_printf(s->o, "{f_type=%#llx, f_bsize=%lld, f_blocks=%llu, f_bfree=%llu, f_bavail=%llu, f_files=%llu, f_ffree=%llu, f_fsid={val=[%#x, %#x]}, f_namelen=%lld, f_frsize=%lld, f_flags=",
-		  (unsigned long long)b.f_type, (long long)b.f_bsize,
+	sb_puts(s->o, "{f_type=");
+	pr_xval(s, &x_fsmagic, (uint64_t)b.f_type, NULL);
+	sb_printf(s->o, ", f_bsize=%lld, f_blocks=%llu, f_bfree=%llu, f_bavail=%llu, f_files=%llu, f_ffree=%llu, f_fsid={val=[%#x, %#x]}, f_namelen=%lld, f_frsize=%lld, f_flags=",
+		  (long long)b.f_bsize,
 		  (unsigned long long)b.f_blocks, (unsigned long long)b.f_bfree,
 		  (unsigned long long)b.f_bavail, (unsigned long long)b.f_files,
 		  (unsigned long long)b.f_ffree, (unsigned)fsid[0],

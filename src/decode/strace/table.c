@@ -239,7 +239,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	/* signals */
 	[__NR_rt_sigaction] = D(rt_sigaction),
 	[__NR_rt_sigprocmask] = D(rt_sigprocmask),
-	[__NR_rt_sigreturn] = S0(DEC),
+	[__NR_rt_sigreturn] = D(rt_sigreturn),
 	[__NR_rt_sigpending] = S(2, DEC, AX(SSETO, 1), A(ULONG)),
 	[__NR_rt_sigsuspend] = S(2, DEC, AX(SSETI, 1), A(ULONG)),
 	[__NR_rt_sigtimedwait] = D(rt_sigtimedwait),
