@@ -165,7 +165,7 @@ static void st_init(struct st *s, struct strbuf *o,
  */
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
-		    struct strbuf *ret)
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
@@ -193,6 +193,8 @@ void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 				  (unsigned long long)sc->args[i]);
 	}
 	sb_putc(o, ')');
+	if (mid)
+		mid(arg);
 	s.o = ret;
 	pr_ret(&s);
 }

@@ -202,6 +202,9 @@ const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd)
 {
 	struct task *k = task_find(t, tid);
 
+	/* A task not seen yet has what every task inherits. */
+	if (!k && t->tmpl.files)
+		k = &t->tmpl;
 	if (!k)
 		return NULL;
 	if (fd == -100)

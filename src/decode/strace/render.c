@@ -81,7 +81,7 @@ size_t sonde_strace_format(struct sonde_strace *st,
 
 	sb_init(&a);
 	sb_init(&r);
-	st_format_args(&a, o, c, st ? st->fds : NULL, &r);
+	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL);
 	sb_puts(&a, " = ");
 	if (r.s)
 		sb_puts(&a, r.s);
@@ -273,6 +273,18 @@ static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 	fdtab_apply(st->fds, &f);
 }
 
+struct track_ctx {
+	struct sonde_strace *st;
+	const struct sonde_call *c;
+};
+
+static void track_mid(void *arg)
+{
+	struct track_ctx *t = arg;
+
+	track_fds(t->st, t->c);
+}
+
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
 {
 	int failed = sc->ret < 0 && sc->ret >= -4095 &&
@@ -290,14 +302,19 @@ static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *s
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
+	struct track_ctx tc = { st, c };
 	size_t col;
 	int rc = 0;
 
-	if (shown(st, sc)) {
+	if (!shown(st, sc)) {
+		track_fds(st, c);
+		return 0;
+	}
+	{
 		pr_prefix(st, sc->hdr.tid);
 		pr_tstamp(st, sc->hdr.ts);
 		st->ret.len = 0;
-		st_format_args(&st->line, &st->o, c, st->fds, &st->ret);
+		st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc);
 		if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
 			/* Still blocked when recording stopped. */
 			st->line.len--;
@@ -319,7 +336,6 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		}
 		rc = emit(st);
 	}
-	track_fds(st, c);
 	return rc;
 }
 

@@ -268,10 +268,15 @@ extern const struct st_sig st_sigs[SONDE_NR_SYSCALLS];
 /* Prints argument i of s according to a (used by decoders for parts). */
 void st_print_arg(struct st *s, const struct st_arg *a, int i);
 
-/* decode.c: "name(args)" into o and the return value text into ret. */
+/*
+ * decode.c: "name(args)" into o and the return value text into ret. mid,
+ * when set, runs in between: the renderer updates its descriptor tables
+ * there, so arguments show the descriptors before the call (close(3</x>))
+ * and a returned descriptor shows what it became (= 3</x>).
+ */
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
-		    struct strbuf *ret);
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg);
 
 /* Decoder functions (dec_*.c). */
 #define DEC(name) void dec_##name(struct st *s)
