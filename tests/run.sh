@@ -45,6 +45,7 @@ for b in "$@"; do
 		[ -x "$t" ] && run_one "$b:unit/$(basename "$t")" "$t"
 	done
 	for t in tests/integration/*.sh; do
+		[ "$(basename "$t")" = lib.sh ] && continue # sourced helpers
 		[ -f "$t" ] && run_one "$b:$(basename "$t" .sh)" env SONDE_BUILD="$b" bash "$t"
 	done
 done

@@ -35,8 +35,8 @@ int sonde_rec_type_lookup(const char *name);
 
 struct sonde_task {
 	uint32_t tid;
-	uint32_t pid;  /* thread group; 0 until known */
-	uint32_t ppid; /* parent process; 0 until known */
+	uint32_t pid;		       /* thread group; 0 until known */
+	uint32_t ppid;		       /* parent process; 0 until known */
 	char comm[SONDE_COMM_LEN + 1]; /* NUL-terminated */
 };
 
@@ -47,8 +47,7 @@ void sonde_tasks_free(struct sonde_tasks *t);
 /* Learns names and relations from switch, fork, exec, comm and proc. */
 void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec);
 /* The task, or NULL if the trace never named it. */
-const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t,
-					  uint32_t tid);
+const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t, uint32_t tid);
 
 /* ---- Filters shared by print, stat and the script language. ---- */
 
@@ -64,23 +63,23 @@ struct sonde_filter {
 	uint32_t types;
 	/* time window, CLOCK_MONOTONIC ns, inclusive */
 	uint64_t since, until;
+	/* syscall records: only failed ones (strace -Z) or only successful
+	 * ones (-z); a call that did not return is neither */
+	enum { SONDE_STATUS_ANY, SONDE_STATUS_FAILED, SONDE_STATUS_SUCCESSFUL } status;
 };
 
 /* A filter that lets everything through. */
 void sonde_filter_init(struct sonde_filter *f);
 /* "-p 12,34": returns 0 or -EINVAL with *err naming the bad token. */
-int sonde_filter_parse_pids(struct sonde_filter *f, const char *list,
-			    char *err, size_t errlen);
+int sonde_filter_parse_pids(struct sonde_filter *f, const char *list, char *err, size_t errlen);
 /*
  * Record types to show: comma list of syscall, switch, wakeup, fork, exec,
  * exit, comm, proc, lost, plus "sched" (switch,wakeup), "process"
  * (fork,exec,exit,comm,proc) and "all"; a leading "!" excludes instead.
  */
-int sonde_filter_parse_types(struct sonde_filter *f, const char *list,
-			     char *err, size_t errlen);
+int sonde_filter_parse_types(struct sonde_filter *f, const char *list, char *err, size_t errlen);
 /* True when rec passes every part of the filter. */
-int sonde_filter_match(const struct sonde_filter *f,
-		       const struct sonde_hdr *rec);
+int sonde_filter_match(const struct sonde_filter *f, const struct sonde_hdr *rec);
 
 /*
  * A --since/--until argument, resolved once the trace's first timestamp
@@ -95,18 +94,47 @@ int sonde_filter_match(const struct sonde_filter *f,
  *                                         local wall-clock date and time.
  */
 struct sonde_time_arg {
-	enum { SONDE_TIME_REL, SONDE_TIME_MONO, SONDE_TIME_TOD,
-	       SONDE_TIME_WALL } kind;
+	enum { SONDE_TIME_REL, SONDE_TIME_MONO, SONDE_TIME_TOD, SONDE_TIME_WALL } kind;
 	int64_t ns; /* offset, mono ns, ns since midnight, or epoch ns */
 };
-int sonde_time_arg_parse(struct sonde_time_arg *t, const char *s, char *err,
-			 size_t errlen);
+int sonde_time_arg_parse(struct sonde_time_arg *t, const char *s, char *err, size_t errlen);
 /* CLOCK_MONOTONIC ns the argument designates in this trace. */
-uint64_t sonde_time_arg_resolve(const struct sonde_time_arg *t,
-				const struct sonde_meta *meta,
+uint64_t sonde_time_arg_resolve(const struct sonde_time_arg *t, const struct sonde_meta *meta,
 				uint64_t first_ts);
 /* Trace timestamp to wall-clock ns since the epoch (0 if no reference). */
 int64_t sonde_ts_to_wall(const struct sonde_meta *meta, uint64_t ts);
+
+/* ---- One filtered pass over a trace ---- */
+
+struct sonde_reader;
+
+struct sonde_scan_opts {
+	struct sonde_filter filter;
+	int has_since, has_until;
+	struct sonde_time_arg since, until;
+	/* when set, learns from every record, filtered out or not, so that
+	 * a thread's name is known even if its exec was filtered out */
+	struct sonde_tasks *tasks;
+	/* called for every record that passes; non-zero stops the scan */
+	int (*fn)(void *ctx, const struct sonde_hdr *rec);
+	void *ctx;
+	/* called with a message for every damaged chunk (may be NULL) */
+	void (*warn)(void *warn_ctx, const char *msg);
+	void *warn_ctx;
+};
+
+struct sonde_scan_stats {
+	uint64_t records;    /* read from the file */
+	uint64_t matched;    /* passed to fn */
+	uint64_t bad_chunks; /* damaged chunks skipped */
+	uint64_t first_ts;   /* ts of the first record in the file */
+};
+
+void sonde_scan_opts_init(struct sonde_scan_opts *o);
+/* Reads r to the end (or past --until), applying the filters. Returns 0,
+ * or what fn returned to stop the scan. */
+int sonde_scan(struct sonde_reader *r, const struct sonde_scan_opts *o,
+	       struct sonde_scan_stats *st);
 
 /* ---- Log2 histograms ---- */
 
@@ -128,9 +156,9 @@ void sonde_hist_fprint(FILE *f, const uint64_t *hist, const char *indent);
 
 struct sonde_sc_stat {
 	uint32_t nr;
-	uint64_t calls;   /* every record, returned or not */
-	uint64_t errors;  /* returned -4095..-1 */
-	uint64_t timed;   /* calls that returned: the ones with a duration */
+	uint64_t calls;	 /* every record, returned or not */
+	uint64_t errors; /* returned -4095..-1 */
+	uint64_t timed;	 /* calls that returned: the ones with a duration */
 	uint64_t total_ns, min_ns, max_ns;
 	uint64_t hist[SONDE_HIST_BUCKETS]; /* durations in ns */
 };
@@ -140,7 +168,7 @@ struct sonde_stats_group {
 	uint64_t calls, errors, timed, total_ns;
 	size_t nsc;
 	struct sonde_sc_stat *sc; /* nsc entries, in first-seen order */
-	uint16_t *idx;            /* nr < SONDE_NR_SYSCALLS -> slot + 1 */
+	uint16_t *idx;		  /* nr < SONDE_NR_SYSCALLS -> slot + 1 */
 	size_t cap;
 };
 
@@ -168,15 +196,32 @@ int sonde_stats_add(struct sonde_stats *s, const struct sonde_hdr *rec);
 const struct sonde_stats_group *sonde_stats_total(const struct sonde_stats *s);
 /* Per-process groups, sorted by pid (only with SONDE_STATS_PER_PROCESS). */
 size_t sonde_stats_ngroups(const struct sonde_stats *s);
-const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s,
-						  size_t i);
-/* Fills rows[0..g->nsc) with the group's entries in the given order;
- * names (for SONDE_SORT_NAME) come from name_of(nr). 0 or -ENOMEM. */
-int sonde_stats_sorted(const struct sonde_stats_group *g,
-		       const struct sonde_sc_stat **rows,
-		       enum sonde_stats_sort by,
-		       const char *(*name_of)(void *ctx, uint32_t nr), void *ctx);
+const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s, size_t i);
+/* Fills rows[0..g->nsc) with the group's entries in the given order
+ * (names: for SONDE_SORT_NAME). Returns 0 or -ENOMEM. */
+int sonde_stats_sorted(const struct sonde_stats_group *g, const struct sonde_sc_stat **rows,
+		       enum sonde_stats_sort by, const struct sonde_sc_names *names);
 /* "time", "calls", ... -> sort key; -1 if unknown. */
 int sonde_stats_sort_lookup(const char *name);
+
+/*
+ * Reports, as `sonde stat` prints them. Text: a table like strace -c per
+ * group (the whole trace, then each process when the stats were made
+ * with SONDE_STATS_PER_PROCESS), columns % time, seconds, usecs/call,
+ * max usecs, calls, errors, syscall, and a total line; with hist, a log2
+ * latency histogram per syscall after each table. JSON: one document,
+ * {"total":{...},"processes":[{"pid":..,"comm":..,...}]}.
+ */
+struct sonde_stats_report {
+	enum sonde_stats_sort sort;
+	int hist;
+	const struct sonde_sc_names *names;
+	const struct sonde_tasks *tasks; /* names processes; may be NULL */
+};
+/* Return 0, -ENOMEM, or -EIO if writing to f failed. */
+int sonde_stats_report_text(FILE *f, const struct sonde_stats *s,
+			    const struct sonde_stats_report *o);
+int sonde_stats_report_json(FILE *f, const struct sonde_stats *s,
+			    const struct sonde_stats_report *o);
 
 #endif /* SONDE_ANALYSIS_H */

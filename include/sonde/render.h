@@ -31,11 +31,11 @@ struct sonde_tasks;
 /* Timestamp column of the text renderer (strace's -t, -tt, -ttt, -r). */
 enum sonde_ts_mode {
 	SONDE_TS_NONE,
-	SONDE_TS_TOD,     /* -t: wall-clock hh:mm:ss */
-	SONDE_TS_TOD_US,  /* -tt: hh:mm:ss.uuuuuu */
-	SONDE_TS_EPOCH,   /* -ttt: seconds.uuuuuu since the epoch */
-	SONDE_TS_DELTA,   /* -r: seconds since the previous line */
-	SONDE_TS_START,   /* seconds since the first record rendered */
+	SONDE_TS_TOD,	 /* -t: wall-clock hh:mm:ss */
+	SONDE_TS_TOD_US, /* -tt: hh:mm:ss.uuuuuu */
+	SONDE_TS_EPOCH,	 /* -ttt: seconds.uuuuuu since the epoch */
+	SONDE_TS_DELTA,	 /* -r: seconds since the previous line */
+	SONDE_TS_START,	 /* seconds since the first record rendered */
 };
 
 struct sonde_render_opts {
@@ -90,11 +90,11 @@ struct sonde_render {
 	const struct sonde_meta *meta; /* may be NULL */
 	struct sonde_render_opts opts;
 	struct sonde_tasks *tasks;
-	struct sonde_line line;  /* scratch line for the renderer */
-	uint64_t first_ts;       /* ts of the first record rendered */
-	uint64_t prev_ts;        /* ts of the previous line (for -r) */
+	struct sonde_line line; /* scratch line for the renderer */
+	uint64_t first_ts;	/* ts of the first record rendered */
+	uint64_t prev_ts;	/* ts of the previous line (for -r) */
 	int started;
-	uint64_t skipped;        /* records of unknown or malformed types */
+	uint64_t skipped; /* records of unknown or malformed types */
 	void *priv;
 };
 
@@ -110,10 +110,12 @@ const struct sonde_renderer *const *sonde_renderers(void);
 /* Opens a renderer writing to out. meta (names, clock reference) may be
  * NULL. Returns 0 or -errno (-EINVAL: no such renderer). */
 int sonde_render_open(struct sonde_render **r, const char *name, FILE *out,
-		      const struct sonde_meta *meta,
-		      const struct sonde_render_opts *opts);
+		      const struct sonde_meta *meta, const struct sonde_render_opts *opts);
 /* Renders one record. Returns 0, or -errno when writing failed. */
 int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec);
+/* Sets the time origin of --relative and -r (default: the first record
+ * rendered), e.g. to the trace's first event when a filter hides it. */
+void sonde_render_set_origin(struct sonde_render *r, uint64_t ts);
 /* Flushes and frees r. Returns 0, or -errno if any output was lost
  * (disk full, closed pipe). Does not close r->out. */
 int sonde_render_close(struct sonde_render *r);
@@ -122,8 +124,7 @@ int sonde_render_close(struct sonde_render *r);
 
 /* Syscall name: the trace's own table, else the built-in one, else
  * strace's "syscall_0x1c3". buf (>= 24 bytes) backs the last form. */
-const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr,
-				 char *buf, size_t len);
+const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr, char *buf, size_t len);
 /* Arity of the syscall the trace calls nr (6 when unknown). */
 unsigned int sonde_render_sc_nargs(const struct sonde_render *r, uint32_t nr);
 /* Whether its return value is an address (printed in hex). */
@@ -131,8 +132,7 @@ int sonde_render_sc_ret_addr(const struct sonde_render *r, uint32_t nr);
 /* Writes r->line plus a newline to r->out and resets the line. */
 int sonde_render_emit(struct sonde_render *r);
 /* Wall-clock "hh:mm:ss" + ".uuuuuu" when us, for a trace timestamp. */
-void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l,
-		      uint64_t ts, int us);
+void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l, uint64_t ts, int us);
 /* Appends the wait(2) status as strace does: "exited with 3",
  * "killed by SIGKILL", "killed by SIGSEGV (core dumped)". */
 void sonde_render_exit_status(struct sonde_line *l, int32_t code);

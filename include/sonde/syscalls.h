@@ -14,35 +14,34 @@
 
 /* Class bits, after strace's trace=%file, %desc, ... */
 enum sonde_sc_class {
-	SONDE_SCC_FILE = 1 << 0,    /* %file: takes a file name */
-	SONDE_SCC_DESC = 1 << 1,    /* %desc: takes or returns an fd */
-	SONDE_SCC_PROCESS = 1 << 2, /* %process */
-	SONDE_SCC_NETWORK = 1 << 3, /* %network */
-	SONDE_SCC_MEMORY = 1 << 4,  /* %memory */
-	SONDE_SCC_SIGNAL = 1 << 5,  /* %signal */
-	SONDE_SCC_IPC = 1 << 6,     /* %ipc */
-	SONDE_SCC_CREDS = 1 << 7,   /* %creds */
-	SONDE_SCC_CLOCK = 1 << 8,   /* %clock */
-	SONDE_SCC_STAT = 1 << 9,    /* %stat: stat(2) itself */
-	SONDE_SCC_LSTAT = 1 << 10,  /* %lstat */
-	SONDE_SCC_FSTAT = 1 << 11,  /* %fstat: fstat, newfstatat, statx */
-	SONDE_SCC_STATFS = 1 << 12, /* %statfs */
-	SONDE_SCC_FSTATFS = 1 << 13, /* %fstatfs */
+	SONDE_SCC_FILE = 1 << 0,	 /* %file: takes a file name */
+	SONDE_SCC_DESC = 1 << 1,	 /* %desc: takes or returns an fd */
+	SONDE_SCC_PROCESS = 1 << 2,	 /* %process */
+	SONDE_SCC_NETWORK = 1 << 3,	 /* %network */
+	SONDE_SCC_MEMORY = 1 << 4,	 /* %memory */
+	SONDE_SCC_SIGNAL = 1 << 5,	 /* %signal */
+	SONDE_SCC_IPC = 1 << 6,		 /* %ipc */
+	SONDE_SCC_CREDS = 1 << 7,	 /* %creds */
+	SONDE_SCC_CLOCK = 1 << 8,	 /* %clock */
+	SONDE_SCC_STAT = 1 << 9,	 /* %stat: stat(2) itself */
+	SONDE_SCC_LSTAT = 1 << 10,	 /* %lstat */
+	SONDE_SCC_FSTAT = 1 << 11,	 /* %fstat: fstat, newfstatat, statx */
+	SONDE_SCC_STATFS = 1 << 12,	 /* %statfs */
+	SONDE_SCC_FSTATFS = 1 << 13,	 /* %fstatfs */
 	SONDE_SCC_STATFS_LIKE = 1 << 14, /* in %%statfs only (ustat) */
-	SONDE_SCC_PURE = 1 << 15,   /* %pure: no args, always succeeds */
+	SONDE_SCC_PURE = 1 << 15,	 /* %pure: no args, always succeeds */
 };
 /* %%stat and %%statfs, strace's unions of the stat/statfs families. */
 #define SONDE_SCC_ANY_STAT (SONDE_SCC_STAT | SONDE_SCC_LSTAT | SONDE_SCC_FSTAT)
-#define SONDE_SCC_ANY_STATFS \
-	(SONDE_SCC_STATFS | SONDE_SCC_FSTATFS | SONDE_SCC_STATFS_LIKE)
+#define SONDE_SCC_ANY_STATFS (SONDE_SCC_STATFS | SONDE_SCC_FSTATFS | SONDE_SCC_STATFS_LIKE)
 
 /* sonde_syscall_info.flags */
 #define SONDE_SCF_RET_ADDR 0x1 /* returns an address: print it in hex */
 
 struct sonde_syscall_info {
-	const char *name;     /* as strace spells it */
-	unsigned char nargs;  /* arguments strace prints (its arity) */
-	unsigned char flags;  /* SONDE_SCF_* */
+	const char *name;	/* as strace spells it */
+	unsigned char nargs;	/* arguments strace prints (its arity) */
+	unsigned char flags;	/* SONDE_SCF_* */
 	unsigned short classes; /* SONDE_SCC_* */
 };
 
@@ -95,8 +94,22 @@ unsigned int sonde_sc_set_count(const struct sonde_sc_set *s);
  * unknown), "all", "none", a leading "!" negating the whole set. Returns
  * 0, or -EINVAL with *err naming the bad token and the fix.
  */
-int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err,
-		       size_t errlen);
+int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err, size_t errlen);
+
+/*
+ * The syscall names of one trace: its own table (struct sonde_meta) where
+ * it names a number, else the built-in table, else "syscall_0x1c3" (as
+ * strace). meta may be NULL and must outlive the object.
+ */
+struct sonde_meta;
+struct sonde_sc_names;
+struct sonde_sc_names *sonde_sc_names_new(const struct sonde_meta *meta);
+void sonde_sc_names_free(struct sonde_sc_names *n);
+/* buf (>= 24 bytes) backs the "syscall_0x..." form. */
+const char *sonde_sc_names_name(const struct sonde_sc_names *n, uint32_t nr, char *buf, size_t len);
+/* Arity (6 when unknown) and whether the return value is an address. */
+unsigned int sonde_sc_names_nargs(const struct sonde_sc_names *n, uint32_t nr);
+int sonde_sc_names_ret_addr(const struct sonde_sc_names *n, uint32_t nr);
 
 /* "ENOENT" for 2, NULL if unknown (kernel-internal ones included). */
 const char *sonde_errno_name(int err);

@@ -19,8 +19,7 @@ void sonde_filter_init(struct sonde_filter *f)
 	f->until = UINT64_MAX;
 }
 
-int sonde_filter_parse_pids(struct sonde_filter *f, const char *list,
-			    char *err, size_t errlen)
+int sonde_filter_parse_pids(struct sonde_filter *f, const char *list, char *err, size_t errlen)
 {
 	const char *p = list;
 
@@ -30,8 +29,8 @@ int sonde_filter_parse_pids(struct sonde_filter *f, const char *list,
 
 		errno = 0;
 		v = strtoul(p, &end, 10);
-		if (end == p || errno || v == 0 || v > UINT32_MAX ||
-		    (*end && *end != ',') || *p == '-' || *p == '+') {
+		if (end == p || errno || v == 0 || v > UINT32_MAX || (*end && *end != ',') ||
+		    *p == '-' || *p == '+') {
 			snprintf(err, errlen,
 				 "bad pid in '%s' (at '%.*s'): give positive "
 				 "numbers separated by commas, e.g. -p 123,456",
@@ -39,8 +38,7 @@ int sonde_filter_parse_pids(struct sonde_filter *f, const char *list,
 			return -EINVAL;
 		}
 		if (f->npids == SONDE_FILTER_MAX_PIDS) {
-			snprintf(err, errlen, "too many pids (at most %d)",
-				 SONDE_FILTER_MAX_PIDS);
+			snprintf(err, errlen, "too many pids (at most %d)", SONDE_FILTER_MAX_PIDS);
 			return -EINVAL;
 		}
 		f->pids[f->npids++] = v;
@@ -59,15 +57,13 @@ static uint32_t filter_type_bits(const char *tok)
 	if (!strcmp(tok, "sched"))
 		return 1u << SONDE_REC_SWITCH | 1u << SONDE_REC_WAKEUP;
 	if (!strcmp(tok, "process"))
-		return 1u << SONDE_REC_FORK | 1u << SONDE_REC_EXEC |
-		       1u << SONDE_REC_EXIT | 1u << SONDE_REC_COMM |
-		       1u << SONDE_REC_PROC;
+		return 1u << SONDE_REC_FORK | 1u << SONDE_REC_EXEC | 1u << SONDE_REC_EXIT |
+		       1u << SONDE_REC_COMM | 1u << SONDE_REC_PROC;
 	t = sonde_rec_type_lookup(tok);
 	return t > 0 ? 1u << t : 0;
 }
 
-int sonde_filter_parse_types(struct sonde_filter *f, const char *list,
-			     char *err, size_t errlen)
+int sonde_filter_parse_types(struct sonde_filter *f, const char *list, char *err, size_t errlen)
 {
 	char buf[256], *tok, *save = NULL;
 	uint32_t bits = 0, b;
@@ -80,8 +76,7 @@ int sonde_filter_parse_types(struct sonde_filter *f, const char *list,
 		return -EINVAL;
 	}
 	strcpy(buf, list);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		b = filter_type_bits(tok);
 		if (!b) {
 			snprintf(err, errlen,
@@ -109,8 +104,7 @@ static int filter_pid_in(const struct sonde_filter *f, uint32_t id)
 }
 
 /* Does the record involve one of the filter's pids or tids? */
-static int filter_pids_match(const struct sonde_filter *f,
-			     const struct sonde_hdr *rec)
+static int filter_pids_match(const struct sonde_filter *f, const struct sonde_hdr *rec)
 {
 	if (filter_pid_in(f, rec->pid) || filter_pid_in(f, rec->tid))
 		return 1;
@@ -120,14 +114,12 @@ static int filter_pids_match(const struct sonde_filter *f,
 	case SONDE_REC_SWITCH: {
 		const struct sonde_ev_switch *e = (const void *)rec;
 
-		return filter_pid_in(f, e->next_pid) ||
-		       filter_pid_in(f, e->next_tid);
+		return filter_pid_in(f, e->next_pid) || filter_pid_in(f, e->next_tid);
 	}
 	case SONDE_REC_FORK: {
 		const struct sonde_ev_fork *e = (const void *)rec;
 
-		return filter_pid_in(f, e->child_pid) ||
-		       filter_pid_in(f, e->child_tid);
+		return filter_pid_in(f, e->child_pid) || filter_pid_in(f, e->child_tid);
 	}
 	case SONDE_REC_LOST:
 		return 1; /* a hole may hide the pid's events: always show */
@@ -136,8 +128,7 @@ static int filter_pids_match(const struct sonde_filter *f,
 	}
 }
 
-int sonde_filter_match(const struct sonde_filter *f,
-		       const struct sonde_hdr *rec)
+int sonde_filter_match(const struct sonde_filter *f, const struct sonde_hdr *rec)
 {
 	if (f->types) {
 		if (rec->type >= 32 || !(f->types & (1u << rec->type)))
@@ -147,19 +138,26 @@ int sonde_filter_match(const struct sonde_filter *f,
 		return 0;
 	if (f->npids && !filter_pids_match(f, rec))
 		return 0;
-	if (f->has_sc && rec->type == SONDE_REC_SYSCALL) {
+	if (rec->type == SONDE_REC_SYSCALL && (f->has_sc || f->status != SONDE_STATUS_ANY)) {
+		const struct sonde_ev_syscall *e = (const void *)rec;
+		int returned;
+
 		if (!sonde_rec_fits(rec))
 			return 0;
-		if (!sonde_sc_set_has(&f->sc,
-				      ((const struct sonde_ev_syscall *)rec)->nr))
+		if (f->has_sc && !sonde_sc_set_has(&f->sc, e->nr))
+			return 0;
+		returned = !(rec->flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+		if (f->status == SONDE_STATUS_FAILED && !(returned && sonde_syscall_failed(e->ret)))
+			return 0;
+		if (f->status == SONDE_STATUS_SUCCESSFUL &&
+		    !(returned && !sonde_syscall_failed(e->ret)))
 			return 0;
 	}
 	return 1;
 }
 
 /* Parses "SS[.frac]" into ns; returns the end or NULL. */
-static const char *time_parse_decimal(const char *s, int64_t *ns,
-				      int64_t unit)
+static const char *time_parse_decimal(const char *s, int64_t *ns, int64_t unit)
 {
 	char *end;
 	int64_t whole, frac = 0, scale = unit;
@@ -189,8 +187,10 @@ static int time_parse_rel(struct sonde_time_arg *t, const char *s)
 	static const struct {
 		const char *suffix;
 		int64_t unit;
-	} units[] = { { "", 1000000000 },  { "s", 1000000000 },
-		      { "ms", 1000000 },   { "us", 1000 },
+	} units[] = { { "", 1000000000 },
+		      { "s", 1000000000 },
+		      { "ms", 1000000 },
+		      { "us", 1000 },
 		      { "ns", 1 } };
 	int64_t v;
 
@@ -213,8 +213,7 @@ static const char *time_parse_tod(const char *s, int64_t *ns)
 	int n = 0;
 	int64_t sec;
 
-	if (sscanf(s, "%2u:%2u:%n", &h, &m, &n) != 2 || !n || h > 23 ||
-	    m > 59)
+	if (sscanf(s, "%2u:%2u:%n", &h, &m, &n) != 2 || !n || h > 23 || m > 59)
 		return NULL;
 	s = time_parse_decimal(s + n, &sec, 1000000000);
 	if (!s || sec >= 60 * 1000000000LL)
@@ -223,8 +222,7 @@ static const char *time_parse_tod(const char *s, int64_t *ns)
 	return s;
 }
 
-int sonde_time_arg_parse(struct sonde_time_arg *t, const char *s, char *err,
-			 size_t errlen)
+int sonde_time_arg_parse(struct sonde_time_arg *t, const char *s, char *err, size_t errlen)
 {
 	int64_t tod;
 	const char *end;
@@ -240,14 +238,15 @@ int sonde_time_arg_parse(struct sonde_time_arg *t, const char *s, char *err,
 	} else if (strchr(s, ':')) {
 		if (sscanf(s, "%4u-%2u-%2u%n", &y, &mo, &d, &n) == 3 &&
 		    (s[n] == 'T' || s[n] == ' ')) {
-			struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1,
-					 .tm_mday = d, .tm_isdst = -1 };
+			struct tm tm = {
+				.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_isdst = -1
+			};
 			time_t day;
 
 			end = time_parse_tod(s + n + 1, &tod);
 			day = mktime(&tm);
-			if (end && !*end && day != (time_t)-1 && mo >= 1 &&
-			    mo <= 12 && d >= 1 && d <= 31) {
+			if (end && !*end && day != (time_t)-1 && mo >= 1 && mo <= 12 && d >= 1 &&
+			    d <= 31) {
 				t->kind = SONDE_TIME_WALL;
 				t->ns = (int64_t)day * 1000000000 + tod;
 				return 0;
@@ -271,23 +270,36 @@ int sonde_time_arg_parse(struct sonde_time_arg *t, const char *s, char *err,
 	return -EINVAL;
 }
 
+/* a + b - c on 64-bit values from a hostile file: saturates instead of
+ * overflowing (the result is then meaningless but harmless). */
+static int64_t time_shift(int64_t a, int64_t b, int64_t c)
+{
+	int64_t d, r;
+
+	if (__builtin_sub_overflow(b, c, &d))
+		return b > c ? INT64_MAX : INT64_MIN;
+	if (__builtin_add_overflow(a, d, &r))
+		return d > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 int64_t sonde_ts_to_wall(const struct sonde_meta *meta, uint64_t ts)
 {
 	if (!meta || !meta->wall_ref_ns)
 		return 0;
-	return (int64_t)meta->wall_ref_ns + ((int64_t)ts - (int64_t)meta->mono_ref_ns);
+	return time_shift((int64_t)meta->wall_ref_ns, ts > INT64_MAX ? INT64_MAX : (int64_t)ts,
+			  (int64_t)meta->mono_ref_ns);
 }
 
 /* Wall-clock ns -> trace ts, saturating at the ends of the range. */
 static uint64_t time_wall_to_ts(const struct sonde_meta *meta, int64_t wall)
 {
-	int64_t ts = (int64_t)meta->mono_ref_ns + (wall - (int64_t)meta->wall_ref_ns);
+	int64_t ts = time_shift((int64_t)meta->mono_ref_ns, wall, (int64_t)meta->wall_ref_ns);
 
 	return ts < 0 ? 0 : (uint64_t)ts;
 }
 
-uint64_t sonde_time_arg_resolve(const struct sonde_time_arg *t,
-				const struct sonde_meta *meta,
+uint64_t sonde_time_arg_resolve(const struct sonde_time_arg *t, const struct sonde_meta *meta,
 				uint64_t first_ts)
 {
 	int64_t first_wall, midnight;
@@ -296,9 +308,8 @@ uint64_t sonde_time_arg_resolve(const struct sonde_time_arg *t,
 
 	switch (t->kind) {
 	case SONDE_TIME_REL:
-		return first_ts > UINT64_MAX - (uint64_t)t->ns ?
-			       UINT64_MAX :
-			       first_ts + (uint64_t)t->ns;
+		return first_ts > UINT64_MAX - (uint64_t)t->ns ? UINT64_MAX
+							       : first_ts + (uint64_t)t->ns;
 	case SONDE_TIME_MONO:
 		return (uint64_t)t->ns;
 	case SONDE_TIME_WALL:

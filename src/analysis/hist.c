@@ -60,7 +60,6 @@ void sonde_hist_fprint(FILE *f, const uint64_t *hist, const char *indent)
 		memset(bar, '@', n);
 		memset(bar + n, ' ', HIST_BAR - n);
 		bar[HIST_BAR] = '\0';
-		fprintf(f, "%s%-20s %8" PRIu64 " |%s|\n", indent, range, hist[k],
-			bar);
+		fprintf(f, "%s%-20s %8" PRIu64 " |%s|\n", indent, range, hist[k], bar);
 	}
 }

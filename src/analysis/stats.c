@@ -58,8 +58,7 @@ void sonde_stats_free(struct sonde_stats *s)
 	free(s);
 }
 
-static struct sonde_sc_stat *stats_slot(struct sonde_stats_group *g,
-					uint32_t nr)
+static struct sonde_sc_stat *stats_slot(struct sonde_stats_group *g, uint32_t nr)
 {
 	struct sonde_sc_stat *e;
 
@@ -98,8 +97,7 @@ static struct sonde_sc_stat *stats_slot(struct sonde_stats_group *g,
 	return e;
 }
 
-static int stats_account(struct sonde_stats_group *g,
-			 const struct sonde_ev_syscall *e)
+static int stats_account(struct sonde_stats_group *g, const struct sonde_ev_syscall *e)
 {
 	struct sonde_sc_stat *st = stats_slot(g, e->nr);
 	int returned = !(e->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
@@ -127,8 +125,7 @@ static int stats_account(struct sonde_stats_group *g,
 }
 
 /* The pid's group, inserted in pid order on first sight. */
-static struct sonde_stats_group *stats_group(struct sonde_stats *s,
-					     uint32_t pid)
+static struct sonde_stats_group *stats_group(struct sonde_stats *s, uint32_t pid)
 {
 	size_t lo = 0, hi = s->ngroups;
 
@@ -144,16 +141,14 @@ static struct sonde_stats_group *stats_group(struct sonde_stats *s,
 	}
 	if (s->ngroups == s->capgroups) {
 		size_t cap = s->capgroups ? s->capgroups * 2 : 16;
-		struct sonde_stats_group *g =
-			realloc(s->groups, cap * sizeof(*g));
+		struct sonde_stats_group *g = realloc(s->groups, cap * sizeof(*g));
 
 		if (!g)
 			return NULL;
 		s->groups = g;
 		s->capgroups = cap;
 	}
-	memmove(&s->groups[lo + 1], &s->groups[lo],
-		(s->ngroups - lo) * sizeof(*s->groups));
+	memmove(&s->groups[lo + 1], &s->groups[lo], (s->ngroups - lo) * sizeof(*s->groups));
 	s->ngroups++;
 	memset(&s->groups[lo], 0, sizeof(s->groups[lo]));
 	s->groups[lo].pid = pid;
@@ -185,17 +180,28 @@ size_t sonde_stats_ngroups(const struct sonde_stats *s)
 	return s->ngroups;
 }
 
-const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s,
-						  size_t i)
+const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s, size_t i)
 {
 	return i < s->ngroups ? &s->groups[i] : NULL;
 }
 
 struct sort_ctx {
 	enum sonde_stats_sort by;
-	const char *(*name_of)(void *ctx, uint32_t nr);
-	void *ctx;
+	const struct sonde_sc_names *names;
 };
+
+/* Named calls sort by name, before unnamed ones (which sort by number). */
+static int cmp_names(const struct sort_ctx *c, uint32_t a, uint32_t b)
+{
+	char ba[32], bb[32];
+	const char *na = sonde_sc_names_name(c->names, a, ba, sizeof(ba));
+	const char *nb = sonde_sc_names_name(c->names, b, bb, sizeof(bb));
+	int ua = na == ba, ub = nb == bb;
+
+	if (ua != ub)
+		return ua - ub;
+	return ua ? 0 : strcmp(na, nb);
+}
 
 static uint64_t stat_avg(const struct sonde_sc_stat *a)
 {
@@ -207,8 +213,8 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int stats_cmp(const struct sonde_sc_stat *a,
-		     const struct sonde_sc_stat *b, const struct sort_ctx *c)
+static int stats_cmp(const struct sonde_sc_stat *a, const struct sonde_sc_stat *b,
+		     const struct sort_ctx *c)
 {
 	int r = 0;
 
@@ -229,7 +235,7 @@ static int stats_cmp(const struct sonde_sc_stat *a,
 		r = cmp_u64_desc(a->max_ns, b->max_ns);
 		break;
 	case SONDE_SORT_NAME:
-		r = strcmp(c->name_of(c->ctx, a->nr), c->name_of(c->ctx, b->nr));
+		r = cmp_names(c, a->nr, b->nr);
 		break;
 	case SONDE_SORT_NR:
 		break;
@@ -244,8 +250,7 @@ static int stats_cmp(const struct sonde_sc_stat *a,
 
 /* Merge sort (stable, O(n log n) even on a hostile trace with thousands
  * of distinct numbers; qsort has no context argument in C11). */
-static void stats_msort(const struct sonde_sc_stat **a,
-			const struct sonde_sc_stat **tmp, size_t n,
+static void stats_msort(const struct sonde_sc_stat **a, const struct sonde_sc_stat **tmp, size_t n,
 			const struct sort_ctx *c)
 {
 	size_t mid = n / 2, i = 0, j = mid, k = 0;
@@ -263,12 +268,10 @@ static void stats_msort(const struct sonde_sc_stat **a,
 	memcpy(a, tmp, n * sizeof(*a));
 }
 
-int sonde_stats_sorted(const struct sonde_stats_group *g,
-		       const struct sonde_sc_stat **rows,
-		       enum sonde_stats_sort by,
-		       const char *(*name_of)(void *ctx, uint32_t nr), void *ctx)
+int sonde_stats_sorted(const struct sonde_stats_group *g, const struct sonde_sc_stat **rows,
+		       enum sonde_stats_sort by, const struct sonde_sc_names *names)
 {
-	struct sort_ctx c = { .by = by, .name_of = name_of, .ctx = ctx };
+	struct sort_ctx c = { .by = by, .names = names };
 	const struct sonde_sc_stat **tmp;
 
 	for (size_t i = 0; i < g->nsc; i++)
@@ -284,9 +287,9 @@ int sonde_stats_sorted(const struct sonde_stats_group *g,
 int sonde_stats_sort_lookup(const char *name)
 {
 	static const char *const keys[] = {
-		[SONDE_SORT_TIME] = "time",   [SONDE_SORT_CALLS] = "calls",
+		[SONDE_SORT_TIME] = "time",	[SONDE_SORT_CALLS] = "calls",
 		[SONDE_SORT_ERRORS] = "errors", [SONDE_SORT_AVG] = "avg",
-		[SONDE_SORT_MAX] = "max",     [SONDE_SORT_NAME] = "name",
+		[SONDE_SORT_MAX] = "max",	[SONDE_SORT_NAME] = "name",
 		[SONDE_SORT_NR] = "nr",
 	};
 

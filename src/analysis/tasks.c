@@ -49,8 +49,7 @@ static size_t tasks_hash(uint32_t tid, size_t cap)
 	return (tid * 2654435761u) & (cap - 1);
 }
 
-static struct tasks_slot *tasks_probe(struct tasks_slot *slots, size_t cap,
-				      uint32_t tid)
+static struct tasks_slot *tasks_probe(struct tasks_slot *slots, size_t cap, uint32_t tid)
 {
 	size_t i = tasks_hash(tid, cap);
 
@@ -93,16 +92,14 @@ static struct sonde_task *tasks_get(struct sonde_tasks *t, uint32_t tid)
 	return &s->t;
 }
 
-const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t,
-					  uint32_t tid)
+const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t, uint32_t tid)
 {
 	const struct tasks_slot *s = tasks_probe(t->slots, t->cap, tid);
 
 	return s->used ? &s->t : NULL;
 }
 
-static void tasks_set(struct sonde_tasks *t, uint32_t tid, uint32_t pid,
-		      const char *comm)
+static void tasks_set(struct sonde_tasks *t, uint32_t tid, uint32_t pid, const char *comm)
 {
 	struct sonde_task *k = tasks_get(t, tid);
 
@@ -141,12 +138,10 @@ void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec)
 		break;
 	}
 	case SONDE_REC_EXEC:
-		tasks_set(t, rec->tid, rec->pid,
-			  ((const struct sonde_ev_exec *)rec)->comm);
+		tasks_set(t, rec->tid, rec->pid, ((const struct sonde_ev_exec *)rec)->comm);
 		break;
 	case SONDE_REC_COMM:
-		tasks_set(t, rec->tid, rec->pid,
-			  ((const struct sonde_ev_comm *)rec)->comm);
+		tasks_set(t, rec->tid, rec->pid, ((const struct sonde_ev_comm *)rec)->comm);
 		break;
 	case SONDE_REC_PROC: {
 		const struct sonde_ev_proc *e = (const void *)rec;

@@ -47,8 +47,7 @@ void sonde_line_printf(struct sonde_line *l, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(l->buf ? l->buf + l->len : NULL,
-		      l->buf ? l->cap - l->len : 0, fmt, ap);
+	n = vsnprintf(l->buf ? l->buf + l->len : NULL, l->buf ? l->cap - l->len : 0, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
 		l->oom = 1;
@@ -82,7 +81,7 @@ void sonde_line_tab(struct sonde_line *l, size_t col)
 void sonde_line_cstr(struct sonde_line *l, const char *s, size_t n)
 {
 	static const char esc[256] = {
-		['\t'] = 't', ['\n'] = 'n', ['\v'] = 'v', ['\f'] = 'f',
+		['\t'] = 't', ['\n'] = 'n', ['\v'] = 'v',  ['\f'] = 'f',
 		['\r'] = 'r', ['"'] = '"',  ['\\'] = '\\',
 	};
 

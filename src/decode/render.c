@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The renderer table and what every renderer shares: syscall names and
- * arities resolved once per trace, the task table, wall-clock conversion,
- * exit statuses and task states.
- *
- * Names come from the trace's own table first (a trace recorded by a
- * sonde with a newer table names calls this build does not know), then
- * from the built-in one (for numbers the file leaves unnamed). A name from the file is used only if it looks
- * like a syscall name ([A-Za-z0-9_], at most 63 bytes): a hostile file
- * must not put terminal escapes or JSON quotes on anyone's screen.
+ * arities resolved once per trace (scnames.c), the task table, wall-clock
+ * conversion, exit statuses and task states.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,66 +35,15 @@ const struct sonde_renderer *const *sonde_renderers(void)
 	return renderers;
 }
 
-struct render_sc {
-	const char *name; /* NULL: print syscall_0x%x */
-	unsigned char nargs;
-	unsigned char ret_addr;
-};
-
 /* The public part first, so a struct sonde_render * is also one of these. */
 struct render_core {
 	struct sonde_render pub;
-	struct render_sc sc[SONDE_NR_SYSCALLS];
+	struct sonde_sc_names *names;
 	int write_error;
 };
 
-static int render_name_ok(const char *s)
-{
-	size_t n = 0;
-
-	if (!s)
-		return 0;
-	for (; s[n]; n++)
-		if (n >= 63 || !((s[n] >= 'a' && s[n] <= 'z') ||
-				 (s[n] >= 'A' && s[n] <= 'Z') ||
-				 (s[n] >= '0' && s[n] <= '9') || s[n] == '_'))
-			return 0;
-	return n > 0;
-}
-
-/* Resolves what the trace calls nr against the built-in table. */
-static struct render_sc render_sc_resolve(const struct sonde_meta *meta,
-					  uint32_t nr)
-{
-	const struct sonde_syscall_info *si = sonde_syscall_info(nr);
-	struct render_sc sc = { .name = NULL, .nargs = 6 };
-	const char *name = NULL;
-	int own;
-
-	if (meta && meta->syscall_names && nr < meta->nsyscalls &&
-	    render_name_ok(meta->syscall_names[nr]))
-		name = meta->syscall_names[nr];
-	else if (si)
-		name = si->name;
-	if (!name)
-		return sc;
-	sc.name = name;
-	/* Same call under the same number (the usual case), or known under
-	 * another number (a trace from another table layout). */
-	if (!si || strcmp(si->name, name)) {
-		own = sonde_syscall_lookup(name);
-		si = own >= 0 ? sonde_syscall_info(own) : NULL;
-	}
-	if (si) {
-		sc.nargs = si->nargs;
-		sc.ret_addr = !!(si->flags & SONDE_SCF_RET_ADDR);
-	}
-	return sc;
-}
-
 int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
-		      const struct sonde_meta *meta,
-		      const struct sonde_render_opts *opts)
+		      const struct sonde_meta *meta, const struct sonde_render_opts *opts)
 {
 	const struct sonde_renderer *ops = sonde_renderer_find(name);
 	struct render_core *c;
@@ -118,19 +61,15 @@ int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 	if (opts)
 		c->pub.opts = *opts;
 	c->pub.tasks = sonde_tasks_new();
-	if (!c->pub.tasks) {
-		free(c);
-		return -ENOMEM;
-	}
-	for (uint32_t nr = 0; nr < SONDE_NR_SYSCALLS; nr++)
-		c->sc[nr] = render_sc_resolve(meta, nr);
-	if (ops->open) {
+	c->names = sonde_sc_names_new(meta);
+	rc = c->pub.tasks && c->names ? 0 : -ENOMEM;
+	if (!rc && ops->open)
 		rc = ops->open(&c->pub);
-		if (rc) {
-			sonde_tasks_free(c->pub.tasks);
-			free(c);
-			return rc;
-		}
+	if (rc) {
+		sonde_sc_names_free(c->names);
+		sonde_tasks_free(c->pub.tasks);
+		free(c);
+		return rc;
 	}
 	*rp = &c->pub;
 	return 0;
@@ -157,6 +96,13 @@ int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec)
 	return rc;
 }
 
+void sonde_render_set_origin(struct sonde_render *r, uint64_t ts)
+{
+	r->started = 1;
+	r->first_ts = ts;
+	r->prev_ts = ts;
+}
+
 int sonde_render_close(struct sonde_render *r)
 {
 	struct render_core *c = (struct render_core *)r;
@@ -172,37 +118,24 @@ int sonde_render_close(struct sonde_render *r)
 		rc = rc ? rc : -EIO;
 	sonde_line_free(&r->line);
 	sonde_tasks_free(r->tasks);
+	sonde_sc_names_free(c->names);
 	free(c);
 	return rc;
 }
 
-const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr,
-				 char *buf, size_t len)
+const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr, char *buf, size_t len)
 {
-	const struct render_core *c = (const struct render_core *)r;
-	struct render_sc sc;
-
-	sc = nr < SONDE_NR_SYSCALLS ? c->sc[nr] : render_sc_resolve(r->meta, nr);
-	if (sc.name)
-		return sc.name;
-	snprintf(buf, len, "syscall_%#" PRIx32, nr);
-	return buf;
+	return sonde_sc_names_name(((const struct render_core *)r)->names, nr, buf, len);
 }
 
 unsigned int sonde_render_sc_nargs(const struct sonde_render *r, uint32_t nr)
 {
-	const struct render_core *c = (const struct render_core *)r;
-
-	return nr < SONDE_NR_SYSCALLS ? c->sc[nr].nargs :
-					render_sc_resolve(r->meta, nr).nargs;
+	return sonde_sc_names_nargs(((const struct render_core *)r)->names, nr);
 }
 
 int sonde_render_sc_ret_addr(const struct sonde_render *r, uint32_t nr)
 {
-	const struct render_core *c = (const struct render_core *)r;
-
-	return nr < SONDE_NR_SYSCALLS ? c->sc[nr].ret_addr :
-					render_sc_resolve(r->meta, nr).ret_addr;
+	return sonde_sc_names_ret_addr(((const struct render_core *)r)->names, nr);
 }
 
 int sonde_render_emit(struct sonde_render *r)
@@ -211,18 +144,16 @@ int sonde_render_emit(struct sonde_render *r)
 
 	if (r->line.oom)
 		rc = -ENOMEM;
-	else if (fwrite(r->line.buf ? r->line.buf : "", 1, r->line.len, r->out) !=
-			 r->line.len ||
+	else if (fwrite(r->line.buf ? r->line.buf : "", 1, r->line.len, r->out) != r->line.len ||
 		 putc('\n', r->out) == EOF)
 		rc = -EIO;
 	sonde_line_reset(&r->line);
 	return rc;
 }
 
-void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l,
-		      uint64_t ts, int us)
+void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l, uint64_t ts, int us)
 {
-	int64_t wall = sonde_ts_to_wall(r->meta, ts);
+	int64_t wall = sonde_ts_to_wall(r->meta, ts), ns;
 	time_t sec;
 	struct tm tm;
 
@@ -233,16 +164,18 @@ void sonde_render_tod(const struct sonde_render *r, struct sonde_line *l,
 		return;
 	}
 	sec = (time_t)(wall / 1000000000);
-	if (wall < 0 && wall % 1000000000)
+	ns = wall % 1000000000;
+	if (ns < 0) { /* before 1970: floor, not truncation */
 		sec--;
+		ns += 1000000000;
+	}
 	if (r->opts.utc)
 		gmtime_r(&sec, &tm);
 	else
 		localtime_r(&sec, &tm);
 	sonde_line_printf(l, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
 	if (us)
-		sonde_line_printf(l, ".%06" PRId64,
-				  (wall - (int64_t)sec * 1000000000) / 1000);
+		sonde_line_printf(l, ".%06" PRId64, ns / 1000);
 }
 
 void sonde_render_exit_status(struct sonde_line *l, int32_t code)
@@ -269,22 +202,14 @@ static const struct {
 	const char *name;
 	char letter; /* ps(1)/ftrace letter; modifier bits have none */
 } task_states[] = {
-	{ 0x0001, "TASK_INTERRUPTIBLE", 'S' },
-	{ 0x0002, "TASK_UNINTERRUPTIBLE", 'D' },
-	{ 0x0004, "TASK_STOPPED", 'T' },
-	{ 0x0008, "TASK_TRACED", 't' },
-	{ 0x0010, "EXIT_DEAD", 'X' },
-	{ 0x0020, "EXIT_ZOMBIE", 'Z' },
-	{ 0x0040, "TASK_PARKED", 'P' },
-	{ 0x0080, "TASK_DEAD", 'x' },
-	{ 0x0100, "TASK_WAKEKILL", 0 },
-	{ 0x0200, "TASK_WAKING", 0 },
-	{ 0x0400, "TASK_NOLOAD", 0 },
-	{ 0x0800, "TASK_NEW", 0 },
-	{ 0x1000, "TASK_RTLOCK_WAIT", 0 },
-	{ 0x2000, "TASK_FREEZABLE", 0 },
-	{ 0x4000, "TASK_FREEZABLE_UNSAFE", 0 },
-	{ 0x8000, "TASK_FROZEN", 0 },
+	{ 0x0001, "TASK_INTERRUPTIBLE", 'S' },	{ 0x0002, "TASK_UNINTERRUPTIBLE", 'D' },
+	{ 0x0004, "TASK_STOPPED", 'T' },	{ 0x0008, "TASK_TRACED", 't' },
+	{ 0x0010, "EXIT_DEAD", 'X' },		{ 0x0020, "EXIT_ZOMBIE", 'Z' },
+	{ 0x0040, "TASK_PARKED", 'P' },		{ 0x0080, "TASK_DEAD", 'x' },
+	{ 0x0100, "TASK_WAKEKILL", 0 },		{ 0x0200, "TASK_WAKING", 0 },
+	{ 0x0400, "TASK_NOLOAD", 0 },		{ 0x0800, "TASK_NEW", 0 },
+	{ 0x1000, "TASK_RTLOCK_WAIT", 0 },	{ 0x2000, "TASK_FREEZABLE", 0 },
+	{ 0x4000, "TASK_FREEZABLE_UNSAFE", 0 }, { 0x8000, "TASK_FROZEN", 0 },
 };
 #define TASK_UNINT_NOLOAD 0x0402 /* TASK_IDLE: 'I' in ps and ftrace */
 

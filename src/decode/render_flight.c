@@ -42,8 +42,7 @@ struct flight {
 	uint64_t seq;
 };
 
-static int flight_before(const struct flight_exit *a,
-			 const struct flight_exit *b)
+static int flight_before(const struct flight_exit *a, const struct flight_exit *b)
 {
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
@@ -88,8 +87,7 @@ static struct flight_exit flight_pop(struct flight *f)
 	return top;
 }
 
-static void flight_head(struct sonde_render *r, uint64_t ts, unsigned int cpu,
-			uint32_t tid)
+static void flight_head(struct sonde_render *r, uint64_t ts, unsigned int cpu, uint32_t tid)
 {
 	sonde_render_tod(r, &r->line, ts, 1);
 	sonde_line_printf(&r->line, " #%u %" PRIu32 " ", cpu, tid);
@@ -120,10 +118,8 @@ static int flight_emit_exit(struct sonde_render *r, const struct flight_exit *x)
 	const char *ename;
 
 	flight_head(r, x->ts, x->cpu, x->tid);
-	sonde_line_printf(&r->line, "%s() <-- ",
-			  sonde_render_sc_name(r, x->nr, buf, sizeof(buf)));
-	if (sonde_syscall_failed(x->ret) &&
-	    (ename = sonde_errno_name((int)-x->ret)))
+	sonde_line_printf(&r->line, "%s() <-- ", sonde_render_sc_name(r, x->nr, buf, sizeof(buf)));
+	if (sonde_syscall_failed(x->ret) && (ename = sonde_errno_name((int)-x->ret)))
 		sonde_line_printf(&r->line, "%" PRId64 " %s", x->ret, ename);
 	else if (sonde_render_sc_ret_addr(r, x->nr))
 		sonde_line_printf(&r->line, "%#" PRIx64, (uint64_t)x->ret);
@@ -154,14 +150,16 @@ static int flight_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	struct flight_exit x;
 
 	flight_head(r, rec->ts, rec->cpu, rec->tid);
-	sonde_line_printf(&r->line, "%s() -->",
-			  sonde_render_sc_name(r, e->nr, buf, sizeof(buf)));
+	sonde_line_printf(&r->line, "%s() -->", sonde_render_sc_name(r, e->nr, buf, sizeof(buf)));
 	if (rec->flags & SONDE_SC_UNFINISHED)
 		sonde_line_printf(&r->line, " (unfinished)");
 	if (rec->flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED))
 		return sonde_render_emit(r);
-	x = (struct flight_exit){ .ts = rec->ts + e->dur, .seq = f->seq++,
-				  .tid = rec->tid, .nr = e->nr, .ret = e->ret,
+	x = (struct flight_exit){ .ts = rec->ts + e->dur,
+				  .seq = f->seq++,
+				  .tid = rec->tid,
+				  .nr = e->nr,
+				  .ret = e->ret,
 				  .cpu = rec->cpu };
 	if (x.ts < rec->ts) /* dur wrapped around: a damaged record */
 		x.ts = rec->ts;
@@ -195,8 +193,7 @@ static int flight_wakeup(struct sonde_render *r, const struct sonde_hdr *rec)
 
 	flight_head(r, rec->ts, rec->cpu, e->waker_tid);
 	sonde_line_printf(&r->line, "(RUNQ%s) #%" PRIu32 " %" PRIu32 " ",
-			  rec->flags & SONDE_WAKEUP_NEW ? " NEW" : "",
-			  e->target_cpu, rec->tid);
+			  rec->flags & SONDE_WAKEUP_NEW ? " NEW" : "", e->target_cpu, rec->tid);
 	flight_task(&r->line, t && t->comm[0] ? t->comm : "?", e->prio);
 	return sonde_render_emit(r);
 }
@@ -211,8 +208,7 @@ static int flight_other(struct sonde_render *r, const struct sonde_hdr *rec)
 	case SONDE_REC_FORK: {
 		const struct sonde_ev_fork *e = (const void *)rec;
 
-		sonde_line_printf(l, "(FORK) %" PRIu32 "/%" PRIu32 " ",
-				  e->child_pid, e->child_tid);
+		sonde_line_printf(l, "(FORK) %" PRIu32 "/%" PRIu32 " ", e->child_pid, e->child_tid);
 		flight_task(l, e->child_comm, 120);
 		sonde_line_printf(l, " flags=%#" PRIx64, (uint64_t)e->clone_flags);
 		break;

@@ -33,12 +33,11 @@ static void json_head(struct sonde_render *r, const struct sonde_hdr *rec)
 	sonde_line_printf(&r->line,
 			  "{\"type\":\"%s\",\"ts\":%" PRIu64 ",\"cpu\":%u,"
 			  "\"pid\":%" PRIu32 ",\"tid\":%" PRIu32,
-			  sonde_rec_type_name(rec->type), (uint64_t)rec->ts,
-			  rec->cpu, rec->pid, rec->tid);
+			  sonde_rec_type_name(rec->type), (uint64_t)rec->ts, rec->cpu, rec->pid,
+			  rec->tid);
 }
 
-static void json_key_str(struct sonde_line *l, const char *key, const char *s,
-			 size_t max)
+static void json_key_str(struct sonde_line *l, const char *key, const char *s, size_t max)
 {
 	sonde_line_printf(l, ",\"%s\":", key);
 	sonde_line_json_str(l, s, strnlen(s, max));
@@ -77,12 +76,11 @@ static void json_switch(struct sonde_render *r, const struct sonde_hdr *rec)
 	struct sonde_line *l = &r->line;
 
 	json_key_str(l, "prev_comm", e->prev_comm, SONDE_COMM_LEN);
-	sonde_line_printf(l, ",\"prev_prio\":%d,\"prev_state\":%" PRIu32
-			  ",\"prev_state_name\":\"",
+	sonde_line_printf(l, ",\"prev_prio\":%d,\"prev_state\":%" PRIu32 ",\"prev_state_name\":\"",
 			  e->prev_prio, e->prev_state);
 	sonde_render_task_state(l, e->prev_state, 0);
-	sonde_line_printf(l, "\",\"next_pid\":%" PRIu32 ",\"next_tid\":%" PRIu32,
-			  e->next_pid, e->next_tid);
+	sonde_line_printf(l, "\",\"next_pid\":%" PRIu32 ",\"next_tid\":%" PRIu32, e->next_pid,
+			  e->next_tid);
 	json_key_str(l, "next_comm", e->next_comm, SONDE_COMM_LEN);
 	sonde_line_printf(l, ",\"next_prio\":%d", e->next_prio);
 }
@@ -92,9 +90,8 @@ static void json_wakeup(struct sonde_render *r, const struct sonde_hdr *rec)
 	const struct sonde_ev_wakeup *e = (const void *)rec;
 
 	sonde_line_printf(&r->line,
-			  ",\"prio\":%d,\"target_cpu\":%" PRIu32
-			  ",\"waker_pid\":%" PRIu32 ",\"waker_tid\":%" PRIu32
-			  ",\"new\":%s",
+			  ",\"prio\":%d,\"target_cpu\":%" PRIu32 ",\"waker_pid\":%" PRIu32
+			  ",\"waker_tid\":%" PRIu32 ",\"new\":%s",
 			  e->prio, e->target_cpu, e->waker_pid, e->waker_tid,
 			  json_bool(rec->flags & SONDE_WAKEUP_NEW));
 }
@@ -104,17 +101,15 @@ static void json_fork(struct sonde_render *r, const struct sonde_hdr *rec)
 	const struct sonde_ev_fork *e = (const void *)rec;
 	struct sonde_line *l = &r->line;
 
-	sonde_line_printf(l, ",\"child_pid\":%" PRIu32 ",\"child_tid\":%" PRIu32,
-			  e->child_pid, e->child_tid);
+	sonde_line_printf(l, ",\"child_pid\":%" PRIu32 ",\"child_tid\":%" PRIu32, e->child_pid,
+			  e->child_tid);
 	json_key_str(l, "child_comm", e->child_comm, SONDE_COMM_LEN);
-	sonde_line_printf(l, ",\"clone_flags\":%" PRIu64 ",\"thread\":%s",
-			  (uint64_t)e->clone_flags,
+	sonde_line_printf(l, ",\"clone_flags\":%" PRIu64 ",\"thread\":%s", (uint64_t)e->clone_flags,
 			  json_bool(e->child_pid == rec->pid));
 }
 
 /* "key":["a","b"] from n bytes of NUL-separated strings. */
-static void json_argv(struct sonde_line *l, const char *key, const char *p,
-		      size_t n)
+static void json_argv(struct sonde_line *l, const char *key, const char *p, size_t n)
 {
 	size_t i = 0;
 
@@ -138,10 +133,10 @@ static void json_exec(struct sonde_render *r, const struct sonde_hdr *rec)
 
 	json_key_str(l, "filename", data, e->filename_len);
 	json_argv(l, "argv", data + e->filename_len, e->argv_len);
-	sonde_line_printf(l, ",\"argc\":%" PRIu32 ",\"argv_truncated\":%s"
+	sonde_line_printf(l,
+			  ",\"argc\":%" PRIu32 ",\"argv_truncated\":%s"
 			  ",\"old_tid\":%" PRIu32,
-			  e->argc, json_bool(rec->flags & SONDE_EXEC_ARGV_TRUNC),
-			  e->old_tid);
+			  e->argc, json_bool(rec->flags & SONDE_EXEC_ARGV_TRUNC), e->old_tid);
 	json_key_str(l, "comm", e->comm, SONDE_COMM_LEN);
 }
 
@@ -169,8 +164,7 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 
 	switch (rec->type) {
 	case SONDE_REC_COMM:
-		json_key_str(l, "comm", ((const struct sonde_ev_comm *)rec)->comm,
-			     SONDE_COMM_LEN);
+		json_key_str(l, "comm", ((const struct sonde_ev_comm *)rec)->comm, SONDE_COMM_LEN);
 		break;
 	case SONDE_REC_PROC: {
 		const struct sonde_ev_proc *e = (const void *)rec;
@@ -183,22 +177,21 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 	case SONDE_REC_LOST: {
 		const struct sonde_ev_lost *e = (const void *)rec;
 
-		sonde_line_printf(l, ",\"count\":%" PRIu64 ",\"kind\":\"%s\"",
-				  (uint64_t)e->count,
-				  e->kind == SONDE_LOST_RING   ? "ring" :
-				  e->kind == SONDE_LOST_WRITER ? "writer" :
-								 "unknown");
+		sonde_line_printf(l, ",\"count\":%" PRIu64 ",\"kind\":\"%s\"", (uint64_t)e->count,
+				  e->kind == SONDE_LOST_RING	 ? "ring"
+				  : e->kind == SONDE_LOST_WRITER ? "writer"
+								 : "unknown");
 		break;
 	}
 	}
 }
 
 static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
-						       const struct sonde_hdr *) = {
+						      const struct sonde_hdr *) = {
 	[SONDE_REC_SYSCALL] = json_syscall, [SONDE_REC_SWITCH] = json_switch,
 	[SONDE_REC_WAKEUP] = json_wakeup,   [SONDE_REC_FORK] = json_fork,
-	[SONDE_REC_EXEC] = json_exec,       [SONDE_REC_EXIT] = json_exit,
-	[SONDE_REC_COMM] = json_other,      [SONDE_REC_LOST] = json_other,
+	[SONDE_REC_EXEC] = json_exec,	    [SONDE_REC_EXIT] = json_exit,
+	[SONDE_REC_COMM] = json_other,	    [SONDE_REC_LOST] = json_other,
 	[SONDE_REC_PROC] = json_other,
 };
 

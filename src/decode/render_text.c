@@ -6,10 +6,9 @@
  *
  *   [pid  1234] openat(0xffffff9c, 0x7ffd1c, 0x80000) = 3 <0.000012>
  *   [pid  1234] openat(...) = -1 ENOENT (No such file or directory) <...>
- *   [pid  1234] read(0, 0x7ffd10, 0x400) = ? ERESTARTSYS (To be restarted if SA_RESTART is set) <...>
- *   [pid  1234] exit_group(0)           = ?
- *   [pid  1234] wait4(0xffffffffffffffff, 0x7ffd, 0, 0 <unfinished ...>
- *   [pid  1234] +++ exited with 0 +++
+ *   [pid  1234] read(0, 0x7ffd10, 0x400) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)
+ * <...> [pid  1234] exit_group(0)           = ? [pid  1234] wait4(0xffffffffffffffff, 0x7ffd, 0, 0
+ * <unfinished ...> [pid  1234] +++ exited with 0 +++
  *   --- lost 12 events on cpu 1 (ring buffer full) ---
  *
  * As in strace, " = " is aligned on column 40 when the call is short.
@@ -26,7 +25,8 @@
 
 static void text_ts(struct sonde_render *r, struct sonde_line *l, uint64_t ts)
 {
-	int64_t wall, d;
+	uint64_t base, d;
+	int64_t wall;
 
 	switch (r->opts.ts) {
 	case SONDE_TS_NONE:
@@ -44,11 +44,10 @@ static void text_ts(struct sonde_render *r, struct sonde_line *l, uint64_t ts)
 		break;
 	case SONDE_TS_DELTA:
 	case SONDE_TS_START:
-		d = (int64_t)(ts - (r->opts.ts == SONDE_TS_DELTA ? r->prev_ts :
-								   r->first_ts));
-		sonde_line_printf(l, "%s%6" PRId64 ".%06" PRId64, d < 0 ? "-" : "",
-				  (d < 0 ? -d : d) / 1000000000,
-				  (d < 0 ? -d : d) % 1000000000 / 1000);
+		base = r->opts.ts == SONDE_TS_DELTA ? r->prev_ts : r->first_ts;
+		d = ts >= base ? ts - base : base - ts;
+		sonde_line_printf(l, "%s%6" PRIu64 ".%06" PRIu64, ts >= base ? "" : "-",
+				  d / 1000000000, d % 1000000000 / 1000);
 		r->prev_ts = ts;
 		break;
 	}
@@ -64,8 +63,8 @@ static void text_prefix(struct sonde_render *r, const struct sonde_hdr *rec)
 static void text_dur(struct sonde_render *r, uint64_t dur)
 {
 	if (!r->opts.no_dur)
-		sonde_line_printf(&r->line, " <%" PRIu64 ".%06" PRIu64 ">",
-				  dur / 1000000000, dur % 1000000000 / 1000);
+		sonde_line_printf(&r->line, " <%" PRIu64 ".%06" PRIu64 ">", dur / 1000000000,
+				  dur % 1000000000 / 1000);
 }
 
 /* "= 3", "= 0x7f12...", "= -1 ENOENT (...)", "= ? ERESTARTSYS (...)" */
@@ -134,8 +133,8 @@ static int text_switch(struct sonde_render *r, const struct sonde_hdr *rec)
 	sonde_render_task_state(l, e->prev_state, 1);
 	sonde_line_printf(l, " => ");
 	text_comm(l, e->next_comm);
-	sonde_line_printf(l, " pid=%" PRIu32 " tid=%" PRIu32 " prio=%d ---",
-			  e->next_pid, e->next_tid, e->next_prio);
+	sonde_line_printf(l, " pid=%" PRIu32 " tid=%" PRIu32 " prio=%d ---", e->next_pid,
+			  e->next_tid, e->next_prio);
 	return sonde_render_emit(r);
 }
 
@@ -144,11 +143,8 @@ static int text_wakeup(struct sonde_render *r, const struct sonde_hdr *rec)
 	const struct sonde_ev_wakeup *e = (const void *)rec;
 
 	text_prefix(r, rec);
-	sonde_line_printf(&r->line,
-			  "--- %s prio=%d target_cpu=%" PRIu32 " waker=%" PRIu32
-			  " ---",
-			  rec->flags & SONDE_WAKEUP_NEW ? "sched_wakeup_new" :
-							  "sched_wakeup",
+	sonde_line_printf(&r->line, "--- %s prio=%d target_cpu=%" PRIu32 " waker=%" PRIu32 " ---",
+			  rec->flags & SONDE_WAKEUP_NEW ? "sched_wakeup_new" : "sched_wakeup",
 			  e->prio, e->target_cpu, e->waker_tid);
 	return sonde_render_emit(r);
 }
@@ -245,17 +241,17 @@ static int text_lost(struct sonde_render *r, const struct sonde_hdr *rec)
 	text_ts(r, &r->line, rec->ts);
 	sonde_line_printf(&r->line, "--- lost %" PRIu64 " events on cpu %u%s ---",
 			  (uint64_t)e->count, rec->cpu,
-			  e->kind == SONDE_LOST_RING     ? " (ring buffer full)" :
-			  e->kind == SONDE_LOST_WRITER ? " (could not be written)" :
-							 "");
+			  e->kind == SONDE_LOST_RING	 ? " (ring buffer full)"
+			  : e->kind == SONDE_LOST_WRITER ? " (could not be written)"
+							 : "");
 	return sonde_render_emit(r);
 }
 
 static int (*const text_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
-						      const struct sonde_hdr *) = {
+						     const struct sonde_hdr *) = {
 	[SONDE_REC_SYSCALL] = text_syscall, [SONDE_REC_SWITCH] = text_switch,
 	[SONDE_REC_WAKEUP] = text_wakeup,   [SONDE_REC_FORK] = text_fork,
-	[SONDE_REC_EXEC] = text_exec,       [SONDE_REC_EXIT] = text_exit,
+	[SONDE_REC_EXEC] = text_exec,	    [SONDE_REC_EXIT] = text_exit,
 	[SONDE_REC_COMM] = text_comm_rec,   [SONDE_REC_LOST] = text_lost,
 	[SONDE_REC_PROC] = text_proc,
 };

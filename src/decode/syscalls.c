@@ -39,8 +39,7 @@ const char *sonde_syscall_name(unsigned int nr)
 int sonde_syscall_lookup(const char *name)
 {
 	for (unsigned int nr = 0; nr < SONDE_SYSCALL_TAB_LEN; nr++)
-		if (sonde_syscall_tab[nr].name &&
-		    !strcmp(sonde_syscall_tab[nr].name, name))
+		if (sonde_syscall_tab[nr].name && !strcmp(sonde_syscall_tab[nr].name, name))
 			return nr;
 	return -1;
 }
@@ -103,24 +102,15 @@ struct sc_class_name {
 };
 
 static const struct sc_class_name sc_class_names[] = {
-	{ "file", SONDE_SCC_FILE, 1 },
-	{ "desc", SONDE_SCC_DESC, 1 },
-	{ "process", SONDE_SCC_PROCESS, 1 },
-	{ "network", SONDE_SCC_NETWORK, 1 },
-	{ "net", SONDE_SCC_NETWORK, 1 },
-	{ "memory", SONDE_SCC_MEMORY, 1 },
-	{ "signal", SONDE_SCC_SIGNAL, 1 },
-	{ "ipc", SONDE_SCC_IPC, 1 },
-	{ "creds", SONDE_SCC_CREDS, 0 },
-	{ "clock", SONDE_SCC_CLOCK, 0 },
-	{ "pure", SONDE_SCC_PURE, 0 },
-	{ "stat", SONDE_SCC_STAT, 0 },
-	{ "lstat", SONDE_SCC_LSTAT, 0 },
-	{ "fstat", SONDE_SCC_FSTAT, 0 },
-	{ "%stat", SONDE_SCC_ANY_STAT, 0 },
-	{ "statfs", SONDE_SCC_STATFS, 0 },
-	{ "fstatfs", SONDE_SCC_FSTATFS, 0 },
-	{ "%statfs", SONDE_SCC_ANY_STATFS, 0 },
+	{ "file", SONDE_SCC_FILE, 1 },	     { "desc", SONDE_SCC_DESC, 1 },
+	{ "process", SONDE_SCC_PROCESS, 1 }, { "network", SONDE_SCC_NETWORK, 1 },
+	{ "net", SONDE_SCC_NETWORK, 1 },     { "memory", SONDE_SCC_MEMORY, 1 },
+	{ "signal", SONDE_SCC_SIGNAL, 1 },   { "ipc", SONDE_SCC_IPC, 1 },
+	{ "creds", SONDE_SCC_CREDS, 0 },     { "clock", SONDE_SCC_CLOCK, 0 },
+	{ "pure", SONDE_SCC_PURE, 0 },	     { "stat", SONDE_SCC_STAT, 0 },
+	{ "lstat", SONDE_SCC_LSTAT, 0 },     { "fstat", SONDE_SCC_FSTAT, 0 },
+	{ "%stat", SONDE_SCC_ANY_STAT, 0 },  { "statfs", SONDE_SCC_STATFS, 0 },
+	{ "fstatfs", SONDE_SCC_FSTATFS, 0 }, { "%statfs", SONDE_SCC_ANY_STATFS, 0 },
 };
 #define SC_NCLASSES (sizeof(sc_class_names) / sizeof(sc_class_names[0]))
 
@@ -128,8 +118,7 @@ static const struct sc_class_name sc_class_names[] = {
 static unsigned int sc_class_find(const char *name, int pct)
 {
 	for (size_t i = 0; i < SC_NCLASSES; i++)
-		if (!strcmp(sc_class_names[i].name, name) &&
-		    (pct || sc_class_names[i].bare))
+		if (!strcmp(sc_class_names[i].name, name) && (pct || sc_class_names[i].bare))
 			return sc_class_names[i].mask;
 	return 0;
 }
@@ -180,8 +169,7 @@ static const char *sc_suggest(const char *bad)
 	return hit;
 }
 
-static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err,
-			size_t errlen)
+static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err, size_t errlen)
 {
 	regex_t rx;
 	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
@@ -191,8 +179,7 @@ static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err,
 		char msg[128];
 
 		regerror(rc, &rx, msg, sizeof(msg));
-		snprintf(err, errlen, "bad regular expression '/%s': %s", re,
-			 msg);
+		snprintf(err, errlen, "bad regular expression '/%s': %s", re, msg);
 		return -EINVAL;
 	}
 	for (unsigned int nr = 0; nr < SONDE_SYSCALL_TAB_LEN; nr++)
@@ -203,15 +190,13 @@ static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err,
 		}
 	regfree(&rx);
 	if (!hits) {
-		snprintf(err, errlen,
-			 "'/%s' matches no syscall name; check the regex", re);
+		snprintf(err, errlen, "'/%s' matches no syscall name; check the regex", re);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err,
-			size_t errlen)
+static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, size_t errlen)
 {
 	int optional = 0, nr;
 	unsigned int mask;
@@ -265,8 +250,7 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err,
 		return 0;
 	hint = sc_suggest(tok);
 	if (hint)
-		snprintf(err, errlen,
-			 "unknown syscall '%s' (did you mean '%s'?)", tok, hint);
+		snprintf(err, errlen, "unknown syscall '%s' (did you mean '%s'?)", tok, hint);
 	else
 		snprintf(err, errlen,
 			 "unknown syscall '%s'; use x86-64 names as strace "
@@ -275,8 +259,7 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err,
 	return -EINVAL;
 }
 
-int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err,
-		       size_t errlen)
+int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err, size_t errlen)
 {
 	char buf[1024], *tok, *save = NULL;
 	int neg = 0, rc;
@@ -289,8 +272,8 @@ int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err,
 	}
 	len = strlen(expr);
 	if (len >= sizeof(buf)) {
-		snprintf(err, errlen, "expression too long (%zu bytes, at most %zu)",
-			 len, sizeof(buf) - 1);
+		snprintf(err, errlen, "expression too long (%zu bytes, at most %zu)", len,
+			 sizeof(buf) - 1);
 		return -EINVAL;
 	}
 	memcpy(buf, expr, len + 1);

@@ -28,8 +28,7 @@ static const struct sonde_meta meta = {
 };
 
 /* Renders n records with renderer `name`; returns malloc'd output. */
-static char *render(const char *name, const struct sonde_meta *m,
-		    const struct sonde_render_opts *o,
+static char *render(const char *name, const struct sonde_meta *m, const struct sonde_render_opts *o,
 		    const struct sonde_hdr *const *recs, size_t n)
 {
 	char *buf = NULL;
@@ -45,8 +44,8 @@ static char *render(const char *name, const struct sonde_meta *m,
 	return buf;
 }
 
-static void hdr(struct sonde_hdr *h, int type, size_t size, uint64_t ts,
-		uint32_t pid, uint32_t tid, int cpu)
+static void hdr(struct sonde_hdr *h, int type, size_t size, uint64_t ts, uint32_t pid, uint32_t tid,
+		int cpu)
 {
 	h->type = type;
 	h->size = SONDE_REC_ALIGN(size);
@@ -57,8 +56,7 @@ static void hdr(struct sonde_hdr *h, int type, size_t size, uint64_t ts,
 	h->flags = 0;
 }
 
-static struct sonde_ev_syscall sc(uint64_t ts, uint32_t tid, uint32_t nr,
-				  int64_t ret, uint64_t dur)
+static struct sonde_ev_syscall sc(uint64_t ts, uint32_t tid, uint32_t nr, int64_t ret, uint64_t dur)
 {
 	struct sonde_ev_syscall e = { 0 };
 
@@ -80,8 +78,7 @@ TEST(text_syscalls)
 	struct sonde_ev_syscall e = sc(MONO0 + 4000, 100, 9, 0x7f0000001000, 500);
 	struct sonde_ev_syscall f = sc(MONO0 + 5000, 100, 0, -512, 1500000000);
 	struct sonde_ev_syscall g = sc(MONO0 + 6000, 100, 400, 0, 0);
-	const struct sonde_hdr *recs[] = { &a.hdr, &b.hdr, &c.hdr, &d.hdr,
-					   &e.hdr, &f.hdr, &g.hdr };
+	const struct sonde_hdr *recs[] = { &a.hdr, &b.hdr, &c.hdr, &d.hdr, &e.hdr, &f.hdr, &g.hdr };
 	char *out;
 
 	c.hdr.flags = SONDE_SC_NORETURN;
@@ -89,14 +86,17 @@ TEST(text_syscalls)
 	d.hdr.flags = SONDE_SC_UNFINISHED;
 	/* built-in table: the trace names only 0..3, nr 257 is beyond it */
 	out = render("text", NULL, NULL, recs, 7);
-	CHECK_EQ_STR(out,
-		     "[pid   100] read(0x10, 0x20, 0x30)      = 832 <0.000012>\n"
-		     "[pid   101] openat(0x10, 0x20, 0x30, 0x40) = -1 ENOENT (No such file or directory) <0.000004>\n"
-		     "[pid   100] exit_group(0x3)             = ?\n"
-		     "[pid   101] wait4(0x10, 0x20, 0x30, 0x40 <unfinished ...>\n"
-		     "[pid   100] mmap(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0x7f0000001000 <0.000000>\n"
-		     "[pid   100] read(0x10, 0x20, 0x30)      = ? ERESTARTSYS (To be restarted if SA_RESTART is set) <1.500000>\n"
-		     "[pid   100] syscall_0x190(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0 <0.000000>\n");
+	CHECK_EQ_STR(
+		out,
+		"[pid   100] read(0x10, 0x20, 0x30)      = 832 <0.000012>\n"
+		"[pid   101] openat(0x10, 0x20, 0x30, 0x40) = -1 ENOENT (No such file or "
+		"directory) <0.000004>\n"
+		"[pid   100] exit_group(0x3)             = ?\n"
+		"[pid   101] wait4(0x10, 0x20, 0x30, 0x40 <unfinished ...>\n"
+		"[pid   100] mmap(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0x7f0000001000 <0.000000>\n"
+		"[pid   100] read(0x10, 0x20, 0x30)      = ? ERESTARTSYS (To be restarted if "
+		"SA_RESTART is set) <1.500000>\n"
+		"[pid   100] syscall_0x190(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0 <0.000000>\n");
 	free(out);
 }
 
@@ -176,9 +176,8 @@ TEST(text_events)
 		struct sonde_ev_proc p;
 		char data[16];
 	} pr = { 0 };
-	const struct sonde_hdr *recs[] = { &s.hdr, &w.hdr, &fk.hdr, &exe.e.hdr,
-					   &ex.hdr, &kill.hdr, &cm.hdr, &lo.hdr,
-					   &pr.p.hdr };
+	const struct sonde_hdr *recs[] = { &s.hdr,    &w.hdr,  &fk.hdr, &exe.e.hdr, &ex.hdr,
+					   &kill.hdr, &cm.hdr, &lo.hdr, &pr.p.hdr };
 	static const char ed[] = "/bin/ls\0ls\0-l\0a\"b\n\xff";
 	char *out;
 
@@ -191,8 +190,7 @@ TEST(text_events)
 	fk.child_tid = 201;
 	fk.clone_flags = 0x1200011;
 	memcpy(fk.child_comm, "sh", 3);
-	hdr(&exe.e.hdr, SONDE_REC_EXEC, sizeof(exe.e) + sizeof(ed), MONO0 + 4000,
-	    201, 201, 1);
+	hdr(&exe.e.hdr, SONDE_REC_EXEC, sizeof(exe.e) + sizeof(ed), MONO0 + 4000, 201, 201, 1);
 	exe.e.old_tid = 201;
 	exe.e.argc = 3;
 	exe.e.filename_len = 8;
@@ -216,16 +214,18 @@ TEST(text_events)
 	memcpy(pr.data, "bash\0-i\0", 9);
 
 	out = render("text", &meta, NULL, recs, 9);
-	CHECK_EQ_STR(out,
-		     "[pid  8862] --- sched_switch cpu=0 \"TP09\" prio=115 state=S => \"swapper/0\" pid=0 tid=0 prio=120 ---\n"
-		     "[pid  8883] --- sched_wakeup prio=115 target_cpu=7 waker=0 ---\n"
-		     "[pid   200] --- new process pid=201 flags=0x1200011 comm=\"sh\" ---\n"
-		     "[pid   201] --- exec \"/bin/ls\" [\"ls\", \"-l\", \"a\\\"b\\n\\377\"] ---\n"
-		     "[pid   201] +++ exited with 3 +++\n"
-		     "[pid   202] +++ killed by SIGKILL +++\n"
-		     "[pid   203] --- comm \"worker\\33\" ---\n"
-		     "--- lost 123 events on cpu 1 (ring buffer full) ---\n"
-		     "[pid   300] --- process ppid=1 comm=\"bash\" cmdline=[\"bash\", \"-i\"] ---\n");
+	CHECK_EQ_STR(
+		out,
+		"[pid  8862] --- sched_switch cpu=0 \"TP09\" prio=115 state=S => \"swapper/0\" "
+		"pid=0 tid=0 prio=120 ---\n"
+		"[pid  8883] --- sched_wakeup prio=115 target_cpu=7 waker=0 ---\n"
+		"[pid   200] --- new process pid=201 flags=0x1200011 comm=\"sh\" ---\n"
+		"[pid   201] --- exec \"/bin/ls\" [\"ls\", \"-l\", \"a\\\"b\\n\\377\"] ---\n"
+		"[pid   201] +++ exited with 3 +++\n"
+		"[pid   202] +++ killed by SIGKILL +++\n"
+		"[pid   203] --- comm \"worker\\33\" ---\n"
+		"--- lost 123 events on cpu 1 (ring buffer full) ---\n"
+		"[pid   300] --- process ppid=1 comm=\"bash\" cmdline=[\"bash\", \"-i\"] ---\n");
 	free(out);
 }
 
@@ -249,13 +249,12 @@ TEST(flight_orders_exit_lines)
 	x.hdr.flags = SONDE_SC_NORETURN;
 	x.hdr.cpu = 7;
 	out = render("flight", &meta, &o, recs, 4);
-	CHECK_EQ_STR(out,
-		     "03:04:05.226190 #2 8877 write() -->\n"
-		     "03:04:05.226195 #0 8862 TP09[n:-5] <-- TASK_INTERRUPTIBLE\n"
-		     "03:04:05.226195 #0 0 swapper/0[n:0] -->\n"
-		     "03:04:05.226200 #2 8877 write() <-- 828\n"
-		     "03:04:05.226202 #7 0 (RUNQ) #0 8862 TP09[n:-5]\n"
-		     "03:04:05.226300 #7 8883 exit_group() -->\n");
+	CHECK_EQ_STR(out, "03:04:05.226190 #2 8877 write() -->\n"
+			  "03:04:05.226195 #0 8862 TP09[n:-5] <-- TASK_INTERRUPTIBLE\n"
+			  "03:04:05.226195 #0 0 swapper/0[n:0] -->\n"
+			  "03:04:05.226200 #2 8877 write() <-- 828\n"
+			  "03:04:05.226202 #7 0 (RUNQ) #0 8862 TP09[n:-5]\n"
+			  "03:04:05.226300 #7 8883 exit_group() -->\n");
 	free(out);
 }
 
@@ -283,8 +282,7 @@ TEST(json_all_types)
 		char data[32];
 	} exe = { 0 };
 	static const char ed[] = "/x\0a\"\\\x01\xc3\xa9\xff\0";
-	const struct sonde_hdr *recs[] = { &a.hdr, &b.hdr, &s.hdr, &lo.hdr,
-					   &kill.hdr, &exe.e.hdr };
+	const struct sonde_hdr *recs[] = { &a.hdr, &b.hdr, &s.hdr, &lo.hdr, &kill.hdr, &exe.e.hdr };
 	char *out;
 
 	b.hdr.flags = SONDE_SC_NORETURN;
@@ -294,8 +292,7 @@ TEST(json_all_types)
 	hdr(&kill.hdr, SONDE_REC_EXIT, sizeof(kill), MONO0 + 4, 9, 9, 0);
 	kill.code = 11 | 0x80;
 	kill.hdr.flags = SONDE_EXIT_GROUP_DEAD;
-	hdr(&exe.e.hdr, SONDE_REC_EXEC, sizeof(exe.e) + sizeof(ed) - 1,
-	    MONO0 + 5, 9, 9, 0);
+	hdr(&exe.e.hdr, SONDE_REC_EXEC, sizeof(exe.e) + sizeof(ed) - 1, MONO0 + 5, 9, 9, 0);
 	exe.e.old_tid = 9;
 	exe.e.argc = 1;
 	exe.e.filename_len = 3;
@@ -304,12 +301,25 @@ TEST(json_all_types)
 	memcpy(exe.data, ed, sizeof(ed));
 	out = render("json", &meta, NULL, recs, 6);
 	CHECK_EQ_STR(out,
-		     "{\"type\":\"syscall\",\"ts\":1000000000000,\"cpu\":1,\"pid\":100,\"tid\":100,\"name\":\"open\",\"nr\":2,\"args\":[16,32,48],\"ret\":-2,\"dur\":700,\"errno\":\"ENOENT\",\"noreturn\":false,\"unfinished\":false}\n"
-		     "{\"type\":\"syscall\",\"ts\":1000000000001,\"cpu\":1,\"pid\":100,\"tid\":100,\"name\":\"exit_group\",\"nr\":231,\"args\":[16],\"ret\":0,\"dur\":0,\"noreturn\":true,\"unfinished\":false}\n"
-		     "{\"type\":\"switch\",\"ts\":1000000001000,\"cpu\":0,\"pid\":8862,\"tid\":8862,\"prev_comm\":\"TP09\",\"prev_prio\":115,\"prev_state\":1,\"prev_state_name\":\"TASK_INTERRUPTIBLE\",\"next_pid\":0,\"next_tid\":0,\"next_comm\":\"swapper/0\",\"next_prio\":120}\n"
-		     "{\"type\":\"lost\",\"ts\":1000000000003,\"cpu\":1,\"pid\":0,\"tid\":0,\"count\":7,\"kind\":\"ring\"}\n"
-		     "{\"type\":\"exit\",\"ts\":1000000000004,\"cpu\":0,\"pid\":9,\"tid\":9,\"status\":139,\"signal\":11,\"signal_name\":\"SIGSEGV\",\"core_dumped\":true,\"group_dead\":true}\n"
-		     "{\"type\":\"exec\",\"ts\":1000000000005,\"cpu\":0,\"pid\":9,\"tid\":9,\"filename\":\"/x\",\"argv\":[\"a\\\"\\\\\\u0001\xc3\xa9\\udcff\"],\"argc\":1,\"argv_truncated\":false,\"old_tid\":9,\"comm\":\"x\"}\n");
+		     "{\"type\":\"syscall\",\"ts\":1000000000000,\"cpu\":1,\"pid\":100,\"tid\":100,"
+		     "\"name\":\"open\",\"nr\":2,\"args\":[16,32,48],\"ret\":-2,\"dur\":700,"
+		     "\"errno\":\"ENOENT\",\"noreturn\":false,\"unfinished\":false}\n"
+		     "{\"type\":\"syscall\",\"ts\":1000000000001,\"cpu\":1,\"pid\":100,\"tid\":100,"
+		     "\"name\":\"exit_group\",\"nr\":231,\"args\":[16],\"ret\":0,\"dur\":0,"
+		     "\"noreturn\":true,\"unfinished\":false}\n"
+		     "{\"type\":\"switch\",\"ts\":1000000001000,\"cpu\":0,\"pid\":8862,\"tid\":"
+		     "8862,\"prev_comm\":\"TP09\",\"prev_prio\":115,\"prev_state\":1,\"prev_state_"
+		     "name\":\"TASK_INTERRUPTIBLE\",\"next_pid\":0,\"next_tid\":0,\"next_comm\":"
+		     "\"swapper/0\",\"next_prio\":120}\n"
+		     "{\"type\":\"lost\",\"ts\":1000000000003,\"cpu\":1,\"pid\":0,\"tid\":0,"
+		     "\"count\":7,\"kind\":\"ring\"}\n"
+		     "{\"type\":\"exit\",\"ts\":1000000000004,\"cpu\":0,\"pid\":9,\"tid\":9,"
+		     "\"status\":139,\"signal\":11,\"signal_name\":\"SIGSEGV\",\"core_dumped\":"
+		     "true,\"group_dead\":true}\n"
+		     "{\"type\":\"exec\",\"ts\":1000000000005,\"cpu\":0,\"pid\":9,\"tid\":9,"
+		     "\"filename\":\"/"
+		     "x\",\"argv\":[\"a\\\"\\\\\\u0001\xc3\xa9\\udcff\"],\"argc\":1,\"argv_"
+		     "truncated\":false,\"old_tid\":9,\"comm\":\"x\"}\n");
 	free(out);
 }
 
@@ -360,11 +370,73 @@ TEST(write_errors_are_reported)
 	fclose(f);
 }
 
+/* xorshift64: deterministic random records */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Hostile input: random bytes in records of every type (and unknown
+ * ones), with sizes from 24 to 600 bytes, through every renderer, the
+ * task table, the filters and the statistics. Under ASan/UBSan this must
+ * neither crash nor read out of bounds; records too short for their type
+ * are counted as skipped, the others rendered.
+ */
+TEST(random_records_are_safe)
+{
+	static uint64_t buf[80];
+	const struct sonde_renderer *const *ops = sonde_renderers();
+	struct sonde_stats *st = sonde_stats_new(SONDE_STATS_PER_PROCESS);
+	struct sonde_filter f;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL, fits = 0, skipped = 0;
+	FILE *null = fopen("/dev/null", "w");
+	struct sonde_render *r[3];
+
+	sonde_filter_init(&f);
+	CHECK(!sonde_filter_parse_pids(&f, "1,2,3", (char[64]){ 0 }, 64));
+	for (int k = 0; k < 3; k++)
+		CHECK_EQ_INT(sonde_render_open(&r[k], ops[k]->name, null, &meta, NULL), 0);
+	for (int i = 0; i < 20000; i++) {
+		struct sonde_hdr *h = (struct sonde_hdr *)buf;
+
+		for (size_t j = 0; j < sizeof(buf) / 8; j++)
+			buf[j] = rnd(&seed);
+		h->type = rnd(&seed) % (SONDE_REC_TYPE_MAX + 2);
+		h->size = SONDE_REC_ALIGN(24 + rnd(&seed) % (sizeof(buf) - 24 - 7));
+		h->pid = rnd(&seed) % 4;
+		h->ts = MONO0 + i * 1000 + rnd(&seed) % 1000;
+		if (i % 3 == 0 && h->type == SONDE_REC_EXEC)
+			((struct sonde_ev_exec *)h)->filename_len %= 64,
+				((struct sonde_ev_exec *)h)->argv_len %= 64;
+		if (i % 3 == 0 && h->type == SONDE_REC_PROC)
+			((struct sonde_ev_proc *)h)->cmdline_len %= 64;
+		fits += sonde_rec_fits(h);
+		for (int k = 0; k < 3; k++)
+			CHECK_EQ_INT(sonde_render_record(r[k], h), 0);
+		CHECK_EQ_INT(sonde_stats_add(st, h), 0);
+		sonde_filter_match(&f, h);
+	}
+	skipped = r[0]->skipped;
+	CHECK_EQ_INT(skipped, 20000 - fits);
+	CHECK(fits > 1000);
+	for (int k = 0; k < 3; k++)
+		CHECK_EQ_INT(sonde_render_close(r[k]), 0);
+	sonde_stats_free(st);
+	fclose(null);
+}
+
 TEST(line_quoting)
 {
 	struct sonde_line l = { 0 };
 
-	sonde_line_cstr(&l, "a\0" "1\t\x7f", 5);
+	sonde_line_cstr(&l,
+			"a\0"
+			"1\t\x7f",
+			5);
 	CHECK_EQ_STR(l.buf, "\"a\\0001\\t\\177\"");
 	sonde_line_reset(&l);
 	/* overlong encoding and a lone continuation byte are not UTF-8 */
@@ -386,6 +458,7 @@ int main(void)
 	RUN(json_all_types);
 	RUN(malformed_records_are_skipped);
 	RUN(write_errors_are_reported);
+	RUN(random_records_are_safe);
 	RUN(line_quoting);
 	CHECK_EXIT();
 }

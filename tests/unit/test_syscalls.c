@@ -22,8 +22,7 @@ static int nr_of(const char *name)
 
 /* Parses expr and checks that exactly the names in `in` are members and
  * none of the names in `out`. */
-static void check_set(const char *expr, const char *const *in,
-		      const char *const *out)
+static void check_set(const char *expr, const char *const *in, const char *const *out)
 {
 	struct sonde_sc_set s;
 	char err[256] = "";
@@ -87,66 +86,49 @@ TEST(arity)
 TEST(classes_match_strace)
 {
 	check_set("%file",
-		  (const char *[]){ "open", "openat", "stat", "execve",
-				    "newfstatat", "statx", "getcwd", "chdir",
-				    "statfs", "inotify_add_watch", "openat2",
+		  (const char *[]){ "open", "openat", "stat", "execve", "newfstatat", "statx",
+				    "getcwd", "chdir", "statfs", "inotify_add_watch", "openat2",
 				    "fchmodat2", NULL },
-		  (const char *[]){ "read", "close", "fstat", "fchdir",
-				    "socket", NULL });
+		  (const char *[]){ "read", "close", "fstat", "fchdir", "socket", NULL });
 	check_set("%desc",
-		  (const char *[]){ "read", "write", "close", "mmap", "fstat",
-				    "openat", "dup3", "epoll_wait", "bpf",
-				    "memfd_create", "pidfd_open", "io_uring_enter",
-				    "cachestat", NULL },
-		  (const char *[]){ "stat", "socket", "connect", "getpid",
-				    "execve", NULL });
+		  (const char *[]){ "read", "write", "close", "mmap", "fstat", "openat", "dup3",
+				    "epoll_wait", "bpf", "memfd_create", "pidfd_open",
+				    "io_uring_enter", "cachestat", NULL },
+		  (const char *[]){ "stat", "socket", "connect", "getpid", "execve", NULL });
 	check_set("%process",
-		  (const char *[]){ "clone", "clone3", "fork", "vfork", "execve",
-				    "execveat", "exit", "exit_group", "wait4",
-				    "waitid", "kill", "tgkill",
+		  (const char *[]){ "clone", "clone3", "fork", "vfork", "execve", "execveat",
+				    "exit", "exit_group", "wait4", "waitid", "kill", "tgkill",
 				    "pidfd_send_signal", NULL },
 		  (const char *[]){ "getpid", "prctl", "rt_sigaction", NULL });
 	check_set("%network",
-		  (const char *[]){ "socket", "connect", "accept4", "sendto",
-				    "recvmmsg", "sendfile", "getsockopt", NULL },
+		  (const char *[]){ "socket", "connect", "accept4", "sendto", "recvmmsg",
+				    "sendfile", "getsockopt", NULL },
 		  (const char *[]){ "read", "write", "pipe", NULL });
 	check_set("%memory",
-		  (const char *[]){ "mmap", "munmap", "brk", "mprotect", "mremap",
-				    "madvise", "shmat", "mbind", "mseal",
-				    "io_uring_register", NULL },
+		  (const char *[]){ "mmap", "munmap", "brk", "mprotect", "mremap", "madvise",
+				    "shmat", "mbind", "mseal", "io_uring_register", NULL },
 		  (const char *[]){ "memfd_create", "read", NULL });
 	check_set("%signal",
-		  (const char *[]){ "rt_sigaction", "rt_sigreturn", "kill",
-				    "sigaltstack", "signalfd4", "pause",
-				    "io_uring_enter", NULL },
+		  (const char *[]){ "rt_sigaction", "rt_sigreturn", "kill", "sigaltstack",
+				    "signalfd4", "pause", "io_uring_enter", NULL },
 		  (const char *[]){ "exit_group", "prctl", NULL });
-	check_set("%ipc",
-		  (const char *[]){ "shmget", "semop", "msgrcv", "semtimedop",
-				    NULL },
+	check_set("%ipc", (const char *[]){ "shmget", "semop", "msgrcv", "semtimedop", NULL },
 		  (const char *[]){ "mq_open", "pipe", NULL });
-	check_set("%creds",
-		  (const char *[]){ "getuid", "setresuid", "capset", "prctl",
-				    NULL },
+	check_set("%creds", (const char *[]){ "getuid", "setresuid", "capset", "prctl", NULL },
 		  (const char *[]){ "getpid", NULL });
 	check_set("%clock",
-		  (const char *[]){ "clock_gettime", "gettimeofday", "time",
-				    "adjtimex", NULL },
+		  (const char *[]){ "clock_gettime", "gettimeofday", "time", "adjtimex", NULL },
 		  (const char *[]){ "nanosleep", "clock_nanosleep", NULL });
-	check_set("%pure",
-		  (const char *[]){ "getpid", "gettid", "getppid", "getuid",
-				    NULL },
+	check_set("%pure", (const char *[]){ "getpid", "gettid", "getppid", "getuid", NULL },
 		  (const char *[]){ "getcwd", NULL });
 	check_set("%stat", (const char *[]){ "stat", NULL },
 		  (const char *[]){ "lstat", "fstat", "statx", NULL });
-	check_set("%fstat",
-		  (const char *[]){ "fstat", "newfstatat", "statx", NULL },
+	check_set("%fstat", (const char *[]){ "fstat", "newfstatat", "statx", NULL },
 		  (const char *[]){ "stat", NULL });
 	check_set("%%stat",
-		  (const char *[]){ "stat", "lstat", "fstat", "newfstatat",
-				    "statx", NULL },
+		  (const char *[]){ "stat", "lstat", "fstat", "newfstatat", "statx", NULL },
 		  (const char *[]){ "statfs", NULL });
-	check_set("%%statfs",
-		  (const char *[]){ "statfs", "fstatfs", "ustat", NULL },
+	check_set("%%statfs", (const char *[]){ "statfs", "fstatfs", "ustat", NULL },
 		  (const char *[]){ "stat", NULL });
 }
 
@@ -163,17 +145,15 @@ TEST(class_sizes)
 		const char *expr;
 		unsigned int n;
 	} sizes[] = {
-		{ "%file", 67 + 8 },  { "%desc", 123 + 9 }, { "%process", 16 },
-		{ "%net", 21 },       { "%memory", 26 + 2 }, { "%signal", 17 },
-		{ "%ipc", 12 },       { "%creds", 19 },      { "%clock", 8 },
-		{ "%pure", 8 },       { "%%stat", 5 },       { "%%statfs", 3 },
+		{ "%file", 67 + 8 },   { "%desc", 123 + 9 }, { "%process", 16 }, { "%net", 21 },
+		{ "%memory", 26 + 2 }, { "%signal", 17 },    { "%ipc", 12 },	 { "%creds", 19 },
+		{ "%clock", 8 },       { "%pure", 8 },	     { "%%stat", 5 },	 { "%%statfs", 3 },
 	};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		CHECK(!sonde_sc_set_parse(&s, sizes[i].expr, err, sizeof(err)));
 		if (sonde_sc_set_count(&s) != sizes[i].n) {
-			fprintf(stderr, "%s has %u members, expected %u\n",
-				sizes[i].expr, sonde_sc_set_count(&s),
-				sizes[i].n);
+			fprintf(stderr, "%s has %u members, expected %u\n", sizes[i].expr,
+				sonde_sc_set_count(&s), sizes[i].n);
 			check_failed_ = 1;
 		}
 	}
@@ -206,17 +186,14 @@ TEST(parse_lists_negation_all_none)
 	/* class + name, historic bare class, negated class */
 	check_set("%network,write", (const char *[]){ "socket", "write", NULL },
 		  (const char *[]){ "read", NULL });
-	check_set("file", (const char *[]){ "openat", NULL },
-		  (const char *[]){ "read", NULL });
+	check_set("file", (const char *[]){ "openat", NULL }, (const char *[]){ "read", NULL });
 	check_set("!%file", (const char *[]){ "read", "close", NULL },
 		  (const char *[]){ "openat", "execve", NULL });
 	/* "stat" is the syscall; the class needs the '%' */
 	CHECK(!sonde_sc_set_parse(&s, "stat", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), 1);
 	/* regex and optional names */
-	check_set("/^(p)?read",
-		  (const char *[]){ "read", "readv", "pread64", "readlink",
-				    NULL },
+	check_set("/^(p)?read", (const char *[]){ "read", "readv", "pread64", "readlink", NULL },
 		  (const char *[]){ "write", "pwrite64", NULL });
 	CHECK(!sonde_sc_set_parse(&s, "?nosuchcall,read", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), 1);
@@ -229,21 +206,18 @@ TEST(parse_errors_name_the_token)
 
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "opne", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "'opne'") && strstr(err, "did you mean 'open'"));
-	CHECK_EQ_INT(sonde_sc_set_parse(&s, "read,xyzzyplugh", err, sizeof(err)),
-		     -EINVAL);
+	CHECK_EQ_INT(sonde_sc_set_parse(&s, "read,xyzzyplugh", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "'xyzzyplugh'") != NULL);
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "%files", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "'%files'") && strstr(err, "%file"));
-	CHECK_EQ_INT(sonde_sc_set_parse(&s, "read,,write", err, sizeof(err)),
-		     -EINVAL);
+	CHECK_EQ_INT(sonde_sc_set_parse(&s, "read,,write", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "empty") != NULL);
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "", err, sizeof(err)), -EINVAL);
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "/(", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "regular expression") != NULL);
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "/^zzz", err, sizeof(err)), -EINVAL);
 	/* "!" only negates at the start, as in strace */
-	CHECK_EQ_INT(sonde_sc_set_parse(&s, "read,!write", err, sizeof(err)),
-		     -EINVAL);
+	CHECK_EQ_INT(sonde_sc_set_parse(&s, "read,!write", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "'!write'") != NULL);
 }
 
@@ -263,12 +237,10 @@ TEST(errno_names_and_text)
 	CHECK(sonde_errno_name(520) == NULL);
 	CHECK(sonde_errno_name(0) == NULL && sonde_errno_name(-2) == NULL);
 	CHECK(sonde_errno_name(4096) == NULL);
-	CHECK_EQ_STR(sonde_errno_text(2, buf, sizeof(buf)),
-		     "No such file or directory");
+	CHECK_EQ_STR(sonde_errno_text(2, buf, sizeof(buf)), "No such file or directory");
 	CHECK_EQ_STR(sonde_errno_text(512, buf, sizeof(buf)),
 		     "To be restarted if SA_RESTART is set");
-	CHECK_EQ_STR(sonde_errno_text(4000, buf, sizeof(buf)),
-		     "Unknown error 4000");
+	CHECK_EQ_STR(sonde_errno_text(4000, buf, sizeof(buf)), "Unknown error 4000");
 	CHECK(sonde_errno_is_restart(512) && !sonde_errno_is_restart(4));
 	CHECK_EQ_INT(sonde_errno_lookup("EACCES"), 13);
 	CHECK_EQ_INT(sonde_errno_lookup("ERESTARTNOHAND"), 514);

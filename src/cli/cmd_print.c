@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sonde print: one line per event of a trace, in time order, through one
+ * of the renderers of src/decode/render.c (text, flight, json). A new
+ * output format is a new renderer there: this file only maps options.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sonde/analysis.h>
+#include <sonde/format.h>
+#include <sonde/render.h>
+
+#include "cli/cli.h"
+#include "cli/filter_opts.h"
+
+#define PRINT_USAGE                                                                    \
+	"usage: sonde print [options] FILE\n"                                          \
+	"\n"                                                                           \
+	"Print the events of a trace recorded by 'sonde record', one line per\n"       \
+	"event in time order: syscalls strace-like with raw hex arguments,\n"          \
+	"scheduler and process events as --- ... --- and +++ ... +++ lines.\n"         \
+	"\n"                                                                           \
+	"Output:\n"                                                                    \
+	"      --format=FMT        text (default), flight (hh:mm:ss.uuuuuu #CPU PID\n" \
+	"                          event, as the kernel flight recorder), json\n"      \
+	"      --json              NDJSON, one object per event (= --format=json)\n"   \
+	"  -o, --output FILE       write to FILE instead of standard output\n"         \
+	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"          \
+	"                          hh:mm:ss.us, seconds.us since the epoch)\n"         \
+	"  -r                      text: prefix seconds since the previous line\n"     \
+	"      --relative          text: prefix seconds since the first event\n"       \
+	"      --no-dur            text: leave out the <duration> of syscalls\n"       \
+	"      --utc               wall-clock times in UTC instead of local time\n"    \
+	"\n"                                                                           \
+	"Filters (syscall filters leave other events alone; drop those with\n"         \
+	"--events or --no-sched):\n" FILTER_USAGE "\n"                                 \
+	"A truncated file (recorder killed, disk full) or damaged chunks give a\n"     \
+	"warning on standard error and everything readable is printed (exit\n"         \
+	"status 0). A file that is not a readable sonde trace is an error (exit\n"     \
+	"status 1); bad options exit with status 2.\n"                                 \
+	"\n"                                                                           \
+	"See sonde-print(1) for the line formats and the JSON fields.\n"
+
+enum {
+	OPT_FORMAT = FOPT_FIRST_FREE,
+	OPT_JSON,
+	OPT_RELATIVE,
+	OPT_NO_DUR,
+	OPT_UTC,
+};
+
+static const struct option print_longopts[] = {
+	FILTER_LONGOPTS,
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "relative", no_argument, NULL, OPT_RELATIVE },
+	{ "no-dur", no_argument, NULL, OPT_NO_DUR },
+	{ "utc", no_argument, NULL, OPT_UTC },
+	{ 0 },
+};
+
+struct print_args {
+	const char *format;
+	const char *output;
+	const char *file;
+	struct sonde_render_opts ropts;
+	struct sonde_scan_opts scan;
+	int nt; /* number of -t */
+};
+
+/* Names the formats the renderer table has, so a new renderer shows up
+ * here without an edit. */
+static void print_bad_format(const char *name)
+{
+	const struct sonde_renderer *const *r = sonde_renderers();
+	char list[256] = "";
+
+	for (size_t i = 0; r[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? ", " : "", r[i]->name);
+	cli_err("print", "unknown --format '%s': use one of %s", name, list);
+}
+
+/* -1: error, already reported. */
+static int print_parse(int argc, char **argv, struct print_args *a)
+{
+	int opt, rc;
+
+	a->format = "text";
+	sonde_scan_opts_init(&a->scan);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:tr", print_longopts, NULL)) !=
+	       -1) {
+		rc = filter_opt("print", opt, optarg, &a->scan);
+		if (rc < 0)
+			return -1;
+		if (rc)
+			continue;
+		switch (opt) {
+		case OPT_FORMAT:
+			if (!sonde_renderer_find(optarg)) {
+				print_bad_format(optarg);
+				return -1;
+			}
+			a->format = optarg;
+			break;
+		case OPT_JSON:
+			a->format = "json";
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 't':
+			a->nt++;
+			break;
+		case 'r':
+			a->ropts.ts = SONDE_TS_DELTA;
+			break;
+		case OPT_RELATIVE:
+			a->ropts.ts = SONDE_TS_START;
+			break;
+		case OPT_NO_DUR:
+			a->ropts.no_dur = 1;
+			break;
+		case OPT_UTC:
+			a->ropts.utc = 1;
+			break;
+		default:
+			cli_bad_option("print", argv, opt);
+			return -1;
+		}
+	}
+	if (a->nt)
+		a->ropts.ts = a->nt == 1   ? SONDE_TS_TOD
+			      : a->nt == 2 ? SONDE_TS_TOD_US
+					   : SONDE_TS_EPOCH;
+	if (optind == argc) {
+		cli_err("print", "no trace file given; usage: sonde print "
+				 "[options] FILE");
+		return -1;
+	}
+	if (optind != argc - 1) {
+		cli_err("print",
+			"more than one trace file given ('%s', '%s'); "
+			"print takes one FILE",
+			argv[optind], argv[optind + 1]);
+		return -1;
+	}
+	a->file = argv[optind];
+	return 0;
+}
+
+static void print_warn(void *ctx, const char *msg)
+{
+	cli_err("print", "warning: %s: %s", (const char *)ctx, msg);
+}
+
+struct print_ctx {
+	struct sonde_render *render;
+	const struct sonde_scan_stats *st;
+	int rc;
+};
+
+static int print_one(void *ctx, const struct sonde_hdr *rec)
+{
+	struct print_ctx *p = ctx;
+
+	/* Relative times count from the trace's first event, even when
+	 * filters hide it. */
+	if (!p->render->started)
+		sonde_render_set_origin(p->render, p->st->first_ts);
+	p->rc = sonde_render_record(p->render, rec);
+	/* A write error (disk full, closed pipe) ends the scan. */
+	return p->rc;
+}
+
+static int print_run(int argc, char **argv)
+{
+	struct print_args a = { 0 };
+	struct print_ctx p = { 0 };
+	struct sonde_scan_stats st;
+	struct sonde_reader *r;
+	struct sonde_scan_opts scan;
+	uint64_t skipped;
+	FILE *out;
+	int rc;
+
+	if (print_parse(argc, argv, &a))
+		return 2;
+	r = trace_open("print", a.file);
+	if (!r)
+		return 1;
+	out = output_open("print", a.output);
+	if (!out) {
+		sonde_reader_close(r);
+		return 1;
+	}
+	rc = sonde_render_open(&p.render, a.format, out, sonde_reader_meta(r), &a.ropts);
+	if (rc) {
+		cli_err("print", "cannot start the %s renderer: %s", a.format, strerror(-rc));
+		output_close("print", a.output, out, 0);
+		sonde_reader_close(r);
+		return 1;
+	}
+	scan = a.scan;
+	scan.fn = print_one;
+	scan.ctx = &p;
+	scan.tasks = p.render->tasks;
+	p.st = &st;
+	scan.warn = print_warn;
+	scan.warn_ctx = (void *)a.file;
+	sonde_scan(r, &scan, &st);
+	skipped = p.render->skipped;
+	rc = sonde_render_close(p.render);
+	if (!rc)
+		rc = p.rc;
+	rc = output_close("print", a.output, out, rc);
+	trace_scan_report("print", a.file, &st, skipped);
+	sonde_reader_close(r);
+	return rc ? 1 : 0;
+}
+
+const struct sonde_cmd cmd_print = {
+	.name = "print",
+	.summary = "print the events of a trace (text, flight recorder, JSON)",
+	.usage = PRINT_USAGE,
+	.run = print_run,
+};

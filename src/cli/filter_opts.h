@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Options shared by the commands that read a trace (print, stat): -p,
+ * -e trace=, --events, --no-sched, -z/-Z, --since/--until. */
+#ifndef SONDE_CLI_FILTER_OPTS_H
+#define SONDE_CLI_FILTER_OPTS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include <sonde/analysis.h>
+
+enum {
+	FOPT_EVENTS = 0x100,
+	FOPT_NO_SCHED,
+	FOPT_SINCE,
+	FOPT_UNTIL,
+	FOPT_FIRST_FREE, /* first value a command may use for its own options */
+};
+
+/* getopt_long entries for the shared options (end with a zero entry
+ * when copied into a command's table: FILTER_LONGOPTS has none). */
+#define FILTER_LONGOPTS                                                                    \
+	{ "pid", required_argument, NULL, 'p' }, { "expr", required_argument, NULL, 'e' }, \
+		{ "events", required_argument, NULL, FOPT_EVENTS },                        \
+		{ "no-sched", no_argument, NULL, FOPT_NO_SCHED },                          \
+		{ "failed-only", no_argument, NULL, 'Z' },                                 \
+		{ "successful-only", no_argument, NULL, 'z' },                             \
+		{ "since", required_argument, NULL, FOPT_SINCE },                          \
+	{                                                                                  \
+		"until", required_argument, NULL, FOPT_UNTIL                               \
+	}
+#define FILTER_SHORTOPTS ":p:e:zZ"
+
+/* The help text of the shared options. */
+#define FILTER_USAGE                                                                    \
+	"  -p, --pid PID[,PID...]  only events of these processes or threads\n"         \
+	"                          (a pid matches its threads, a tid only itself;\n"    \
+	"                          lost-event records are always kept)\n"               \
+	"  -e trace=SET            syscalls to keep, as strace: names, %file %desc\n"   \
+	"                          %process %network %memory %signal %ipc %creds\n"     \
+	"                          %clock %pure %stat %lstat %fstat %%stat %statfs\n"   \
+	"                          %fstatfs %%statfs, /regex, ?name, all, none,\n"      \
+	"                          leading ! to negate; only filters syscall records\n" \
+	"  -Z, --failed-only       only syscalls that returned an error\n"              \
+	"  -z, --successful-only   only syscalls that returned without error\n"         \
+	"      --events LIST       record types to keep: syscall switch wakeup fork\n"  \
+	"                          exec exit comm proc lost, sched (switch,wakeup),\n"  \
+	"                          process (fork,exec,exit,comm,proc), all; a\n"        \
+	"                          leading ! drops them instead (default: all)\n"       \
+	"      --no-sched          same as --events '!sched'\n"                         \
+	"      --since T, --until T  time window (inclusive); T is seconds after\n"     \
+	"                          the first event (1.5, 250ms, 40us, 100ns),\n"        \
+	"                          @NS (raw monotonic ns, the \"ts\" of --json),\n"     \
+	"                          HH:MM:SS[.us] (local wall clock, as\n"               \
+	"                          --format=flight prints it) or\n"                     \
+	"                          YYYY-MM-DDTHH:MM:SS[.us]\n"
+
+/* Handles one shared option: 1 if it was one, 0 if not, -1 on error
+ * (message printed with cmd as prefix). */
+int filter_opt(const char *cmd, int opt, const char *arg, struct sonde_scan_opts *o);
+
+/* Reports the option getopt_long just rejected: opt is what it returned,
+ * ':' (missing argument; optstrings start with ':') or '?'. */
+void cli_bad_option(const char *cmd, char **argv, int opt);
+
+/* Opens path for reading as a trace; prints the reason and returns NULL
+ * if it cannot. Warns when the file is truncated. */
+struct sonde_reader *trace_open(const char *cmd, const char *path);
+
+/* Final warnings after a scan: damaged chunks, unknown record types. */
+void trace_scan_report(const char *cmd, const char *path, const struct sonde_scan_stats *st,
+		       uint64_t skipped);
+
+/* Output file for -o (stdout if path is NULL); NULL on error (printed). */
+FILE *output_open(const char *cmd, const char *path);
+/* Closes it; returns 0 or prints the write error and returns -1. */
+int output_close(const char *cmd, const char *path, FILE *f, int render_rc);
+
+#endif
