@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/payload.h>
 #include <sonde/record.h>
@@ -297,6 +298,40 @@ out:
 	sonde_strace_free(st);
 	sonde_reader_close(r);
 	return rc;
+}
+
+static int print_feed(void *ctx, const struct sonde_hdr *rec)
+{
+	int e = sonde_strace_feed(ctx, rec);
+
+	return e == -EIO ? e : 0;
+}
+
+int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE *out,
+		      const char *file)
+{
+	const struct sonde_meta *m = sonde_reader_meta(r);
+	struct sonde_strace_opts o;
+	struct sonde_scan_stats stats;
+	struct sonde_strace *st;
+	int e;
+
+	sonde_strace_opts_init(&o);
+	o.pid_prefix = 1;
+	o.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
+	st = sonde_strace_new(&o, out);
+	if (!st)
+		return -ENOMEM;
+	scan->fn = print_feed;
+	scan->ctx = st;
+	e = sonde_scan(r, scan, &stats);
+	if (!e)
+		e = sonde_strace_flush(st);
+	if (stats.bad_chunks)
+		cli_err("print", "warning: %s: %llu damaged chunks skipped", file,
+			(unsigned long long)stats.bad_chunks);
+	sonde_strace_free(st);
+	return e;
 }
 
 static int cmd_strace_run(int argc, char **argv)

@@ -375,11 +375,15 @@ void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
 		sb_puts(s->o, "\"\"");
 		return;
 	}
-	p = sonde_call_mem(s->c, phase, addr, show);
+	p = sonde_call_mem(s->c, phase, addr, 1);
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
 		pr_addr(s, addr);
 		return;
 	}
+	/* The snaplen may have cut the capture below what -s would show:
+	 * show what exists, and "..." for the rest. */
+	if (show > p->captured - (addr - p->addr))
+		show = p->captured - (addr - p->addr);
 	pr_quoted(s, p->data + (addr - p->addr), show, 0, len > show, force_hex);
 }
 
