@@ -230,8 +230,17 @@ TEST(feed_groups_and_chunks)
 	sonde_strace_feed(r.st, (const struct sonde_hdr *)b1);
 	sonde_strace_feed(r.st, &T.sc.hdr);
 	sonde_strace_feed(r.st, (const struct sonde_hdr *)b2);
+	/* An empty string payload (newfstatat(3, "")) has no data bytes. */
+	mk_payload(b1, 1000, 78, 0x6000, "", 0, 0, 0, SONDE_PL_ENTRY, 1);
+	((struct sonde_ev_payload *)b1)->flags = SONDE_PLR_STRING | SONDE_PLR_NUL;
+	tc_new(&T, SYS_unlink, -2, 0x6000, 0, 0, 0, 0, 0);
+	T.sc.hdr.ts = 78;
+	T.sc.hdr.type = SONDE_REC_SYSCALL;
+	sonde_strace_feed(r.st, (const struct sonde_hdr *)b1);
+	sonde_strace_feed(r.st, &T.sc.hdr);
 	sonde_strace_flush(r.st);
-	CHECK_EQ_STR(rr_close(&r), "read(3, \"hello world\", 100)             = 11\n");
+	CHECK_EQ_STR(rr_close(&r), "read(3, \"hello world\", 100)             = 11\n"
+				   "unlink(\"\")                              = -1 ENOENT (No such file or directory)\n");
 }
 
 int main(void)

@@ -54,8 +54,9 @@ static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 	if (*n >= cap)
 		return NULL;
 	v[*n].tid = r->hdr.tid;
-	v[*n].buf = r->captured ? calloc(1, r->captured) : NULL;
-	if (r->captured && !v[*n].buf)
+	/* Never NULL, even for an empty string: decoders may memchr it. */
+	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
+	if (!v[*n].buf)
 		return NULL;
 	v[*n].p.addr = r->addr;
 	v[*n].p.data = v[*n].buf;

@@ -327,7 +327,8 @@ void pr_path_at(struct st *s, int phase, uint64_t addr)
 	}
 	/* strace shows paths whole, up to PATH_MAX, whatever -s says. */
 	size_t n = p->captured - (addr - p->addr);
-	int complete = (p->flags & SONDE_PLF_NUL) || memchr(p->data + (addr - p->addr), 0, n);
+	int complete = (p->flags & SONDE_PLF_NUL) ||
+		       (n && memchr(p->data + (addr - p->addr), 0, n));
 	pr_quoted(s, p->data + (addr - p->addr), n, 1, !complete, 0);
 }
 
@@ -349,7 +350,7 @@ void pr_cstr(struct st *s, int phase, uint64_t addr)
 	}
 	d = p->data + (addr - p->addr);
 	n = p->captured - (addr - p->addr);
-	z = memchr(d, 0, n);
+	z = n ? memchr(d, 0, n) : NULL;
 	if (z)
 		n = (size_t)(z - d);
 	complete = z || (p->flags & SONDE_PLF_NUL);

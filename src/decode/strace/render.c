@@ -236,7 +236,8 @@ static const char *arg_string(const struct sonde_call *c, uint64_t addr,
 	n = p->captured - (addr - p->addr);
 	if (n >= len)
 		n = len - 1;
-	memcpy(tmp, p->data + (addr - p->addr), n);
+	if (n)
+		memcpy(tmp, p->data + (addr - p->addr), n);
 	tmp[n] = 0;
 	return tmp;
 }
