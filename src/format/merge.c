@@ -156,7 +156,8 @@ static const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
 	size_t n;
 
 	if (grow(&r->comp, &r->comp_cap, h->comp_len ? h->comp_len : 1) ||
-	    grow(&r->enc, &r->enc_cap, h->enc_len ? h->enc_len : 1))
+	    grow(&r->enc, &r->enc_cap, h->enc_len ? h->enc_len : 1) ||
+	    grow(&r->scratch, &r->scratch_cap, h->raw_len ? h->raw_len : 1))
 		return why;
 	if (src_read(r, c->offset + h->hdr_len, r->comp, h->comp_len))
 		return "cannot read the chunk payload";
@@ -174,7 +175,8 @@ static const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
 		memcpy(raw, r->enc, h->raw_len);
 		return NULL;
 	}
-	if (xform_decode(r->enc, h->enc_len, h->nrecords, raw, h->raw_len, &why))
+	if (xform_decode(r->enc, h->enc_len, h->nrecords, raw, h->raw_len,
+			 (uint64_t *)r->scratch, &why))
 		return why;
 	return NULL;
 }

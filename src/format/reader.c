@@ -467,6 +467,7 @@ void sonde_reader_close(struct sonde_reader *r)
 	free(r->chunks);
 	free(r->comp);
 	free(r->enc);
+	free(r->scratch);
 	free(r->win);
 	ZSTD_freeDCtx(r->dctx);
 	meta_free(&r->meta);

@@ -73,8 +73,8 @@ struct sonde_reader {
 	int relaxed;
 
 	ZSTD_DCtx *dctx;
-	uint8_t *comp, *enc;
-	size_t comp_cap, enc_cap;
+	uint8_t *comp, *enc, *scratch;
+	size_t comp_cap, enc_cap, scratch_cap;
 
 	char err[512];
 	int has_err;

@@ -55,6 +55,7 @@ struct wstream {
 /* Per compressing thread scratch space. */
 struct compressor {
 	ZSTD_CCtx *cctx;
+	uint64_t *scratch; /* chunk_bytes, for the transform */
 	uint8_t *enc, *out;
 	size_t enc_cap, out_cap;
 };
@@ -99,10 +100,11 @@ static int comp_init(struct compressor *c, size_t chunk_bytes, int level)
 
 	c->enc_cap = xform_bound(chunk_bytes, nrec);
 	c->out_cap = sizeof(struct sonde_chunk_hdr) + ZSTD_compressBound(c->enc_cap) + 8;
+	c->scratch = malloc(chunk_bytes);
 	c->enc = malloc(c->enc_cap);
 	c->out = malloc(c->out_cap);
 	c->cctx = ZSTD_createCCtx();
-	if (!c->enc || !c->out || !c->cctx)
+	if (!c->scratch || !c->enc || !c->out || !c->cctx)
 		return -ENOMEM;
 	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level);
 	/* zstd's own content checksum catches a bad decompression too. */
@@ -112,6 +114,7 @@ static int comp_init(struct compressor *c, size_t chunk_bytes, int level)
 
 static void comp_free(struct compressor *c)
 {
+	free(c->scratch);
 	free(c->enc);
 	free(c->out);
 	ZSTD_freeCCtx(c->cctx);
@@ -221,7 +224,7 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c,
 	};
 	size_t enc_len, n, total;
 
-	enc_len = xform_encode(j->raw, j->len, c->enc);
+	enc_len = xform_encode(j->raw, j->len, c->enc, c->scratch);
 	n = ZSTD_compress2(c->cctx, c->out + sizeof(h), c->out_cap - sizeof(h) - 8,
 			   c->enc, enc_len);
 	if (ZSTD_isError(n)) {

@@ -14,6 +14,7 @@
 int main(int argc, char **argv)
 {
 	static uint8_t raw[8192], enc[16384];
+	static uint64_t scratch[8192 / 8];
 	uint32_t nrec = 0, len = 0;
 	char path[512];
 	size_t n;
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
 		len += h->size;
 		nrec++;
 	}
-	n = xform_encode(raw, len, enc);
+	n = xform_encode(raw, len, enc, scratch);
 	snprintf(path, sizeof(path), "%s/mixed.bin", argv[1]);
 	f = fopen(path, "wb");
 	if (!f || fwrite(&nrec, 4, 1, f) != 1 || fwrite(&len, 4, 1, f) != 1 ||
