@@ -28,7 +28,7 @@ struct rchunk {
 	uint64_t seq, min_ts, max_ts;
 	uint32_t stream, nrecords, comp_len;
 	uint16_t kind;
-	uint8_t bad;      /* found corrupt: skipped */
+	uint8_t bad;	  /* found corrupt: skipped */
 	uint8_t from_idx; /* must match its header (index entry) */
 };
 
@@ -89,8 +89,7 @@ const uint8_t *src_peek(struct sonde_reader *r, uint64_t off, size_t len);
 /* Validates a chunk header read at off (checksum, lengths within [off,
  * end)); 0, or -EBADMSG with *why, or -ENODATA when the header is sound
  * but its payload runs past end (a truncated chunk). */
-int chunk_hdr_check(const struct sonde_chunk_hdr *h, uint64_t off, uint64_t end,
-		    const char **why);
+int chunk_hdr_check(const struct sonde_chunk_hdr *h, uint64_t off, uint64_t end, const char **why);
 
 void reader_error(struct sonde_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

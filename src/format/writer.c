@@ -42,7 +42,7 @@ struct chunk_job {
 	uint64_t seq;
 	uint64_t min_ts, max_ts;
 	uint64_t ticket; /* submission order = order in the file */
-	size_t len;      /* raw bytes used */
+	size_t len;	 /* raw bytes used */
 	uint8_t raw[];
 };
 
@@ -172,8 +172,8 @@ static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h)
 
 /* Appends one finished chunk (header + payload + padding) at the file end
  * when its turn comes; buf == NULL records a failure of errno -len. */
-static void chunk_write(struct sonde_writer *w, uint64_t ticket,
-			const struct sonde_chunk_hdr *h, const uint8_t *buf, size_t len)
+static void chunk_write(struct sonde_writer *w, uint64_t ticket, const struct sonde_chunk_hdr *h,
+			const uint8_t *buf, size_t len)
 {
 	int err;
 
@@ -206,8 +206,7 @@ out:
 }
 
 /* Transforms, compresses and writes one chunk. */
-static void chunk_emit(struct sonde_writer *w, struct compressor *c,
-		       const struct chunk_job *j)
+static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struct chunk_job *j)
 {
 	struct sonde_chunk_hdr h = {
 		.magic = SONDE_CHUNK_MAGIC,
@@ -225,8 +224,8 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c,
 	size_t enc_len, n, total;
 
 	enc_len = xform_encode(j->raw, j->len, c->enc, c->scratch);
-	n = ZSTD_compress2(c->cctx, c->out + sizeof(h), c->out_cap - sizeof(h) - 8,
-			   c->enc, enc_len);
+	n = ZSTD_compress2(c->cctx, c->out + sizeof(h), c->out_cap - sizeof(h) - 8, c->enc,
+			   enc_len);
 	if (ZSTD_isError(n)) {
 		/* Only a bug can get here: the output has compressBound room. */
 		chunk_write(w, j->ticket, &h, NULL, EIO);
@@ -368,8 +367,7 @@ static struct wstream *stream_get(struct sonde_writer *w, uint32_t id)
 	return s;
 }
 
-int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
-			const struct sonde_hdr *rec)
+int sonde_writer_append(struct sonde_writer *w, unsigned int stream, const struct sonde_hdr *rec)
 {
 	int err = __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
 	struct wstream *s;
@@ -407,8 +405,8 @@ int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
 	return 0;
 }
 
-static void streams_for_each(struct sonde_writer *w, void (*fn)(struct sonde_writer *,
-								  struct wstream *))
+static void streams_for_each(struct sonde_writer *w,
+			     void (*fn)(struct sonde_writer *, struct wstream *))
 {
 	for (size_t i = 0; i < WRITER_DIRECT_STREAMS; i++)
 		if (w->direct[i])
@@ -590,8 +588,7 @@ static int writer_start_threads(struct sonde_writer *w, int n)
 	return 0;
 }
 
-int sonde_writer_open(struct sonde_writer **wp, const char *path,
-		      const struct sonde_meta *meta,
+int sonde_writer_open(struct sonde_writer **wp, const char *path, const struct sonde_meta *meta,
 		      const struct sonde_writer_opts *opts, char *err, size_t errlen)
 {
 	struct sonde_writer *w = calloc(1, sizeof(*w));

@@ -90,7 +90,7 @@ static uint64_t zigzag(uint64_t d)
 
 static uint64_t unzigzag(uint64_t z)
 {
-	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+	return (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
 }
 
 static uint8_t *varint_put(uint8_t *p, unsigned int v)
@@ -104,8 +104,7 @@ static uint8_t *varint_put(uint8_t *p, unsigned int v)
 }
 
 /* Reads a varint of at most 3 bytes (values < 2^21); NULL if malformed. */
-static const uint8_t *varint_get(const uint8_t *p, const uint8_t *end,
-				 unsigned int *v)
+static const uint8_t *varint_get(const uint8_t *p, const uint8_t *end, unsigned int *v)
 {
 	unsigned int r = 0;
 
@@ -149,11 +148,11 @@ static size_t layout_place(struct layout *l, size_t base)
  * a[r] is element [r][c]) by swapping ever smaller off-diagonal blocks:
  * 4x4, then 2x2, then single bytes. It is its own inverse.
  */
-#define SWAP_BLOCKS(a, i, k, shift, mask)                                     \
-	do {                                                                  \
-		uint64_t t_ = (((a)[i] >> (shift)) ^ (a)[k]) & (mask);        \
-		(a)[i] ^= t_ << (shift);                                      \
-		(a)[k] ^= t_;                                                 \
+#define SWAP_BLOCKS(a, i, k, shift, mask)                              \
+	do {                                                           \
+		uint64_t t_ = (((a)[i] >> (shift)) ^ (a)[k]) & (mask); \
+		(a)[i] ^= t_ << (shift);                               \
+		(a)[k] ^= t_;                                          \
 	} while (0)
 
 static inline __attribute__((always_inline)) void transpose8(uint64_t a[8])
@@ -265,9 +264,8 @@ size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *
 
 /* Reads the tags and checks that they describe exactly raw_len bytes and
  * that columns and tail fill exactly enc_len bytes. */
-static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len,
-			 size_t nrec, size_t raw_len, size_t *tags_end,
-			 const char **why)
+static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len, size_t nrec,
+			 size_t raw_len, size_t *tags_end, const char **why)
 {
 	const uint8_t *p = enc, *end = enc + enc_len;
 	size_t total = 0, tail_len = 0;
@@ -305,8 +303,8 @@ static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len,
 	return 0;
 }
 
-int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw,
-		 size_t raw_len, uint64_t *scratch, const char **why)
+int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw, size_t raw_len,
+		 uint64_t *scratch, const char **why)
 {
 	uint64_t prev[NSLOTS][MAXWORDS] = { { 0 } }, prev_ts = 0;
 	size_t tags_end, tail, off = 0;

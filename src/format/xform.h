@@ -22,7 +22,7 @@ size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *
  * using scratch (room for raw_len bytes). Validates every count and length
  * first; returns 0 or -EBADMSG with *why naming the inconsistency. Does not
  * validate the records themselves. */
-int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw,
-		 size_t raw_len, uint64_t *scratch, const char **why);
+int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw, size_t raw_len,
+		 uint64_t *scratch, const char **why);
 
 #endif

@@ -27,8 +27,12 @@ int main(int argc, char **argv)
 		int type = 1 + i % (SONDE_REC_TYPE_MAX - 1);
 
 		memset(h, 0, 128);
-		*h = (struct sonde_hdr){ .ts = 1000 + 50 * i, .pid = 7, .tid = 7 + i % 2,
-					 .type = type, .size = i == 7 ? 128 : 96, .cpu = 1 };
+		*h = (struct sonde_hdr){ .ts = 1000 + 50 * i,
+					 .pid = 7,
+					 .tid = 7 + i % 2,
+					 .type = type,
+					 .size = i == 7 ? 128 : 96,
+					 .cpu = 1 };
 		memset(h + 1, i, 16);
 		len += h->size;
 		nrec++;

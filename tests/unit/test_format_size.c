@@ -44,13 +44,16 @@ static struct sonde_ev_syscall *loop_records(void)
 		uint64_t r = tf_rand(&seed);
 
 		ts += 300 + r % 401; /* 300..700 ns between entries */
-		e->hdr = (struct sonde_hdr){ .ts = ts, .pid = 4242, .tid = 4242,
-					     .type = SONDE_REC_SYSCALL, .size = sizeof(*e),
+		e->hdr = (struct sonde_hdr){ .ts = ts,
+					     .pid = 4242,
+					     .tid = 4242,
+					     .type = SONDE_REC_SYSCALL,
+					     .size = sizeof(*e),
 					     .cpu = 1 };
-		e->nr = i % 2;	     /* read, write */
+		e->nr = i % 2; /* read, write */
 		e->ret = 64;
 		e->dur = 100 + (r >> 32) % 301; /* 100..400 ns */
-		e->args[0] = 3 + i % 2; /* fd 3 read, fd 4 write */
+		e->args[0] = 3 + i % 2;		/* fd 3 read, fd 4 write */
 		e->args[1] = 0x7ffd5c3e1a40;
 		e->args[2] = 64;
 		e->args[3] = 0x7f3a2b1c0d00; /* whatever the registers held */
@@ -126,8 +129,8 @@ TEST(syscall_loop_size)
 	printf("# syscall loop: %d records, %lld bytes, %.2f bytes/record (target <= 8)\n",
 	       SZ_RECORDS, size, (double)size / SZ_RECORDS);
 	printf("# writer, inline compression: %.2f M records per CPU second (%.0f MB/s of "
-	       "records; target >= 2 M/s on one core)\n", cpu_rate / 1e6,
-	       cpu_rate * sizeof(*v) / 1e6);
+	       "records; target >= 2 M/s on one core)\n",
+	       cpu_rate / 1e6, cpu_rate * sizeof(*v) / 1e6);
 	CHECK((double)size / SZ_RECORDS <= 8.0);
 	read_loop(v, path);
 
