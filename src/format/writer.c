@@ -512,8 +512,11 @@ static void writer_free(struct sonde_writer *w)
 
 int sonde_writer_close(struct sonde_writer *w)
 {
-	int err = sonde_writer_flush(w);
+	int err;
 
+	if (!w)
+		return 0;
+	err = sonde_writer_flush(w);
 	if (!err)
 		err = writer_footer(w);
 	if (!err && fdatasync(w->fd))
