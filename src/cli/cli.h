@@ -14,6 +14,7 @@ struct sonde_cmd {
 extern const struct sonde_cmd cmd_record;
 extern const struct sonde_cmd cmd_print;
 extern const struct sonde_cmd cmd_stat;
+extern const struct sonde_cmd cmd_script;
 
 /* Prints "sonde CMD: message" to stderr (printf-style). */
 void cli_err(const char *cmd, const char *fmt, ...)
