@@ -314,7 +314,7 @@ int sonde_reader_next(struct sonde_reader *r, const struct sonde_hdr **rec)
 		if (top && c && top->recs[top->pos].ts >= c->min_ts &&
 		    r->held > SONDE_READER_HOLD_MAX && !r->relaxed) {
 			r->relaxed = 1;
-			reader_error(r, "chunks overlap in time by more than 1 GiB; records "
+			reader_error(r, "chunks overlap in time by more than 512 MiB; records "
 					"from here on may be out of time order");
 		}
 		if (top &&

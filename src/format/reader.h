@@ -18,7 +18,7 @@
 
 /* Bytes of loaded chunks beyond which the merge stops waiting for older
  * records and reports that order is no longer guaranteed. */
-#define SONDE_READER_HOLD_MAX (1ull << 30)
+#define SONDE_READER_HOLD_MAX (512ull << 20)
 /* Read window used when scanning for chunk headers. */
 #define SONDE_READER_WINDOW (1u << 20)
 
