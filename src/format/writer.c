@@ -31,6 +31,8 @@
 #define WRITER_MAX_THREADS 8
 /* Full chunks waiting for a worker before append() blocks. */
 #define WRITER_MAX_QUEUED 32
+/* Chunk buffers kept for reuse: fresh 1 MiB buffers cost page faults. */
+#define WRITER_FREE_KEEP 16
 /* Stream ids below this are looked up directly, others by a linear scan. */
 #define WRITER_DIRECT_STREAMS 1024
 #define WRITER_DEFAULT_LEVEL 3
@@ -241,10 +243,10 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struc
 	chunk_write(w, j->ticket, &h, c->out, total);
 }
 
-/* Returns a job to the free list (keeping a few) under w->lock. */
+/* Returns a job to the free list (keeping WRITER_FREE_KEEP) under w->lock. */
 static void job_put_locked(struct sonde_writer *w, struct chunk_job *j)
 {
-	if (w->nfree >= 4) {
+	if (w->nfree >= WRITER_FREE_KEEP) {
 		free(j);
 		return;
 	}
