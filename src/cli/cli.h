@@ -17,6 +17,7 @@ extern const struct sonde_cmd cmd_record;
 extern const struct sonde_cmd cmd_print;
 extern const struct sonde_cmd cmd_stat;
 extern const struct sonde_cmd cmd_strace;
+extern const struct sonde_cmd cmd_script;
 
 struct sonde_reader;
 struct sonde_scan_opts;

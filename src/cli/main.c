@@ -12,6 +12,7 @@ static const struct sonde_cmd *const commands[] = {
 	&cmd_print,
 	&cmd_stat,
 	&cmd_strace,
+	&cmd_script,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

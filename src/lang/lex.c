@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Hand-written lexer. Two modes: expression tokens (C/D operators) and, at
+ * the start of a clause, probe descriptions which may hold globs, '-' and,
+ * for uprobe paths, '/' characters. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang/lex.h"
+
+static const struct {
+	const char *s;
+	enum tok t;
+} keywords[] = {
+	{ "if", T_IF },		  { "else", T_ELSE },	  { "sizeof", T_SIZEOF },
+	{ "stringof", T_STRINGOF }, { "self", T_SELF },	  { "this", T_THIS },
+	{ "struct", T_STRUCT },	  { "unsigned", T_UNSIGNED }, { "signed", T_SIGNED },
+};
+
+/* Longest operators first so "<<=" wins over "<<" and "<". */
+static const struct {
+	const char *s;
+	enum tok t;
+} ops[] = {
+	{ "<<=", T_SHLEQ }, { ">>=", T_SHREQ }, { "->", T_ARROW }, { "++", T_INC },
+	{ "--", T_DEC },    { "+=", T_ADDEQ },  { "-=", T_SUBEQ }, { "*=", T_MULEQ },
+	{ "/=", T_DIVEQ },  { "%=", T_MODEQ },  { "&=", T_ANDEQ }, { "|=", T_OREQ },
+	{ "^=", T_XOREQ },  { "<<", T_SHL },    { ">>", T_SHR },   { "<=", T_LE },
+	{ ">=", T_GE },	    { "==", T_EQ },	{ "!=", T_NE },	   { "&&", T_LAND },
+	{ "||", T_LOR },    { "^^", T_LXOR },   { "(", T_LPAREN }, { ")", T_RPAREN },
+	{ "{", T_LBRACE },  { "}", T_RBRACE },  { "[", T_LBRACK }, { "]", T_RBRACK },
+	{ ";", T_SEMI },    { ",", T_COMMA },	{ ".", T_DOT },	   { "?", T_QUEST },
+	{ ":", T_COLON },   { "+", T_PLUS },	{ "-", T_MINUS },  { "*", T_STAR },
+	{ "/", T_SLASH },   { "%", T_PERCENT }, { "&", T_AMP },	   { "|", T_PIPE },
+	{ "^", T_CARET },   { "~", T_TILDE },	{ "!", T_NOT },	   { "<", T_LT },
+	{ ">", T_GT },	    { "=", T_ASSIGN },
+};
+
+const char *tok_name(enum tok t)
+{
+	static char buf[8];
+
+	switch (t) {
+	case T_EOF: return "end of input";
+	case T_IDENT: return "identifier";
+	case T_NUM: return "number";
+	case T_STR: return "string";
+	case T_AGG: return "aggregation";
+	case T_PROBE: return "probe description";
+	default: break;
+	}
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (keywords[i].t == t)
+			return keywords[i].s;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].t == t) {
+			snprintf(buf, sizeof(buf), "'%s'", ops[i].s);
+			return buf;
+		}
+	return "token";
+}
+
+void lex_error(struct lexer *lx, struct loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (lx->err[0])
+		return;
+	n = snprintf(lx->err, sizeof(lx->err), "%d:%d: ", loc.line, loc.col);
+	va_start(ap, fmt);
+	vsnprintf(lx->err + n, sizeof(lx->err) - n, fmt, ap);
+	va_end(ap);
+}
+
+char *lex_strdup(struct lexer *lx, const char *s, int len)
+{
+	char *d = malloc(len + 1);
+
+	if (!d)
+		abort();
+	memcpy(d, s, len);
+	d[len] = 0;
+	if (lx->nstrs == lx->capstrs) {
+		lx->capstrs = lx->capstrs ? 2 * lx->capstrs : 64;
+		lx->strs = realloc(lx->strs, lx->capstrs * sizeof(*lx->strs));
+		if (!lx->strs)
+			abort();
+	}
+	lx->strs[lx->nstrs++] = d;
+	return d;
+}
+
+void lex_init(struct lexer *lx, const char *src, int argc, char *const *argv,
+	      long target)
+{
+	memset(lx, 0, sizeof(*lx));
+	lx->src = lx->p = src;
+	lx->end = src + strlen(src);
+	lx->line = 1;
+	lx->line_start = src;
+	lx->argc = argc;
+	lx->argv = argv;
+	lx->target = target;
+	/* "#!/usr/sbin/sonde script -s" interpreter lines are comments. */
+	if (lx->p[0] == '#' && lx->p[1] == '!')
+		while (lx->p < lx->end && *lx->p != '\n')
+			lx->p++;
+}
+
+void lex_free(struct lexer *lx)
+{
+	for (int i = 0; i < lx->nstrs; i++)
+		free(lx->strs[i]);
+	free(lx->strs);
+}
+
+static struct loc here(struct lexer *lx)
+{
+	return (struct loc){ lx->line, (int)(lx->p - lx->line_start) + 1 };
+}
+
+static void newline(struct lexer *lx)
+{
+	lx->line++;
+	lx->line_start = lx->p + 1;
+}
+
+/* Skips blanks, comments and "#pragma"/"#" lines; reports an unterminated
+ * comment. */
+static void skip_space(struct lexer *lx)
+{
+	for (;;) {
+		if (lx->p >= lx->end)
+			return;
+		if (*lx->p == '\n') {
+			newline(lx);
+			lx->p++;
+		} else if (isspace((unsigned char)*lx->p)) {
+			lx->p++;
+		} else if (lx->p[0] == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
+			struct loc l = here(lx);
+
+			lx->p += 2;
+			while (lx->p < lx->end && !(lx->p[0] == '*' && lx->p + 1 < lx->end &&
+						    lx->p[1] == '/')) {
+				if (*lx->p == '\n')
+					newline(lx);
+				lx->p++;
+			}
+			if (lx->p >= lx->end) {
+				lex_error(lx, l, "unterminated comment: add */");
+				return;
+			}
+			lx->p += 2;
+		} else if (lx->p[0] == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
+			while (lx->p < lx->end && *lx->p != '\n')
+				lx->p++;
+		} else if (lx->p[0] == '#' && lx->p == lx->line_start) {
+			while (lx->p < lx->end && *lx->p != '\n')
+				lx->p++;
+		} else {
+			return;
+		}
+	}
+}
+
+/* Value of macro argument $N, or NULL with an error. */
+static const char *macro_arg(struct lexer *lx, struct loc l, long n)
+{
+	if (n < 1 || n > lx->argc) {
+		lex_error(lx, l, "macro argument $%ld is not defined: pass it after the program (%d given)",
+			  n, lx->argc);
+		return NULL;
+	}
+	return lx->argv[n - 1];
+}
+
+static int is_number(const char *s)
+{
+	char *e;
+
+	if (!*s)
+		return 0;
+	strtoull(s, &e, 0);
+	return *e == 0;
+}
+
+/* Probe descriptions: everything up to blank, '{', ',' or a '/' that opens
+ * a predicate. A '/' is part of the description when it starts or
+ * continues a path component (uprobe:/bin/sh:main). $target and $N expand
+ * in place. */
+static void lex_probe(struct lexer *lx, struct token *t)
+{
+	char buf[1024];
+	int n = 0, in_path = 0;
+
+	while (lx->p < lx->end) {
+		char c = *lx->p;
+
+		if (isspace((unsigned char)c) || c == '{' || c == ',')
+			break;
+		if (c == '/') {
+			if (n > 0 && buf[n - 1] == ':')
+				in_path = 1;
+			else if (!in_path)
+				break;
+		}
+		if (c == ':')
+			in_path = 0;
+		if (c == '$') {
+			const char *s = lx->p + 1, *v = NULL;
+			char num[32];
+
+			if (!strncmp(s, "target", 6)) {
+				if (lx->target < 0) {
+					lex_error(lx, t->loc, "$target is not set: use -c CMD or -p PID");
+					return;
+				}
+				snprintf(num, sizeof(num), "%ld", lx->target);
+				v = num;
+				lx->p += 7;
+			} else if (isdigit((unsigned char)*s)) {
+				long k = strtol(s, (char **)&lx->p, 10);
+
+				v = macro_arg(lx, t->loc, k);
+				if (!v)
+					return;
+			} else {
+				lex_error(lx, t->loc, "unknown macro variable in probe description");
+				return;
+			}
+			while (*v && n < (int)sizeof(buf) - 1)
+				buf[n++] = *v++;
+			continue;
+		}
+		if (n >= (int)sizeof(buf) - 1) {
+			lex_error(lx, t->loc, "probe description too long");
+			return;
+		}
+		buf[n++] = c;
+		lx->p++;
+	}
+	t->t = T_PROBE;
+	t->s = lex_strdup(lx, buf, n);
+}
+
+static int hexval(char c)
+{
+	if (isdigit((unsigned char)c))
+		return c - '0';
+	return (tolower((unsigned char)c) - 'a') + 10;
+}
+
+/* C escapes in "..." and '.'; returns the decoded byte. */
+static int lex_escape(struct lexer *lx)
+{
+	char c = *lx->p++;
+	int v = 0, k;
+
+	switch (c) {
+	case 'n': return '\n';
+	case 't': return '\t';
+	case 'r': return '\r';
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+		v = c - '0';
+		for (k = 0; k < 2 && lx->p < lx->end && *lx->p >= '0' && *lx->p <= '7'; k++)
+			v = v * 8 + (*lx->p++ - '0');
+		return v & 0xff;
+	case 'x':
+		for (k = 0; k < 2 && lx->p < lx->end && isxdigit((unsigned char)*lx->p); k++)
+			v = v * 16 + hexval(*lx->p++);
+		return v;
+	case 'a': return '\a';
+	case 'b': return '\b';
+	case 'f': return '\f';
+	case 'v': return '\v';
+	default: return c; /* \\ \" \' and unknown: the character itself */
+	}
+}
+
+static void lex_string(struct lexer *lx, struct token *t)
+{
+	char *buf = malloc(lx->end - lx->p + 1);
+	int n = 0;
+
+	if (!buf)
+		abort();
+	lx->p++;
+	while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\n') {
+		if (*lx->p == '\\' && lx->p + 1 < lx->end) {
+			lx->p++;
+			buf[n++] = lex_escape(lx);
+		} else {
+			buf[n++] = *lx->p++;
+		}
+	}
+	if (lx->p >= lx->end || *lx->p != '"') {
+		lex_error(lx, t->loc, "unterminated string: add the closing \"");
+		free(buf);
+		return;
+	}
+	lx->p++;
+	t->t = T_STR;
+	t->s = lex_strdup(lx, buf, n);
+	t->slen = n;
+	free(buf);
+}
+
+static void lex_number(struct lexer *lx, struct token *t)
+{
+	char *e;
+
+	t->t = T_NUM;
+	t->num = strtoull(lx->p, &e, 0);
+	if (isalnum((unsigned char)*e) && !strchr("uUlL", *e)) {
+		lex_error(lx, t->loc, "malformed number");
+		return;
+	}
+	while (*e && strchr("uUlL", *e)) {
+		if (*e == 'u' || *e == 'U')
+			t->num_unsigned = 1;
+		e++;
+	}
+	lx->p = e;
+}
+
+/* $target, $N (a number, or a string when the argument is not numeric),
+ * $$N (always a string). */
+static void lex_macro(struct lexer *lx, struct token *t)
+{
+	int as_str = 0;
+	const char *v;
+
+	lx->p++;
+	if (*lx->p == '$') {
+		as_str = 1;
+		lx->p++;
+	}
+	if (!strncmp(lx->p, "target", 6) && !isalnum((unsigned char)lx->p[6])) {
+		lx->p += 6;
+		if (lx->target < 0) {
+			lex_error(lx, t->loc, "$target is not set: use -c CMD or -p PID");
+			return;
+		}
+		t->t = T_NUM;
+		t->num = lx->target;
+		return;
+	}
+	if (!isdigit((unsigned char)*lx->p)) {
+		lex_error(lx, t->loc, "unknown macro variable: use $target, $1, $2... or $$1...");
+		return;
+	}
+	v = macro_arg(lx, t->loc, strtol(lx->p, (char **)&lx->p, 10));
+	if (!v)
+		return;
+	if (!as_str && is_number(v)) {
+		t->t = T_NUM;
+		t->num = strtoull(v, NULL, 0);
+		return;
+	}
+	t->t = T_STR;
+	t->slen = strlen(v);
+	t->s = lex_strdup(lx, v, t->slen);
+}
+
+void lex_next(struct lexer *lx, int probe_ctx)
+{
+	struct token *t = &lx->cur;
+	const char *s;
+
+	memset(t, 0, sizeof(*t));
+	skip_space(lx);
+	t->loc = here(lx);
+	if (lx->err[0] || lx->p >= lx->end) {
+		t->t = T_EOF;
+		return;
+	}
+	s = lx->p;
+	if (probe_ctx && *s != '/' && *s != '{' && *s != ',') {
+		lex_probe(lx, t);
+		return;
+	}
+	if (isalpha((unsigned char)*s) || *s == '_' || (*s == '@')) {
+		int agg = *s == '@';
+
+		if (agg)
+			lx->p++;
+		while (lx->p < lx->end && (isalnum((unsigned char)*lx->p) || *lx->p == '_'))
+			lx->p++;
+		t->s = lex_strdup(lx, s, lx->p - s);
+		t->t = agg ? T_AGG : T_IDENT;
+		if (!agg)
+			for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+				if (!strcmp(keywords[i].s, t->s))
+					t->t = keywords[i].t;
+		return;
+	}
+	if (isdigit((unsigned char)*s)) {
+		lex_number(lx, t);
+		return;
+	}
+	if (*s == '"') {
+		lex_string(lx, t);
+		return;
+	}
+	if (*s == '\'') {
+		lx->p++;
+		t->t = T_NUM;
+		t->num = *lx->p == '\\' ? (lx->p++, lex_escape(lx)) : (unsigned char)*lx->p++;
+		if (*lx->p != '\'')
+			lex_error(lx, t->loc, "unterminated character constant");
+		lx->p++;
+		return;
+	}
+	if (*s == '$') {
+		lex_macro(lx, t);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t n = strlen(ops[i].s);
+
+		if ((size_t)(lx->end - s) >= n && !memcmp(s, ops[i].s, n)) {
+			lx->p += n;
+			t->t = ops[i].t;
+			return;
+		}
+	}
+	lex_error(lx, t->loc, "unexpected character '%c'", isprint((unsigned char)*s) ? *s : '?');
+	t->t = T_EOF;
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runtime: records, aggregation snapshots and drops. See rt.h. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang/agg.h"
+#include "lang/cg.h"
+#include "lang/rt.h"
+
+struct spec_rec {
+	struct spec_rec *next;
+	size_t size;
+	unsigned char data[];
+};
+
+void rt_ring_fd(struct lcc *cc, int cpu, int fd)
+{
+	if (!cc->ring_fds) {
+		cc->ring_fds = calloc(cc->ncpus, sizeof(int));
+		if (!cc->ring_fds)
+			abort();
+	}
+	cc->ring_fds[cpu] = fd;
+}
+
+/* --- aggregation snapshots ------------------------------------------- */
+
+/* Reads every key of a kernel aggregation and merges the per-CPU values. */
+static int kagg_read(struct rt *rt, struct agg *a, unsigned char **keys, uint64_t **vals, int *n)
+{
+	int fd = rt->cc->maps[a->map].fd, cap = 64, words = a->val_size / 8;
+	int ksz = a->nkeys ? a->key_size : 4;
+	unsigned char *k = calloc(1, ksz), *next = calloc(1, ksz);
+	uint64_t *pc = calloc(rt->ncpus, a->val_size);
+	int have = 0, err;
+
+	*n = 0;
+	*keys = malloc((size_t)cap * ksz);
+	*vals = malloc((size_t)cap * a->val_size);
+	if (!a->nkeys) {
+		/* keyless: the one array slot; an untouched slot prints nothing */
+		memset(k, 0, ksz);
+		if (!bpf_map_lookup_elem(fd, k, pc)) {
+			memset(*vals, 0, a->val_size);
+			for (int c = 0; c < rt->ncpus; c++)
+				a->fn->merge(a, *vals, pc + (size_t)c * words);
+			for (int w = 0; w < words; w++)
+				if ((*vals)[w])
+					*n = 1;
+		}
+		goto out;
+	}
+	for (;;) {
+		err = bpf_map_get_next_key(fd, have ? k : NULL, next);
+		if (err)
+			break;
+		memcpy(k, next, ksz);
+		have = 1;
+		if (bpf_map_lookup_elem(fd, k, pc))
+			continue;
+		if (*n == cap) {
+			cap *= 2;
+			*keys = realloc(*keys, (size_t)cap * ksz);
+			*vals = realloc(*vals, (size_t)cap * a->val_size);
+		}
+		memcpy(*keys + (size_t)*n * ksz, k, ksz);
+		memset(*vals + (size_t)*n * words, 0, a->val_size);
+		for (int c = 0; c < rt->ncpus; c++)
+			a->fn->merge(a, *vals + (size_t)*n * words, pc + (size_t)c * words);
+		(*n)++;
+	}
+out:
+	free(k);
+	free(next);
+	free(pc);
+	return 0;
+}
+
+/* clear(): zero every value (keys stay, as in DTrace); trunc(): delete
+ * every key but the `keep` largest. */
+static void kagg_clear(struct rt *rt, struct agg *a, int drop_keys, long keep)
+{
+	int fd = rt->cc->maps[a->map].fd, ksz = a->nkeys ? a->key_size : 4;
+	unsigned char *k = calloc(1, ksz), *next = calloc(1, ksz), *keys;
+	uint64_t *zero = calloc(rt->ncpus, a->val_size), *vals;
+	int have = 0, n;
+
+	if (!drop_keys || !a->nkeys) {
+		if (!a->nkeys)
+			bpf_map_update_elem(fd, k, zero, 0);
+		else
+			while (!bpf_map_get_next_key(fd, have ? k : NULL, next)) {
+				memcpy(k, next, ksz);
+				have = 1;
+				bpf_map_update_elem(fd, k, zero, BPF_EXIST);
+			}
+		goto out;
+	}
+	kagg_read(rt, a, &keys, &vals, &n);
+	if (keep < n) {
+		struct agg_entry *e = calloc(n, sizeof(*e));
+
+		for (int i = 0; i < n; i++) {
+			e[i].key = keys + (size_t)i * ksz;
+			e[i].sortv = a->fn->value(a, vals + (size_t)i * (a->val_size / 8));
+		}
+		/* delete the n - keep smallest */
+		for (int d = 0; d < n - keep; d++) {
+			int m = -1;
+
+			for (int i = 0; i < n; i++)
+				if (e[i].key && (m < 0 || e[i].sortv < e[m].sortv))
+					m = i;
+			bpf_map_delete_elem(fd, e[m].key);
+			e[m].key = NULL;
+		}
+		free(e);
+	}
+	free(keys);
+	free(vals);
+out:
+	free(k);
+	free(next);
+	free(zero);
+}
+
+static const struct agg *sort_agg;
+
+static int key_cmp(const struct agg *a, const unsigned char *x, const unsigned char *y)
+{
+	for (int k = 0; k < a->nkeys; k++) {
+		const unsigned char *p = x + a->koff[k], *q = y + a->koff[k];
+		int c;
+
+		if (a->kt[k]->k == TY_STR)
+			c = strncmp((const char *)p, (const char *)q, a->kt[k]->size);
+		else if (a->kt[k]->k == TY_INT && a->kt[k]->sign)
+			c = (*(int64_t *)p > *(int64_t *)q) - (*(int64_t *)p < *(int64_t *)q);
+		else if (a->kt[k]->k == TY_INT || a->kt[k]->k == TY_PTR)
+			c = (*(uint64_t *)p > *(uint64_t *)q) - (*(uint64_t *)p < *(uint64_t *)q);
+		else
+			c = memcmp(p, q, type_slot_size(a->kt[k]));
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* DTrace order: by value ascending, ties by key. */
+static int entry_cmp(const void *x, const void *y)
+{
+	const struct agg_entry *a = x, *b = y;
+
+	if (a->sortv != b->sortv)
+		return a->sortv < b->sortv ? -1 : 1;
+	return key_cmp(sort_agg, a->key, b->key);
+}
+
+void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt)
+{
+	unsigned char *keys;
+	uint64_t *vals;
+	struct agg_entry *e;
+	int n, ksz = a->nkeys ? a->key_size : 4;
+
+	if (rt->agg_read(rt, a, &keys, &vals, &n))
+		return;
+	e = calloc(n + 1, sizeof(*e));
+	for (int i = 0; i < n; i++) {
+		e[i].key = keys + (size_t)i * ksz;
+		e[i].val = vals + (size_t)i * (a->val_size / 8);
+		e[i].sortv = a->fn->value(a, e[i].val);
+	}
+	sort_agg = a;
+	qsort(e, n, sizeof(*e), entry_cmp);
+	out_agg(rt, a, fmt, e, n);
+	free(e);
+	free(keys);
+	free(vals);
+}
+
+void rt_print_aggs(struct rt *rt)
+{
+	for (struct agg *a = rt->cc->aggs; a; a = a->next)
+		rt_print_agg(rt, a, NULL);
+}
+
+/* --- records ---------------------------------------------------------- */
+
+static void spec_free(struct spec_rec *r)
+{
+	while (r) {
+		struct spec_rec *n = r->next;
+
+		free(r);
+		r = n;
+	}
+}
+
+/* Releases speculation buffer id for reuse by speculation(). */
+static void spec_release(struct rt *rt, int id)
+{
+	uint64_t zero = 0;
+	uint32_t k = id;
+
+	spec_free(rt->spec[id]);
+	rt->spec[id] = NULL;
+	if (rt->cc->m_spec >= 0 && rt->cc->maps[rt->cc->m_spec].fd >= 0)
+		bpf_map_update_elem(rt->cc->maps[rt->cc->m_spec].fd, &k, &zero, 0);
+}
+
+static int64_t rec_int(const struct action *a, const unsigned char *rec, int k)
+{
+	int64_t v;
+
+	memcpy(&v, rec + a->args[k].off, 8);
+	return v;
+}
+
+static void do_action(struct rt *rt, const struct action *a, const unsigned char *rec)
+{
+	int64_t v;
+
+	switch (a->k) {
+	case A_PRINTF:
+		out_printf(rt, a, rec);
+		break;
+	case A_TRACE:
+		if (rt->json) {
+			fprintf(rt->out, "{\"type\":\"trace\",\"data\":");
+			out_value(rt, rt->out, a->args[0].t, rec + a->args[0].off);
+			fprintf(rt->out, "}\n");
+		} else {
+			out_value(rt, rt->out, a->args[0].t, rec + a->args[0].off);
+			fputc('\n', rt->out);
+		}
+		break;
+	case A_STACK:
+	case A_USTACK:
+		out_stack(rt, rt->out, a->args[0].t, rec + a->args[0].off, 1);
+		break;
+	case A_EXIT:
+		rt->done = 1;
+		rt->exit_code = (int)rec_int(a, rec, 0);
+		break;
+	case A_PRINTA:
+		rt_print_agg(rt, a->agg, a->fmt);
+		break;
+	case A_CLEAR:
+		rt->agg_clear(rt, a->agg, 0, 0);
+		break;
+	case A_TRUNC:
+		rt->agg_clear(rt, a->agg, 1, a->nargs ? rec_int(a, rec, 0) : 0);
+		break;
+	case A_NORMALIZE:
+		v = rec_int(a, rec, 0);
+		a->agg->normal = v > 0 ? v : 1;
+		break;
+	case A_DENORMALIZE:
+		a->agg->normal = 1;
+		break;
+	case A_COMMIT:
+	case A_DISCARD:
+		v = rec_int(a, rec, 0);
+		if (v <= 0 || v > rt->cc->o->nspec)
+			break;
+		if (a->k == A_COMMIT) {
+			/* replay in order: the list is kept oldest first */
+			for (struct spec_rec *r = rt->spec[v]; r; r = r->next) {
+				uint32_t id;
+
+				memcpy(&id, r->data, 4);
+				if (id < (uint32_t)rt->cc->nacts)
+					do_action(rt, &rt->cc->acts[id], r->data);
+			}
+		}
+		spec_release(rt, (int)v);
+		break;
+	}
+}
+
+int rt_record(struct rt *rt, const void *data, size_t size)
+{
+	const unsigned char *rec = data;
+	uint32_t id, spec;
+
+	if (rt->done || size < REC_HDR)
+		return 0;
+	memcpy(&id, rec, 4);
+	memcpy(&spec, rec + 4, 4);
+	if (id >= (uint32_t)rt->cc->nacts || rt->cc->acts[id].size > (int)size)
+		return 0;
+	if (spec) {
+		struct spec_rec *r, **tail;
+
+		if (spec == 0xffffffff || spec > (uint32_t)rt->cc->o->nspec) {
+			rt->spec_drops++;
+			return 0;
+		}
+		r = malloc(sizeof(*r) + size);
+		if (!r)
+			return -ENOMEM;
+		r->next = NULL;
+		r->size = size;
+		memcpy(r->data, rec, size);
+		memset(r->data + 4, 0, 4);
+		for (tail = &rt->spec[spec]; *tail; tail = &(*tail)->next)
+			;
+		*tail = r;
+		return 0;
+	}
+	do_action(rt, &rt->cc->acts[id], rec);
+	fflush(rt->out);
+	return 0;
+}
+
+static const char *const drop_names[DROP_NKINDS] = {
+	[DROP_RING] = "output records dropped: the per-CPU ring was full (raise -x bufsize)",
+	[DROP_AGG] = "aggregation updates dropped: the map was full (raise -x aggsize)",
+	[DROP_DYN] = "dynamic variable writes dropped: the map was full (raise -x dynvarsize)",
+	[DROP_SPEC] = "speculations failed: no free buffer (raise -x nspec)",
+	[DROP_NEST] = "probe firings skipped: they interrupted another probe on the same CPU",
+};
+
+uint64_t rt_drops(struct rt *rt, int final)
+{
+	uint64_t *pc, total = 0;
+	int k = 0;
+
+	if (rt->cc->m_stats < 0 || rt->cc->maps[rt->cc->m_stats].fd < 0)
+		return 0;
+	pc = calloc(rt->ncpus, 8 * DROP_NKINDS);
+	if (bpf_map_lookup_elem(rt->cc->maps[rt->cc->m_stats].fd, &k, pc)) {
+		free(pc);
+		return 0;
+	}
+	for (int d = 0; d < DROP_NKINDS; d++) {
+		uint64_t sum = 0;
+
+		for (int c = 0; c < rt->ncpus; c++)
+			sum += pc[(size_t)c * DROP_NKINDS + d];
+		if (d == DROP_SPEC)
+			sum += rt->spec_drops;
+		total += sum;
+		if (sum > rt->drops[d]) {
+			if (rt->json)
+				fprintf(rt->out, "{\"type\":\"drops\",\"kind\":\"%s\",\"count\":%llu}\n",
+					d == DROP_RING ? "ring" : d == DROP_AGG ? "aggregation" :
+					d == DROP_DYN ? "dynvar" : d == DROP_SPEC ? "speculation" : "nested",
+					(unsigned long long)(sum - rt->drops[d]));
+			fprintf(stderr, "sonde script: %llu %s\n",
+				(unsigned long long)(sum - rt->drops[d]), drop_names[d]);
+			rt->drops[d] = sum;
+		}
+	}
+	(void)final;
+	free(pc);
+	return total;
+}
+
+void rt_free(struct rt *rt)
+{
+	if (rt->spec)
+		for (int i = 0; i <= rt->cc->o->nspec; i++)
+			spec_free(rt->spec[i]);
+	free(rt->spec);
+}
+
+void rt_init_kernel(struct rt *rt)
+{
+	rt->agg_read = kagg_read;
+	rt->agg_clear = kagg_clear;
+}

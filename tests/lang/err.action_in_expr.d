@@ -1,0 +1,1 @@
+BEGIN { x = trace(1) + 1; }

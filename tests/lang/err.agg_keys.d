@@ -1,0 +1,1 @@
+BEGIN { @a["x"] = count(); @a[1, 2] = count(); }

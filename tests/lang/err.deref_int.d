@@ -1,0 +1,1 @@
+BEGIN { x = 5; y = x->pid; }

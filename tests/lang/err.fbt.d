@@ -1,0 +1,1 @@
+fbt::do_sys_open:entry { x = 1; }

@@ -1,0 +1,1 @@
+fentry:do_sys_open { x = 1; }

@@ -1,0 +1,1 @@
+sonde script: err.fentry.d:1:1: provider 'fentry' is unavailable on this kernel: it needs fentry/fexit programs, which the kernel refuses (EPERM under lockdown); use the tracepoint:, syscall: or uprobe: providers instead

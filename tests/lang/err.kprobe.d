@@ -1,0 +1,1 @@
+kprobe:do_sys_open { x = 1; }

@@ -1,0 +1,1 @@
+sonde script: err.kprobe.d:1:1: provider 'kprobe' is unavailable on this kernel: it needs kprobes (or fentry), which this kernel does not have (kprobes are not built in, fentry is refused under lockdown); use the tracepoint:, syscall: or uprobe: providers instead

@@ -1,0 +1,1 @@
+BEGIN { @l = lquantize(1, 10, 0, 1); }

@@ -1,0 +1,1 @@
+BEGIN /execname/ { x = 1; }

@@ -1,0 +1,1 @@
+BEGIN { printf("%d %d\n", 1); }

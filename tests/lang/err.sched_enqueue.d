@@ -1,0 +1,1 @@
+sched:::enqueue { x = 1; }

@@ -1,0 +1,1 @@
+BEGIN { x = curthread->no_such_member; }

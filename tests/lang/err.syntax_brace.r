@@ -1,0 +1,1 @@
+sonde script: err.syntax_brace.d:4:1: missing '}' at end of input

@@ -1,0 +1,1 @@
+sonde script: err.syntax_token.d:1:16: expected an expression, found ';'

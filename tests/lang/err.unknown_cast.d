@@ -1,0 +1,1 @@
+BEGIN { x = (struct no_such_struct *)0; }

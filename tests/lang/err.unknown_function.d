@@ -1,0 +1,1 @@
+BEGIN { x = frobnicate(1); }

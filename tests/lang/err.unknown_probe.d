@@ -1,0 +1,1 @@
+syscall::no_such_syscall:entry { x = 1; }

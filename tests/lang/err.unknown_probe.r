@@ -1,0 +1,1 @@
+sonde script: err.unknown_probe.d:1:1: probe description syscall::no_such_syscall:entry does not match any probe (sonde script -l 'syscall::no_such_syscall:entry' lists probes; providers: BEGIN END syscall proc sched profile tick tracepoint uprobe pid)

@@ -1,0 +1,1 @@
+sonde script: err.verifier.d:19:29: the kernel verifier rejected the code for this expression (BPF instruction 1071: The sequence of 8193 jumps is too complex.): the clause has too many branches for the verifier: split it into several clauses or use fewer string comparisons; -v shows the full verifier log

@@ -1,0 +1,6 @@
+/* BEGIN runs once; exit() stops tracing with a status. */
+BEGIN
+{
+	printf("hello\n");
+	exit(0);
+}

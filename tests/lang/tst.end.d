@@ -1,0 +1,4 @@
+/* @@cmd lang_work 1 */
+/* END runs when the -c command exits, before aggregations print. */
+syscall::close:entry /pid == $target/ { n++; }
+END { printf("closes %d\n", n); }

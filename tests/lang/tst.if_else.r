@@ -1,0 +1,2 @@
+big
+three

@@ -1,0 +1,2 @@
+exec lang_work
+success lang_work

@@ -1,0 +1,3 @@
+#!/usr/bin/env -S sonde script -s
+/* A #! first line is ignored, so scripts can be executables. */
+BEGIN { printf("shebang ok\n"); exit(0); }

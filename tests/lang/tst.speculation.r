@@ -1,0 +1,2 @@
+committed
+done

@@ -1,0 +1,2 @@
+
+  openat                entry                               6

@@ -1,0 +1,2 @@
+fork 1
+fork 1

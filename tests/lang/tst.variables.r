@@ -1,0 +1,2 @@
+33 second 14
+33 second
