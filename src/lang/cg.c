@@ -233,19 +233,45 @@ int cg_rec_begin(struct cg *cg, struct action *a, int *off)
 	return vr;
 }
 
-/* Output goes to this CPU's ring: rings is an ARRAY_OF_MAPS of RINGBUFs
- * indexed by CPU, so producers never contend across CPUs. */
+/* ring = ring[cpu] by a binary decision tree over the CPU number. */
+static void ring_tree(struct cg *cg, int cpu, int ring, int lo, int hi, int done)
+{
+	int mid, right;
+
+	if (lo == hi) {
+		ir_ldmap(cg->ir, ring, cg->cc->m_ring0 + lo);
+		ir_ja(cg->ir, done);
+		return;
+	}
+	mid = (lo + hi + 1) / 2;
+	right = ir_label(cg->ir);
+	ir_jmpi(cg->ir, BPF_JGE, cpu, mid, right);
+	ring_tree(cg, cpu, ring, lo, mid - 1, done);
+	ir_bind(cg->ir, right);
+	ring_tree(cg, cpu, ring, mid, hi, done);
+}
+
+/* Output goes to this CPU's ring, so producers never contend across
+ * CPUs: a RINGBUF map per CPU chosen by CPU number, or with many CPUs an
+ * ARRAY_OF_MAPS of RINGBUFs indexed by CPU. */
 void cg_rec_submit(struct cg *cg, int vrec, int size)
 {
-	int koff = cg_scratch(cg, 8), args[4], ring, ret, done = ir_label(cg->ir);
-	int fail = ir_label(cg->ir);
+	int args[4], ring = ir_vreg(cg->ir), ret, done = ir_label(cg->ir);
+	int fail = ir_label(cg->ir), picked = ir_label(cg->ir);
 	int cpu = cg_call(cg, BPF_FUNC_get_smp_processor_id, 0, NULL);
 
-	cg_store_scalar(cg, cg->vscr, koff, cpu, 4);
-	args[0] = map_ptr(cg, cg->cc->m_rings);
-	args[1] = cg_scratch_ptr(cg, koff);
-	ring = cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args);
-	ir_jmpi(cg->ir, BPF_JEQ, ring, 0, fail);
+	if (cg->cc->m_ring0 >= 0) {
+		ring_tree(cg, cpu, ring, 0, cg->cc->ncpus - 1, picked);
+	} else {
+		int koff = cg_scratch(cg, 8);
+
+		cg_store_scalar(cg, cg->vscr, koff, cpu, 4);
+		args[0] = map_ptr(cg, cg->cc->m_rings);
+		args[1] = cg_scratch_ptr(cg, koff);
+		ir_mov(cg->ir, ring, cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args));
+		ir_jmpi(cg->ir, BPF_JEQ, ring, 0, fail);
+	}
+	ir_bind(cg->ir, picked);
 	args[0] = ring;
 	args[1] = vrec;
 	args[2] = cg_imm(cg, size);

@@ -117,7 +117,20 @@ static int maps_plan(struct lcc *cc)
 {
 	cc->m_scratch = map_add(cc, "scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, NULL);
 	cc->m_stats = map_add(cc, "stats", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8 * DROP_NKINDS, 1, NULL);
-	cc->m_rings = map_add(cc, "rings", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, cc->ncpus, NULL);
+	cc->m_rings = cc->m_ring0 = -1;
+	if (cc->ncpus <= DIRECT_RING_CPUS)
+		for (int c = 0; c < cc->ncpus; c++) {
+			char name[16];
+			int m;
+
+			snprintf(name, sizeof(name), "ring%d", c);
+			m = map_add(cc, name, BPF_MAP_TYPE_RINGBUF, 0, 0, cc->o->bufsize, "bufsize");
+			if (!c)
+				cc->m_ring0 = m;
+		}
+	else
+		cc->m_rings = map_add(cc, "rings", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, cc->ncpus,
+				      NULL);
 	cc->m_globals = map_add(cc, "globals", BPF_MAP_TYPE_ARRAY, 4, 8, 1, NULL);
 	cc->m_rodata = map_add(cc, "rodata", BPF_MAP_TYPE_ARRAY, 4, 8, 1, NULL);
 	cc->m_zero = map_add(cc, "zero", BPF_MAP_TYPE_ARRAY, 4, 8, 1, NULL);

@@ -27,6 +27,10 @@
 
 #define MAX_KEYS 8
 #define MAX_MAPS 64
+/* Up to this many CPUs each ring is its own map, picked by CPU number in
+ * the program; beyond, an ARRAY_OF_MAPS holds them (whose updates wait
+ * for an RCU grace period each: ~8 ms per CPU of startup). */
+#define DIRECT_RING_CPUS 16
 #define MAX_ARGS 10
 
 enum vscope { VS_GLOBAL, VS_SELF, VS_THIS, VS_ASSOC };
@@ -145,6 +149,7 @@ struct lcc {
 	struct lmap maps[MAX_MAPS];
 	int nmaps;
 	int m_scratch, m_stats, m_rings, m_globals, m_rodata, m_zero, m_scnames, m_spec;
+	int m_ring0;		  /* first of ncpus RINGBUF maps (direct selection), -1 */
 	char *ro;		  /* constant strings, zero padded */
 	int rosize;
 	int globals_size;

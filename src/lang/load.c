@@ -125,7 +125,9 @@ int maps_create(struct lcc *cc)
 			snprintf(name, sizeof(name), "%s", s);
 			bpf_map_update_elem(cc->maps[cc->m_scnames].fd, &nr, name, 0);
 		}
-	/* per-CPU rings: one RINGBUF per possible CPU in the array of maps */
+	for (int c = 0; cc->m_ring0 >= 0 && c < cc->ncpus; c++)
+		rt_ring_fd(cc, c, cc->maps[cc->m_ring0 + c].fd);
+	/* many CPUs: one RINGBUF per possible CPU in the array of maps */
 	if (cc->m_rings >= 0)
 		for (int cpu = 0; cpu < cc->ncpus; cpu++) {
 			int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ring", 0, 0, cc->o->bufsize, NULL);
