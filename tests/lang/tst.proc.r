@@ -1,5 +1,5 @@
 create
 create
+exit 15
 exit 768
 signal 15
-exit 15

@@ -1,5 +1,5 @@
 
   write                                                             5
+  read                                                              6
+  close                                                             7
   openat                                                            7
-  read                                                              7
-  close                                                             8
