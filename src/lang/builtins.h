@@ -23,6 +23,7 @@ struct func {
 	const char *name;
 	int min, max;		/* argument count */
 	int action;		/* statement only */
+	int aggarg;		/* takes an aggregation (@name) argument */
 	const struct aggfn *agg; /* aggregating function */
 	/* sets n->t after the arguments are typed; 0 or -1 (cc_error) */
 	int (*check)(struct lcc *cc, struct clause *c, struct node *n);

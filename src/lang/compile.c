@@ -427,3 +427,38 @@ out:
 	free(cc);
 	return ret;
 }
+
+int lang_check(const char *src, char *err, size_t errlen)
+{
+	struct lang_opts o;
+	struct lcc *cc = calloc(1, sizeof(*cc));
+	int fds[MAX_MAPS], ret = -1;
+
+	lang_opts_init(&o);
+	o.src = src;
+	o.no_fs = 1;
+	o.target = 1;
+	cc->o = &o;
+	cc->ncpus = 2;
+	cc->m_scnames = cc->m_spec = -1;
+	for (int i = 0; i < MAX_MAPS; i++)
+		fds[i] = i + 1;
+	if (!compile(cc)) {
+		ret = 0;
+		for (int i = 0; i < cc->nprogs && !ret; i++) {
+			struct lowered low;
+
+			ret = ir_lower(&cc->progs[i].ir, fds, &low, err, errlen);
+			lowered_free(&low);
+		}
+	} else {
+		snprintf(err, errlen, "%s", cc->lx.err[0] ? cc->lx.err : cc->err);
+	}
+	cc_release(cc);
+	program_free(&cc->prog);
+	lex_free(&cc->lx);
+	lbtf_free();
+	types_free();
+	free(cc);
+	return ret;
+}

@@ -21,6 +21,7 @@ struct lang_opts {
 	const char *offline;	/* -r TRACE.sonde */
 	/* -x options (and #pragma D option) */
 	long strsize, bufsize, aggsize, dynvarsize, nspec;
+	int no_fs;		/* lang_check: no provider may open files */
 };
 
 /* Sets the defaults of every option. */
@@ -29,5 +30,9 @@ void lang_opts_init(struct lang_opts *o);
 int lang_opt_set(struct lang_opts *o, const char *nv, char *err, size_t errlen);
 /* Compiles and runs the program; returns the process exit status. */
 int lang_run(struct lang_opts *o);
+/* Parses, type-checks and generates code (register allocation included)
+ * without touching the kernel or files other than BTF: for the fuzzer and
+ * unit tests. Returns 0, or -1 with the diagnostic in err. */
+int lang_check(const char *src, char *err, size_t errlen);
 
 #endif

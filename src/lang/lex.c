@@ -409,9 +409,16 @@ void lex_next(struct lexer *lx, int probe_ctx)
 	if (*s == '\'') {
 		lx->p++;
 		t->t = T_NUM;
-		t->num = *lx->p == '\\' ? (lx->p++, lex_escape(lx)) : (unsigned char)*lx->p++;
-		if (*lx->p != '\'')
-			lex_error(lx, t->loc, "unterminated character constant");
+		if (lx->p < lx->end && *lx->p == '\\' && lx->p + 1 < lx->end) {
+			lx->p++;
+			t->num = lex_escape(lx);
+		} else if (lx->p < lx->end) {
+			t->num = (unsigned char)*lx->p++;
+		}
+		if (lx->p >= lx->end || *lx->p != '\'') {
+			lex_error(lx, t->loc, "unterminated character constant: add the closing '");
+			return;
+		}
 		lx->p++;
 		return;
 	}

@@ -8,6 +8,7 @@
  * user PC (0 in kernel mode).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@ static int parse_rate(const char *s, long *period, long *hz)
 	}
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(e, units[i].u)) {
+			if (v > INT64_MAX / units[i].ns)
+				return -1;
 			*period = v * units[i].ns;
 			return *period < 10000 ? -1 : 0; /* below 10us would swamp a CPU */
 		}

@@ -166,7 +166,7 @@ static struct type *sc_arg_type(struct lcc *cc, const struct lprobe *p, int i)
 
 	if (is_ret(p))
 		return i == 0 ? &t_s64 : NULL;
-	if (i >= 6 || !(dir = prov_tracefs_dir()))
+	if (i >= 6 || cc->o->no_fs || !(dir = prov_tracefs_dir()))
 		return i < 6 ? &t_s64 : NULL;
 	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s/format", dir, p->f[2]);
 	f = fopen(path, "re");
@@ -190,7 +190,6 @@ static struct type *sc_arg_type(struct lcc *cc, const struct lprobe *p, int i)
 		}
 	}
 	fclose(f);
-	(void)cc;
 	return t;
 }
 

@@ -34,6 +34,9 @@ static int tp_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], str
 	struct dirent *e, *e2;
 	int n = 0;
 
+	if (cc->o->no_fs)
+		return 0;
+
 	if (strcmp(f[0], "tracepoint") && strcmp(f[0], "tp"))
 		return 0;
 	if (f[3][0]) {

@@ -192,6 +192,9 @@ static int uprobe_match(struct lcc *cc, struct probe_desc *pd, const char *f[4],
 {
 	int ret = !strcmp(f[0], "uretprobe");
 
+	if (cc->o->no_fs)
+		return 0;
+
 	if (strcmp(f[0], "uprobe") && !ret)
 		return 0;
 	if (f[1][0] != '/' || !f[2][0]) {
@@ -216,6 +219,9 @@ static int pid_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], st
 	char path[4096], *e;
 	long pid;
 	int n = 0;
+
+	if (cc->o->no_fs)
+		return 0;
 
 	if (strncmp(f[0], "pid", 3))
 		return 0;

@@ -231,6 +231,15 @@ static int sema_agg_assign(struct lcc *cc, struct clause *c, struct node *n)
 		cc_error(cc, n->loc, "an aggregation is assigned an aggregating function: count(), sum(x), avg(x), min(x), max(x), stddev(x), quantize(x), lquantize(x, lo, hi, step), llquantize(x, f, lo, hi, steps)");
 		return -1;
 	}
+	if (r->nargs < fn->min || r->nargs > fn->max) {
+		if (fn->min == fn->max)
+			cc_error(cc, r->loc, "%s() takes %d argument%s, not %d", fn->name, fn->min,
+				 fn->min == 1 ? "" : "s", r->nargs);
+		else
+			cc_error(cc, r->loc, "%s() takes %d to %d arguments, not %d", fn->name,
+				 fn->min, fn->max, r->nargs);
+		return -1;
+	}
 	if (sema_args(cc, c, l) || sema_args(cc, c, r))
 		return -1;
 	r->fn = fn;
@@ -545,9 +554,17 @@ static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 	}
 	n->fn = fn;
 	/* printa/clear/trunc... name aggregations: checked by the hook */
-	for (struct node *a = n->args; a; a = a->next)
+	int k = 0, aggpos = !fn->aggarg ? -1 : !strcmp(n->name, "printa") ? n->nargs - 1 : 0;
+
+	for (struct node *a = n->args; a; a = a->next, k++) {
+		if (a->k == N_AGG && k != aggpos) {
+			cc_error(cc, a->loc, "aggregation %s cannot be an argument of %s()", a->name,
+				 n->name);
+			return -1;
+		}
 		if (a->k != N_AGG && sema_expr(cc, c, a))
 			return -1;
+	}
 	return fn->check(cc, c, n);
 }
 
