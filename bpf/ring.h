@@ -55,28 +55,47 @@ struct emit {
 	__u32 cpu;
 };
 
-/*
- * Picks this CPU's ring. A missing ring (user space not done setting up)
- * or an out-of-range CPU number still counts the event as lost.
- */
-static __always_inline int emit_begin(struct emit *em, __u64 now)
+static __always_inline struct sonde_cpu_state *cpu_state(__u32 *cpu)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
+	/* bpf_get_smp_processor_id() is inlined by the verifier (6.10+): a
+	 * per-CPU load, no call. */
+	*cpu = bpf_get_smp_processor_id();
+	if (*cpu >= SONDE_MAX_CPUS)
+		return NULL;
+	return &cpus[*cpu];
+}
 
-	if (cpu >= SONDE_MAX_CPUS) {
-		__sync_fetch_and_add(&cpus[0].lost_total, 1);
-		return -1;
-	}
+/*
+ * Picks the ring of this CPU (cs = cpus[cpu]). A missing ring (user space
+ * not done setting up) still counts the event as lost.
+ */
+static __always_inline int emit_begin_on(struct emit *em, __u32 cpu, struct sonde_cpu_state *cs,
+					 __u64 now)
+{
 	em->cpu = cpu;
-	em->cs = &cpus[cpu];
+	em->cs = cs;
+	/* Lookups in an ARRAY_OF_MAPS are inlined by the verifier. */
 	em->ring = bpf_map_lookup_elem(&rings, &cpu);
 	if (!em->ring) {
-		if (__sync_fetch_and_add(&em->cs->lost, 1) == 0)
-			em->cs->lost_ts = now;
-		__sync_fetch_and_add(&em->cs->lost_total, 1);
+		if (__sync_fetch_and_add(&cs->lost, 1) == 0)
+			cs->lost_ts = now;
+		__sync_fetch_and_add(&cs->lost_total, 1);
 		return -1;
 	}
 	return 0;
+}
+
+static __always_inline int emit_begin(struct emit *em, __u64 now)
+{
+	struct sonde_cpu_state *cs;
+	__u32 cpu;
+
+	cs = cpu_state(&cpu);
+	if (!cs) {
+		__sync_fetch_and_add(&cpus[0].lost_total, 1);
+		return -1;
+	}
+	return emit_begin_on(em, cpu, cs, now);
 }
 
 static __always_inline void hdr_fill(struct sonde_hdr *h, __u64 ts, __u32 pid, __u32 tid,
@@ -132,11 +151,19 @@ static __noinline int emit_lost(void *ring, struct sonde_cpu_state *cs, __u32 cp
 		p_;                                                                        \
 	})
 
+/*
+ * The fill level is checked on one submit in WAKE_CHECK_EVERY (a helper
+ * call saved on the others): the consumer is woken at most that many
+ * records after the ring crosses wake_bytes, far below its size.
+ */
+#define WAKE_CHECK_EVERY 64
+
 static __always_inline void emit_submit(struct emit *em, void *rec)
 {
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (bpf_ringbuf_query(em->ring, BPF_RB_AVAIL_DATA) >= wake_bytes)
+	if (!(em->cs->nsubmit++ % WAKE_CHECK_EVERY) &&
+	    bpf_ringbuf_query(em->ring, BPF_RB_AVAIL_DATA) >= wake_bytes)
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(rec, flags);
 }

@@ -19,6 +19,10 @@
 #include <sonde/events.h>
 #include <sonde/record_bpf.h>
 
+/* kfuncs (6.2+), for the slot rescue. */
+extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+extern void bpf_task_release(struct task_struct *p) __ksym;
+
 #include "traced.h"
 #include "ring.h"
 
@@ -71,18 +75,19 @@ static __always_inline int is_failure(long ret)
 	return ret < 0 && ret >= -4095;
 }
 
-static __always_inline void emit_syscall(struct task_struct *t, __u32 nr, __u64 ts, __u64 dur,
+static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs,
+					 struct task_struct *t, __u32 nr, __u64 ts, __u64 dur,
 					 long ret, const __u64 *args, __u16 flags, __u64 now)
 {
 	struct sonde_ev_syscall *r;
 	struct emit em;
 
-	if (emit_begin(&em, now))
+	if (emit_begin_on(&em, cpu, cs, now))
 		return;
 	r = emit_reserve(&em, sizeof(*r), now);
 	if (!r)
 		return;
-	hdr_fill(&r->hdr, ts, t->tgid, t->pid, SONDE_REC_SYSCALL, sizeof(*r), em.cpu, flags);
+	hdr_fill(&r->hdr, ts, t->tgid, t->pid, SONDE_REC_SYSCALL, sizeof(*r), cpu, flags);
 	r->ret = ret;
 	r->dur = dur;
 	r->args[0] = args[0];
@@ -96,39 +101,96 @@ static __always_inline void emit_syscall(struct task_struct *t, __u32 nr, __u64 
 	emit_submit(&em, r);
 }
 
+/* Moves an in-flight slot into its owner's task storage. */
+static __always_inline void slot_spill(struct sonde_cpu_slot *slot, struct task_struct *owner)
+{
+	struct sonde_inflight *e;
+
+	e = bpf_task_storage_get(&inflight, owner, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (e)
+		__builtin_memcpy(e, &slot->e, sizeof(*e));
+	slot->e.active = 0;
+}
+
+/*
+ * The slot still holds the call of a task whose switch-out was never
+ * reported: look the owner up by tid (an acquired, trusted reference) and
+ * spill there. Rare; never on the path of a well-behaved kernel.
+ */
+static __noinline void slot_rescue(struct sonde_cpu_slot *slot)
+{
+	struct task_struct *owner = bpf_task_from_pid(slot->tid);
+
+	if (owner) {
+		if ((__u64)owner == slot->task)
+			slot_spill(slot, owner);
+		bpf_task_release(owner);
+	}
+	slot->e.active = 0;
+}
+
+/*
+ * Hot path: the traced-set test, the selection bitmap, the clock and nine
+ * stores into this CPU's slot. Untraced tasks stop after one helper call
+ * (current task) and two loads.
+ */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct sonde_inflight *e;
-	__u32 nr = id;
+	struct sonde_cpu_state *cs;
+	__u32 nr = id, cpu;
 	__u64 now;
 
 	if (!tgid_traced(t->tgid))
 		return 0;
 	if (!nr_selected(nr) && !nr_is_clone(nr))
 		return 0;
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return 0;
 	now = bpf_ktime_get_ns();
 	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {
 		__u64 args[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
 
 		if (!failed_only)
-			emit_syscall(t, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
+			emit_syscall(cpu, cs, t, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
 		return 0;
 	}
-	e = bpf_task_storage_get(&inflight, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!e)
-		return 0;
-	e->ts = now;
-	e->args[0] = regs->di;
-	e->args[1] = regs->si;
-	e->args[2] = regs->dx;
-	e->args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
-	e->args[4] = regs->r8;
-	e->args[5] = regs->r9;
-	e->nr = nr;
-	e->active = 1;
+	if (cs->slot.e.active && cs->slot.task != (__u64)t)
+		slot_rescue(&cs->slot);
+	cs->slot.task = (__u64)t;
+	cs->slot.tgid = t->tgid;
+	cs->slot.tid = t->pid;
+	cs->slot.e.ts = now;
+	cs->slot.e.args[0] = regs->di;
+	cs->slot.e.args[1] = regs->si;
+	cs->slot.e.args[2] = regs->dx;
+	cs->slot.e.args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
+	cs->slot.e.args[4] = regs->r8;
+	cs->slot.e.args[5] = regs->r9;
+	cs->slot.e.nr = nr;
+	cs->slot.e.active = 1;
 	return 0;
+}
+
+/*
+ * The in-flight entry of task t (current): in this CPU's slot if t has not
+ * been switched out since sys_enter, else in its task storage. NULL if
+ * none (a new task's first return from clone, or a call entered before the
+ * task was traced).
+ */
+static __always_inline struct sonde_inflight *inflight_of(struct sonde_cpu_state *cs,
+							  struct task_struct *t)
+{
+	struct sonde_inflight *e;
+
+	if (cs->slot.e.active && cs->slot.task == (__u64)t)
+		return &cs->slot.e;
+	e = bpf_task_storage_get(&inflight, t, NULL, 0);
+	if (e && e->active)
+		return e;
+	return NULL;
 }
 
 /*
@@ -140,13 +202,18 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	struct sonde_cpu_state *cs;
 	struct sonde_inflight *e;
+	__u32 cpu;
 	__u64 now;
 
 	if (!tgid_traced(t->tgid))
 		return 0;
-	e = bpf_task_storage_get(&inflight, t, NULL, 0);
-	if (!e || !e->active)
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return 0;
+	e = inflight_of(cs, t);
+	if (!e)
 		return 0;
 	e->active = 0;
 	if (!nr_selected(e->nr))
@@ -154,7 +221,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	if (failed_only && !is_failure(ret))
 		return 0;
 	now = bpf_ktime_get_ns();
-	emit_syscall(t, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
+	emit_syscall(cpu, cs, t, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
 	return 0;
 }
 
@@ -163,25 +230,37 @@ static __always_inline void read_comm(char *dst, struct task_struct *t)
 	bpf_probe_read_kernel(dst, SONDE_COMM_LEN, t->comm);
 }
 
+/*
+ * Runs on every context switch of the machine, also with --no-sched: a
+ * task leaving the CPU with its syscall in flight takes the slot along.
+ * The check costs two loads when the slot is idle or not prev's.
+ */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
 	struct sonde_ev_switch *r;
+	struct sonde_cpu_state *cs;
 	struct emit em;
+	__u32 cpu;
 	__u64 now;
 
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return 0;
+	if (cs->slot.e.active && cs->slot.task == (__u64)prev)
+		slot_spill(&cs->slot, prev);
 	if (no_sched)
 		return 0;
 	if (!tgid_traced(prev->tgid) && !tgid_traced(next->tgid))
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (emit_begin(&em, now))
+	if (emit_begin_on(&em, cpu, cs, now))
 		return 0;
 	r = emit_reserve(&em, sizeof(*r), now);
 	if (!r)
 		return 0;
-	hdr_fill(&r->hdr, now, prev->tgid, prev->pid, SONDE_REC_SWITCH, sizeof(*r), em.cpu, 0);
+	hdr_fill(&r->hdr, now, prev->tgid, prev->pid, SONDE_REC_SWITCH, sizeof(*r), cpu, 0);
 	r->prev_prio = prev->prio;
 	r->prev_state = prev_state;
 	r->next_pid = next->tgid;
@@ -236,10 +315,17 @@ int BPF_PROG(sched_wakeup_new, struct task_struct *p)
 /* Clone flags of the parent's in-flight clone-family call. */
 static __always_inline __u16 fork_flags(struct task_struct *parent, __u64 *flags)
 {
-	struct sonde_inflight *e = bpf_task_storage_get(&inflight, parent, NULL, 0);
+	struct sonde_cpu_state *cs;
+	struct sonde_inflight *e;
+	__u32 cpu;
 
 	*flags = 0;
-	if (!e || !e->active)
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return SONDE_FORK_FLAGS_UNKNOWN;
+	/* The parent is current, inside its clone. */
+	e = inflight_of(cs, parent);
+	if (!e)
 		return SONDE_FORK_FLAGS_UNKNOWN;
 	switch (e->nr) {
 	case NR_CLONE:

@@ -13,8 +13,8 @@
  *   | 0..63  |64..127 |         |        |    512 KiB for 4194304 pids
  *   +--------+--------+-- ... --+--------+
  *   ntraced                       number of set bits (live traced tgids)
- *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state, one cache line
- *                                 each so CPUs never share a line
+ *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state (below), 128
+ *                                 bytes each so CPUs never share a line
  *
  * Writers of traced[]: the fork, exec, rename and exit programs and user
  * space (the command's child, -p PIDs, --comm matches found in /proc), all
@@ -31,19 +31,12 @@
  * recorded and count as lost in cpus[0]. Power of two. */
 #define SONDE_MAX_CPUS 1024
 
-/* Per-CPU loss accounting, read by user space at stop. */
-struct sonde_cpu_state {
-	__u64 lost;    /* reserve failures not yet reported in the stream */
-	__u64 lost_ts; /* time of the first of them */
-	__u64 lost_total; /* every reserve failure of the run */
-	__u64 _pad[5];
-};
-
 /*
- * In-flight syscall of one task (BPF_MAP_TYPE_TASK_STORAGE "inflight"),
- * written at sys_enter, consumed at sys_exit. User space reads it at stop
- * through a pidfd (pidfd_open(tid, PIDFD_THREAD)) to record the calls still
- * blocked as SONDE_SC_UNFINISHED.
+ * In-flight syscall of one task, written at sys_enter, consumed at
+ * sys_exit: in the CPU's slot while the task runs, in its task storage
+ * (BPF_MAP_TYPE_TASK_STORAGE "inflight") once switched out. User space reads
+ * both at stop (task storage through a pidfd, pidfd_open(tid,
+ * PIDFD_THREAD)) to record the calls still blocked as SONDE_SC_UNFINISHED.
  *
  *   0      8                                56     60     64
  *   +------+------------ args[6] -----------+------+------+
@@ -55,6 +48,44 @@ struct sonde_inflight {
 	__u64 args[6];
 	__u32 nr;
 	__u32 active; /* 1 between sys_enter and sys_exit */
+};
+
+/*
+ * Per-CPU state, two cache lines per CPU, written only by programs running
+ * on that CPU (and read by user space after detaching):
+ *
+ *   0      8     12    16                      80       88     96     104    112  128
+ *   +------+-----+-----+------ inflight -------+--------+------+------+------+----+
+ *   | task |tgid | tid | ts args[6] nr active  |nsubmit | lost |lost_ts|total | pad|
+ *   +------+-----+-----+-----------------------+--------+------+------+------+----+
+ *   |<------------- slot ------------------->|
+ *
+ * The slot holds the in-flight syscall of the task that entered it on this
+ * CPU (task: its task_struct address, used as an identity only). sys_enter
+ * writes it, sys_exit of the same task consumes it: the common short
+ * syscall never touches task storage. When the owner is switched out with
+ * its call in flight, sched_switch moves the entry into the owner's task
+ * storage ("inflight" map), where sys_exit finds it on whatever CPU the
+ * call returns. Why the owner is checked rather than assumed: on some
+ * kernels not every switch reaches the sched_switch tracepoint (seen here:
+ * a hypervisor agent's thread is never reported as prev), so a slot can
+ * outlive its owner's time on the CPU; sys_enter then rescues it into the
+ * owner's storage before reusing the slot.
+ */
+struct sonde_cpu_slot {
+	__u64 task;
+	__u32 tgid;
+	__u32 tid;
+	struct sonde_inflight e;
+};
+
+struct sonde_cpu_state {
+	struct sonde_cpu_slot slot;
+	__u64 nsubmit;    /* records submitted, paces the fill check */
+	__u64 lost;       /* reserve failures not yet reported in the stream */
+	__u64 lost_ts;    /* time of the first of them */
+	__u64 lost_total; /* every reserve failure of the run */
+	__u64 _pad[2];
 };
 
 #endif /* SONDE_RECORD_BPF_H */

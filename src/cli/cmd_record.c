@@ -43,7 +43,7 @@ static const char record_usage[] =
 	"                       default 64M)\n"
 	"  -d, --duration SECS  stop recording after SECS seconds\n"
 	"      --json           print the end-of-run summary as one JSON object\n"
-	"  -q, --quiet          no summary\n"
+	"  -q, --quiet          no progress messages, no summary\n"
 	"\n"
 	"SIGINT and SIGTERM stop the recording and finish the file; CMD keeps its own\n"
 	"signal handling. The summary on stderr gives events, bytes written and lost\n"
@@ -129,6 +129,8 @@ static int parse_trace(struct record_cli *c, const char *arg)
 
 	if (!strncmp(arg, "trace=", 6))
 		arg += 6;
+	else if (!strncmp(arg, "t=", 2))
+		arg += 2;
 	else if (strchr(arg, '=')) {
 		cli_err("record", "-e: only trace=SET is supported, not '%s'", arg);
 		return -1;
@@ -251,10 +253,13 @@ static void summary_text(const struct record_cli *c, const struct sonde_record_s
 			(unsigned long long)s->lost_ring, (unsigned long long)s->lost_writer);
 }
 
-static int record_status(const struct sonde_record_summary *s)
+static int record_status(const struct record_cli *c, const struct sonde_record_summary *s)
 {
+	/* Without a command (-p, --comm) a stop by SIGINT/SIGTERM is the
+	 * normal end; a command still running when the recording was stopped
+	 * has no status yet: report the interruption like a shell. */
 	if (s->cmd_status < 0)
-		return s->stop_signal ? 128 + s->stop_signal : 0;
+		return c->o.argv && s->stop_signal ? 128 + s->stop_signal : 0;
 	if (WIFEXITED(s->cmd_status))
 		return WEXITSTATUS(s->cmd_status);
 	if (WIFSIGNALED(s->cmd_status))
@@ -300,7 +305,7 @@ static int record_run(int argc, char **argv)
 		cli_err("record", "%s", err);
 		return 1;
 	}
-	return record_status(&s);
+	return record_status(&c, &s);
 }
 
 const struct sonde_cmd cmd_record = {

@@ -31,6 +31,8 @@
 #define WRITER_MAX_THREADS 8
 /* Full chunks waiting for a worker before append() blocks. */
 #define WRITER_MAX_QUEUED 32
+/* Chunk buffers kept for reuse: fresh 1 MiB buffers cost page faults. */
+#define WRITER_FREE_KEEP 16
 /* Stream ids below this are looked up directly, others by a linear scan. */
 #define WRITER_DIRECT_STREAMS 1024
 #define WRITER_DEFAULT_LEVEL 3
@@ -41,7 +43,8 @@ struct chunk_job {
 	uint32_t nrecords;
 	uint64_t seq;
 	uint64_t min_ts, max_ts;
-	size_t len; /* raw bytes used */
+	uint64_t ticket; /* submission order = order in the file */
+	size_t len;	 /* raw bytes used */
 	uint8_t raw[];
 };
 
@@ -54,6 +57,7 @@ struct wstream {
 /* Per compressing thread scratch space. */
 struct compressor {
 	ZSTD_CCtx *cctx;
+	uint64_t *scratch; /* chunk_bytes, for the transform */
 	uint8_t *enc, *out;
 	size_t enc_cap, out_cap;
 };
@@ -79,8 +83,12 @@ struct sonde_writer {
 	int nthreads;
 	struct compressor inline_comp;
 
-	/* The file end and index; io_lock protects them and err. */
+	/* The file end and index; io_lock protects them and err. Chunks are
+	 * written in submission order (tickets), whichever worker compressed
+	 * them, so a failed write only ever loses the end of a stream. */
 	pthread_mutex_t io_lock;
+	pthread_cond_t io_turn;
+	uint64_t next_ticket, write_ticket;
 	uint64_t off;
 	int err; /* sticky -errno, read without io_lock by append() */
 	struct sonde_index_entry *index;
@@ -94,10 +102,11 @@ static int comp_init(struct compressor *c, size_t chunk_bytes, int level)
 
 	c->enc_cap = xform_bound(chunk_bytes, nrec);
 	c->out_cap = sizeof(struct sonde_chunk_hdr) + ZSTD_compressBound(c->enc_cap) + 8;
+	c->scratch = malloc(chunk_bytes);
 	c->enc = malloc(c->enc_cap);
 	c->out = malloc(c->out_cap);
 	c->cctx = ZSTD_createCCtx();
-	if (!c->enc || !c->out || !c->cctx)
+	if (!c->scratch || !c->enc || !c->out || !c->cctx)
 		return -ENOMEM;
 	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level);
 	/* zstd's own content checksum catches a bad decompression too. */
@@ -107,6 +116,7 @@ static int comp_init(struct compressor *c, size_t chunk_bytes, int level)
 
 static void comp_free(struct compressor *c)
 {
+	free(c->scratch);
 	free(c->enc);
 	free(c->out);
 	ZSTD_freeCCtx(c->cctx);
@@ -162,13 +172,18 @@ static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h)
 	return 0;
 }
 
-/* Appends one finished chunk (header + payload + padding) at the file end. */
-static void chunk_write(struct sonde_writer *w, const struct sonde_chunk_hdr *h,
+/* Appends one finished chunk (header + payload + padding) at the file end
+ * when its turn comes; buf == NULL records a failure of errno -len. */
+static void chunk_write(struct sonde_writer *w, uint64_t ticket, const struct sonde_chunk_hdr *h,
 			const uint8_t *buf, size_t len)
 {
 	int err;
 
 	pthread_mutex_lock(&w->io_lock);
+	while (w->write_ticket != ticket)
+		pthread_cond_wait(&w->io_turn, &w->io_lock);
+	if (!buf && !w->err)
+		__atomic_store_n(&w->err, -(int)len, __ATOMIC_RELEASE);
 	if (w->err)
 		goto out;
 	err = index_add(w, h);
@@ -187,12 +202,13 @@ static void chunk_write(struct sonde_writer *w, const struct sonde_chunk_hdr *h,
 	w->st.file_bytes = w->off;
 	w->st.chunks++;
 out:
+	w->write_ticket++;
+	pthread_cond_broadcast(&w->io_turn);
 	pthread_mutex_unlock(&w->io_lock);
 }
 
 /* Transforms, compresses and writes one chunk. */
-static void chunk_emit(struct sonde_writer *w, struct compressor *c,
-		       const struct chunk_job *j)
+static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struct chunk_job *j)
 {
 	struct sonde_chunk_hdr h = {
 		.magic = SONDE_CHUNK_MAGIC,
@@ -209,14 +225,12 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c,
 	};
 	size_t enc_len, n, total;
 
-	enc_len = xform_encode(j->raw, j->len, c->enc);
-	n = ZSTD_compress2(c->cctx, c->out + sizeof(h), c->out_cap - sizeof(h) - 8,
-			   c->enc, enc_len);
+	enc_len = xform_encode(j->raw, j->len, c->enc, c->scratch);
+	n = ZSTD_compress2(c->cctx, c->out + sizeof(h), c->out_cap - sizeof(h) - 8, c->enc,
+			   enc_len);
 	if (ZSTD_isError(n)) {
 		/* Only a bug can get here: the output has compressBound room. */
-		pthread_mutex_lock(&w->io_lock);
-		__atomic_store_n(&w->err, -EIO, __ATOMIC_RELEASE);
-		pthread_mutex_unlock(&w->io_lock);
+		chunk_write(w, j->ticket, &h, NULL, EIO);
 		return;
 	}
 	h.enc_len = (uint32_t)enc_len;
@@ -226,13 +240,13 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c,
 	memcpy(c->out, &h, sizeof(h));
 	total = sonde_align8(sizeof(h) + n);
 	memset(c->out + sizeof(h) + n, 0, total - sizeof(h) - n);
-	chunk_write(w, &h, c->out, total);
+	chunk_write(w, j->ticket, &h, c->out, total);
 }
 
-/* Returns a job to the free list (keeping a few) under w->lock. */
+/* Returns a job to the free list (keeping WRITER_FREE_KEEP) under w->lock. */
 static void job_put_locked(struct sonde_writer *w, struct chunk_job *j)
 {
-	if (w->nfree >= 4) {
+	if (w->nfree >= WRITER_FREE_KEEP) {
 		free(j);
 		return;
 	}
@@ -260,13 +274,10 @@ static void *worker_main(void *arg)
 		if (!w->qhead)
 			w->qtail = &w->qhead;
 		pthread_mutex_unlock(&w->lock);
-		if (ok) {
+		if (ok)
 			chunk_emit(w, &c, j);
-		} else {
-			pthread_mutex_lock(&w->io_lock);
-			__atomic_store_n(&w->err, -ENOMEM, __ATOMIC_RELEASE);
-			pthread_mutex_unlock(&w->io_lock);
-		}
+		else
+			chunk_write(w, j->ticket, NULL, NULL, ENOMEM);
 		pthread_mutex_lock(&w->lock);
 		job_put_locked(w, j);
 		w->pending--;
@@ -311,6 +322,7 @@ static void stream_submit(struct sonde_writer *w, struct wstream *s)
 
 	s->cur = NULL;
 	j->seq = s->next_seq++;
+	j->ticket = w->next_ticket++;
 	if (!w->nthreads) {
 		chunk_emit(w, &w->inline_comp, j);
 		pthread_mutex_lock(&w->lock);
@@ -357,8 +369,7 @@ static struct wstream *stream_get(struct sonde_writer *w, uint32_t id)
 	return s;
 }
 
-int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
-			const struct sonde_hdr *rec)
+int sonde_writer_append(struct sonde_writer *w, unsigned int stream, const struct sonde_hdr *rec)
 {
 	int err = __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
 	struct wstream *s;
@@ -396,8 +407,8 @@ int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
 	return 0;
 }
 
-static void streams_for_each(struct sonde_writer *w, void (*fn)(struct sonde_writer *,
-								  struct wstream *))
+static void streams_for_each(struct sonde_writer *w,
+			     void (*fn)(struct sonde_writer *, struct wstream *))
 {
 	for (size_t i = 0; i < WRITER_DIRECT_STREAMS; i++)
 		if (w->direct[i])
@@ -497,18 +508,22 @@ static void writer_free(struct sonde_writer *w)
 	pthread_mutex_destroy(&w->io_lock);
 	pthread_cond_destroy(&w->work);
 	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->io_turn);
 	free(w);
 }
 
 int sonde_writer_close(struct sonde_writer *w)
 {
-	int err = sonde_writer_flush(w);
+	int err;
 
+	if (!w)
+		return 0;
+	err = sonde_writer_flush(w);
 	if (!err)
 		err = writer_footer(w);
 	if (!err && fdatasync(w->fd))
 		err = -errno;
-	if (!err && close(w->fd))
+	if (close(w->fd) && !err)
 		err = -errno;
 	w->fd = -1;
 	writer_free(w);
@@ -562,6 +577,7 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 	w->qtail = &w->qhead;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_mutex_init(&w->io_lock, NULL);
+	pthread_cond_init(&w->io_turn, NULL);
 	pthread_cond_init(&w->work, NULL);
 	pthread_cond_init(&w->done, NULL);
 	return comp_init(&w->inline_comp, cb, w->level);
@@ -577,8 +593,7 @@ static int writer_start_threads(struct sonde_writer *w, int n)
 	return 0;
 }
 
-int sonde_writer_open(struct sonde_writer **wp, const char *path,
-		      const struct sonde_meta *meta,
+int sonde_writer_open(struct sonde_writer **wp, const char *path, const struct sonde_meta *meta,
 		      const struct sonde_writer_opts *opts, char *err, size_t errlen)
 {
 	struct sonde_writer *w = calloc(1, sizeof(*w));

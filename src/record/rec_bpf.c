@@ -182,6 +182,18 @@ void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, voi
 	}
 }
 
+/* The call in flight in a CPU's slot when the programs were detached. */
+int rec_bpf_cpu_slot(const struct rec_bpf *b, unsigned int cpu, pid_t *tgid, pid_t *tid,
+		     struct sonde_inflight *out)
+{
+	const struct sonde_cpu_slot *slot = &b->skel->bss->cpus[cpu].slot;
+
+	*out = slot->e;
+	*tgid = slot->tgid;
+	*tid = slot->tid;
+	return out->active && rec_bpf_is_traced(b, slot->tgid);
+}
+
 void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pending,
 		      uint64_t *first_ts, uint64_t *total)
 {

@@ -34,6 +34,10 @@ uint64_t rec_bpf_ntraced(const struct rec_bpf *b);
 /* Calls fn for every tgid in the traced set. */
 void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, void *arg),
 			     void *arg);
+/* 1 if cpu's slot holds a traced call still in flight at detach time (its
+ * owner was running it, or was switched out unreported), else 0. */
+int rec_bpf_cpu_slot(const struct rec_bpf *b, unsigned int cpu, pid_t *tgid, pid_t *tid,
+		     struct sonde_inflight *out);
 /* Loss counts not yet reported in the stream, and the run total. */
 void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pending,
 		      uint64_t *first_ts, uint64_t *total);

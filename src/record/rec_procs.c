@@ -166,31 +166,45 @@ struct unfinished_ctx {
 	uint64_t n;
 };
 
-static void unfinished_thread(struct unfinished_ctx *u, pid_t tgid, pid_t tid)
+static void unfinished_emit(struct unfinished_ctx *u, pid_t tgid, pid_t tid,
+			    const struct sonde_inflight *in, unsigned int cpu)
 {
-	struct sonde_inflight in;
 	struct sonde_ev_syscall r;
-	unsigned int cpu;
 
-	if (rec_bpf_inflight(u->b, tid, &in) != 1)
+	if (!sonde_sc_set_has(&u->o->syscalls, in->nr) || u->o->failed_only)
 		return;
-	if (!sonde_sc_set_has(&u->o->syscalls, in.nr) || u->o->failed_only)
-		return;
-	cpu = proc_last_cpu(tgid, tid);
-	if (cpu >= u->b->ncpus)
-		cpu = 0;
 	memset(&r, 0, sizeof(r));
-	r.hdr.ts = in.ts;
+	r.hdr.ts = in->ts;
 	r.hdr.pid = tgid;
 	r.hdr.tid = tid;
 	r.hdr.type = SONDE_REC_SYSCALL;
 	r.hdr.size = sizeof(r);
 	r.hdr.cpu = cpu;
 	r.hdr.flags = SONDE_SC_UNFINISHED;
-	memcpy(r.args, in.args, sizeof(r.args));
-	r.nr = in.nr;
+	memcpy(r.args, in->args, sizeof(r.args));
+	r.nr = in->nr;
 	if (!rec_consumer_append(u->c, u->stream, &r.hdr))
 		u->n++;
+}
+
+/* A thread switched out inside a syscall: its entry is in task storage
+ * (a thread on a CPU at detach time is found through the CPU's slot). */
+static void unfinished_thread(struct unfinished_ctx *u, pid_t tgid, pid_t tid)
+{
+	struct sonde_inflight in;
+	unsigned int cpu;
+
+	if (rec_bpf_inflight(u->b, tid, &in) != 1)
+		return;
+	for (cpu = 0; cpu < u->b->ncpus; cpu++) {
+		struct sonde_inflight s;
+		pid_t stgid, stid;
+
+		if (rec_bpf_cpu_slot(u->b, cpu, &stgid, &stid, &s) && stid == tid)
+			return; /* re-entered since; the slot is the newer call */
+	}
+	cpu = proc_last_cpu(tgid, tid);
+	unfinished_emit(u, tgid, tid, &in, cpu < u->b->ncpus ? cpu : 0);
 }
 
 static void unfinished_tgid(pid_t tgid, void *arg)
@@ -218,6 +232,13 @@ uint64_t rec_proc_unfinished(struct rec_bpf *b, struct rec_consumer *c, unsigned
 	struct unfinished_ctx u = { .b = b, .c = c, .o = o, .stream = stream };
 
 	rec_bpf_for_each_traced(b, unfinished_tgid, &u);
+	for (unsigned int cpu = 0; cpu < b->ncpus; cpu++) {
+		struct sonde_inflight in;
+		pid_t tgid, tid;
+
+		if (rec_bpf_cpu_slot(b, cpu, &tgid, &tid, &in))
+			unfinished_emit(&u, tgid, tid, &in, cpu);
+	}
 	return u.n;
 }
 

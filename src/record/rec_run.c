@@ -117,6 +117,22 @@ static int record_add_pids(struct rec_bpf *b, struct rec_consumer *c,
 	return 0;
 }
 
+/* Tells the user (and scripts waiting for it) that recording has begun. */
+static void record_announce(const struct sonde_record_opts *o, int ncomm)
+{
+	if (o->quiet)
+		return;
+	for (size_t i = 0; i < o->npids; i++)
+		fprintf(stderr, "sonde record: attached to process %d\n",
+			rec_proc_tgid(o->pids[i]));
+	if (o->comm)
+		fprintf(stderr, "sonde record: following processes named '%s' (%d running now)\n",
+			o->comm, ncomm);
+	if (!o->argv)
+		fprintf(stderr, "sonde record: recording to %s; SIGINT (Ctrl-C) stops\n",
+			o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT);
+}
+
 /* A process that died between the /proc look-up and the bit being set
  * never fires the exit tracepoint that would clear it: drop such bits so
  * the run still ends when everything is gone. */
@@ -145,6 +161,7 @@ struct run {
 	int child_status;
 	int child_reaped;
 	int stop_signal;
+	int ncomm; /* --comm matches found in /proc at start */
 };
 
 static void run_reap(struct run *r, int flags)
@@ -247,10 +264,10 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	if (e)
 		return e;
 	if (o->comm) {
-		e = rec_proc_add_comm(&r->b, &r->c, r->b.ncpus, o->comm);
-		if (e < 0) {
-			snprintf(err, errlen, "scanning /proc: %s", strerror(-e));
-			return e;
+		r->ncomm = rec_proc_add_comm(&r->b, &r->c, r->b.ncpus, o->comm);
+		if (r->ncomm < 0) {
+			snprintf(err, errlen, "scanning /proc: %s", strerror(-r->ncomm));
+			return r->ncomm;
 		}
 	}
 	return rec_consumer_start(&r->c, err, errlen);
@@ -289,6 +306,11 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 			return e;
 		}
 	}
+	for (size_t i = 0; i < o->npids; i++)
+		if (rec_proc_tgid(o->pids[i]) <= 0) {
+			snprintf(err, errlen, "no process with PID %d", (int)o->pids[i]);
+			return -ESRCH;
+		}
 	e = record_check_env(err, errlen);
 	if (e)
 		return e;
@@ -302,6 +324,7 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	if (e)
 		goto out;
 	t0 = rec_now_mono();
+	record_announce(o, r.ncomm);
 	if (o->argv) {
 		e = rec_child_release(&r.ch);
 		if (e && !o->quiet)

@@ -4,8 +4,10 @@
  * merge order, seek, file mode, the writer's threads and flush.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "test_format_util.h"
 
@@ -18,12 +20,12 @@ static size_t build_all_types(uint8_t *buf, uint64_t ts, uint64_t *seed)
 	size_t off = 0;
 	struct sonde_hdr *h;
 
-#define PUT(T)                                                                \
-	({                                                                     \
-		T *e_ = (T *)(buf + off);                                      \
-		memset(e_, 0, sizeof(*e_));                                    \
-		off += sizeof(*e_);                                            \
-		e_;                                                            \
+#define PUT(T)                              \
+	({                                  \
+		T *e_ = (T *)(buf + off);   \
+		memset(e_, 0, sizeof(*e_)); \
+		off += sizeof(*e_);         \
+		e_;                         \
 	})
 	struct sonde_ev_syscall *sc = PUT(struct sonde_ev_syscall);
 	tf_syscall(sc, ts++, 1001, 0, tf_rand(seed));
@@ -268,13 +270,13 @@ static struct expect *merge_write(const char *path, int threads)
 
 			clock[s] += r % 50; /* many equal time stamps */
 			/* One record in 16 entered long before it is written. */
-			uint64_t ts = r % 16 == 0 && clock[s] > 40000 ? clock[s] - 40000 :
-									 clock[s];
+			uint64_t ts = r % 16 == 0 && clock[s] > 40000 ? clock[s] - 40000 : clock[s];
 			tf_syscall(&e, ts, 100 + s, (uint32_t)(r >> 60), (uint64_t)sid << 32 | i);
 			if (sonde_writer_append(w, sid, &e.hdr))
 				return NULL;
-			ex[k++] = (struct expect){ .ts = ts, .id = e.args[0], .stream = sid,
-						   .idx = i };
+			ex[k++] = (struct expect){
+				.ts = ts, .id = e.args[0], .stream = sid, .idx = i
+			};
 		}
 		if (i == MS_PER_STREAM / 2 && sonde_writer_flush(w))
 			return NULL;
@@ -315,8 +317,9 @@ static void merge_check(int threads)
 
 	/* Seek: to the start, into the middle, onto a run of equal ts, past
 	 * the end; each must continue exactly like the full order. */
-	uint64_t targets[] = { 0, ex[n / 3].ts, ex[n / 2].ts + 1, ex[n - 1].ts,
-			       ex[n - 1].ts + 1, ex[7].ts };
+	uint64_t targets[] = {
+		0, ex[n / 3].ts, ex[n / 2].ts + 1, ex[n - 1].ts, ex[n - 1].ts + 1, ex[7].ts
+	};
 	for (size_t k = 0; k < sizeof(targets) / sizeof(targets[0]); k++) {
 		size_t first = 0;
 		struct tf_read s;
@@ -385,6 +388,68 @@ TEST(flush_readable)
 	CHECK_EQ_INT(ws.raw_bytes, 1000 * sizeof(struct sonde_ev_syscall));
 	CHECK_EQ_INT(ws.chunks, 3);
 	CHECK_EQ_INT(sonde_writer_close(w), 0);
+}
+
+/* A recorder SIGKILLed while writing (threads on, flushing now and then)
+ * leaves a truncated file holding at least everything flushed, in order. */
+TEST(sigkill_writer)
+{
+	const char *path = tf_path("killed.sonde");
+	uint64_t flushed = 0, n;
+	struct sonde_reader *r;
+	struct tf_read t;
+	char err[256];
+	int pfd[2];
+	pid_t pid;
+
+	CHECK_EQ_INT(pipe(pfd), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct sonde_writer_opts o = { .threads = 1 };
+		struct sonde_meta m = tf_meta();
+		struct sonde_writer *w;
+
+		close(pfd[0]);
+		if (sonde_writer_open(&w, path, &m, &o, err, sizeof(err)))
+			_exit(1);
+		for (uint64_t i = 0;; i++) {
+			struct sonde_ev_syscall e;
+
+			tf_syscall(&e, 1000 + i, 5, i % 7, i);
+			if (sonde_writer_append(w, i % 2, &e.hdr))
+				_exit(1);
+			if (i % 5000 == 4999) {
+				if (sonde_writer_flush(w))
+					_exit(1);
+				n = i + 1;
+				if (write(pfd[1], &n, sizeof(n)) != sizeof(n))
+					_exit(1);
+			}
+		}
+	}
+	close(pfd[1]);
+	while (flushed < 100000 && read(pfd[0], &n, sizeof(n)) == sizeof(n))
+		flushed = n;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(pfd[0]);
+	CHECK(flushed >= 100000);
+	CHECK_EQ_INT(sonde_reader_open(&r, path, err, sizeof(err)), 0);
+	if (!r)
+		return;
+	CHECK(sonde_reader_truncated(r));
+	tf_read_all(r, &t, 100000000);
+	CHECK_EQ_INT(t.nerrors, 0);
+	CHECK(t.nrecs >= flushed);
+	for (size_t i = 0; i < t.nrecs; i++)
+		if (t.ids[i] != i) {
+			CHECK_EQ_INT(t.ids[i], i);
+			break;
+		}
+	printf("# killed writer: %llu records flushed, %zu readable\n", (unsigned long long)flushed,
+	       t.nrecs);
+	tf_read_free(&t);
+	sonde_reader_close(r);
 }
 
 /* A malformed record is refused, not written. */
@@ -476,6 +541,7 @@ int main(void)
 	RUN(merge_inline);
 	RUN(merge_threads);
 	RUN(flush_readable);
+	RUN(sigkill_writer);
 	RUN(append_rejects_bad_records);
 	RUN(file_mode_0600);
 	RUN(open_errors);

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writes seed traces for fuzz_reader into the directory given as argv[1]:
+ * a small complete trace with every record type on three streams, one
+ * without its footer, and one with a single record.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sonde/format.h>
+#include "format/layout.h"
+
+static const char *const names[] = { "read", "write", NULL, "close" };
+
+/* Leaves the file as a killed recorder would: chunks, no footer. */
+static int cut_footer(const char *path)
+{
+	struct sonde_trailer t;
+	FILE *f = fopen(path, "rb");
+	int ok;
+
+	if (!f)
+		return 1;
+	ok = fseek(f, -(long)sizeof(t), SEEK_END) == 0 && fread(&t, sizeof(t), 1, f) == 1;
+	fclose(f);
+	return !ok || truncate(path, (off_t)t.index_off);
+}
+
+static int seed_write(const char *path, int nrec, int footer)
+{
+	struct sonde_meta m = { .host = "fuzzhost",
+				.kernel = "6.18",
+				.machine = "x86_64",
+				.ncpus = 2,
+				.mono_ref_ns = 1,
+				.wall_ref_ns = 2,
+				.cmdline = "sonde record -- true",
+				.nsyscalls = 4,
+				.syscall_names = names };
+	struct sonde_writer *w;
+	char err[256];
+	union {
+		struct sonde_hdr h;
+		struct sonde_ev_syscall sc;
+		struct sonde_ev_exec ex;
+		uint8_t b[256];
+	} u;
+
+	if (sonde_writer_open(&w, path, &m, NULL, err, sizeof(err))) {
+		fprintf(stderr, "seed_reader: %s\n", err);
+		return 1;
+	}
+	for (int i = 0; i < nrec; i++) {
+		int type = 1 + i % (SONDE_REC_TYPE_MAX - 1);
+
+		memset(&u, 0, sizeof(u));
+		u.h = (struct sonde_hdr){ .ts = 1000 + 37 * i - (i % 5) * 20,
+					  .pid = 10,
+					  .tid = 10 + i % 3,
+					  .type = type,
+					  .size = 128,
+					  .cpu = i % 3 };
+		if (type == SONDE_REC_EXEC) {
+			u.ex.filename_len = 8;
+			u.ex.argv_len = 8;
+			memcpy(u.b + sizeof(u.ex), "/bin/sh\0sh\0-c\0x", 16);
+		}
+		if (type == SONDE_REC_SYSCALL) {
+			u.sc.nr = i % 4;
+			u.sc.args[0] = i;
+		}
+		if (sonde_writer_append(w, i % 3, &u.h))
+			return 1;
+		if (i == nrec / 2 && sonde_writer_flush(w))
+			return 1;
+	}
+	if (sonde_writer_close(w))
+		return 1;
+	return footer ? 0 : cut_footer(path);
+}
+
+int main(int argc, char **argv)
+{
+	char path[512];
+	int err = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: seed_reader DIR\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/all-types.sonde", argv[1]);
+	err |= seed_write(path, 60, 1);
+	snprintf(path, sizeof(path), "%s/flushed.sonde", argv[1]);
+	err |= seed_write(path, 40, 0);
+	snprintf(path, sizeof(path), "%s/one.sonde", argv[1]);
+	err |= seed_write(path, 1, 1);
+	return err;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# sonde record: exit statuses and error messages (command not found, not
+# executable, not root, bad options, no such PID).
+. "$(dirname "$0")/lib.sh"
+need_root
+
+"$SONDE" record -o "$TMP/nf.trace" -- sonde-no-such-command-xyz 2> "$TMP/nf.err"
+st=$?
+check "status: missing command gives 127" [ "$st" -eq 127 ]
+check "status: missing command gives the shell's message" \
+	grep -qx 'sonde record: sonde-no-such-command-xyz: command not found' "$TMP/nf.err"
+check "status: missing command leaves no trace file" [ ! -e "$TMP/nf.trace" ]
+
+printf 'not a program\n' > "$TMP/noexec"
+chmod 644 "$TMP/noexec"
+"$SONDE" record -o "$TMP/ne.trace" -- "$TMP/noexec" 2> "$TMP/ne.err"
+st=$?
+check "status: non-executable command gives 126" [ "$st" -eq 126 ]
+check "status: non-executable command says why" grep -q 'Permission denied' "$TMP/ne.err"
+
+"$SONDE" record -q -o "$TMP/ok.trace" -- sh -c 'exit 42'
+check "status: exit status 42 propagated" [ $? -eq 42 ]
+
+# Without privileges: a copy of the binary nobody can run, no capabilities.
+if command -v setpriv > /dev/null; then
+	d=$(mktemp -d /tmp/sonde-np.XXXXXX)
+	chmod 755 "$d"
+	cp "$SONDE" "$d/sonde"
+	(cd "$d" && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		./sonde record -o "$d/x.trace" -- true) 2> "$TMP/np.err"
+	st=$?
+	check "status: not root fails with status 1" [ "$st" -eq 1 ]
+	check "status: not root names the privileges needed" \
+		grep -q 'needs root (CAP_BPF and CAP_PERFMON) to load BPF programs; run with sudo' \
+		"$TMP/np.err"
+	rm -rf "$d"
+else
+	notok "status: setpriv (util-linux) is needed for the not-root test"
+fi
+
+"$SONDE" record 2> "$TMP/none.err"
+check "status: nothing to trace is a usage error (2)" [ $? -eq 2 ]
+check "status: nothing to trace says what to give" grep -q 'nothing to trace' "$TMP/none.err"
+"$SONDE" record --ring-size 3000 -- true 2> "$TMP/ring.err"
+check "status: bad --ring-size rejected (2)" [ $? -eq 2 ]
+"$SONDE" record -e trace=no_such_syscall -- true 2> "$TMP/e.err"
+check "status: bad -e trace= rejected (2)" [ $? -eq 2 ]
+check "status: bad -e trace= names the token" grep -q 'no_such_syscall' "$TMP/e.err"
+"$SONDE" record -o "$TMP/p.trace" -p 4194303 2> "$TMP/p.err"
+check "status: -p of a missing process fails (1)" [ $? -eq 1 ]
+check "status: -p of a missing process says so" grep -q 'no process with PID 4194303' "$TMP/p.err"
+check "status: -p of a missing process leaves no trace file" [ ! -e "$TMP/p.trace" ]
+"$SONDE" record -q -o /nonexistent-dir/x.trace -- true 2> "$TMP/o.err"
+check "status: unwritable output fails (1)" [ $? -eq 1 ]
+check "status: unwritable output names the file" grep -q '/nonexistent-dir/x.trace' "$TMP/o.err"
+exit 0
