@@ -98,6 +98,11 @@ void cg_str_into(struct cg *cg, struct node *n, int vdst, int cap);
  * producer up to *cap), or a new scratch buffer of natural_cap. */
 int cg_str_dest(struct cg *cg, int natural_cap, int *cap);
 
+/* cgvar.c: reads (scalars as values, strings as pointers) and writes
+ * (vval, or the string expression rhs) of variables. */
+int cg_var_read(struct cg *cg, struct node *n);
+void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs);
+
 struct action *action_new(struct lcc *cc, enum akind k, struct loc loc);
 
 #endif
