@@ -103,10 +103,14 @@ void cg_zero(struct cg *cg, int vptr, int off, int size)
 static int bpf_size(int width)
 {
 	switch (width) {
-	case 1: return BPF_B;
-	case 2: return BPF_H;
-	case 4: return BPF_W;
-	default: return BPF_DW;
+	case 1:
+		return BPF_B;
+	case 2:
+		return BPF_H;
+	case 4:
+		return BPF_W;
+	default:
+		return BPF_DW;
 	}
 }
 
@@ -287,17 +291,42 @@ static int alu_op(int tok, int sign, int *off)
 {
 	*off = 0;
 	switch (tok) {
-	case T_PLUS: case T_ADDEQ: case T_INC: return BPF_ADD;
-	case T_MINUS: case T_SUBEQ: case T_DEC: return BPF_SUB;
-	case T_STAR: case T_MULEQ: return BPF_MUL;
-	case T_SLASH: case T_DIVEQ: *off = sign; return BPF_DIV; /* off 1: sdiv (v4 ISA) */
-	case T_PERCENT: case T_MODEQ: *off = sign; return BPF_MOD;
-	case T_AMP: case T_ANDEQ: return BPF_AND;
-	case T_PIPE: case T_OREQ: return BPF_OR;
-	case T_CARET: case T_XOREQ: return BPF_XOR;
-	case T_SHL: case T_SHLEQ: return BPF_LSH;
-	case T_SHR: case T_SHREQ: return sign ? BPF_ARSH : BPF_RSH;
-	default: return -1;
+	case T_PLUS:
+	case T_ADDEQ:
+	case T_INC:
+		return BPF_ADD;
+	case T_MINUS:
+	case T_SUBEQ:
+	case T_DEC:
+		return BPF_SUB;
+	case T_STAR:
+	case T_MULEQ:
+		return BPF_MUL;
+	case T_SLASH:
+	case T_DIVEQ:
+		*off = sign;
+		return BPF_DIV; /* off 1: sdiv (v4 ISA) */
+	case T_PERCENT:
+	case T_MODEQ:
+		*off = sign;
+		return BPF_MOD;
+	case T_AMP:
+	case T_ANDEQ:
+		return BPF_AND;
+	case T_PIPE:
+	case T_OREQ:
+		return BPF_OR;
+	case T_CARET:
+	case T_XOREQ:
+		return BPF_XOR;
+	case T_SHL:
+	case T_SHLEQ:
+		return BPF_LSH;
+	case T_SHR:
+	case T_SHREQ:
+		return sign ? BPF_ARSH : BPF_RSH;
+	default:
+		return -1;
 	}
 }
 
@@ -327,25 +356,38 @@ static void cg_arith(struct cg *cg, int tok, int dst, int src, const struct type
 static int jmp_for(int tok, int sign)
 {
 	switch (tok) {
-	case T_EQ: return BPF_JEQ;
-	case T_NE: return BPF_JNE;
-	case T_LT: return sign ? BPF_JSLT : BPF_JLT;
-	case T_GT: return sign ? BPF_JSGT : BPF_JGT;
-	case T_LE: return sign ? BPF_JSLE : BPF_JLE;
-	case T_GE: return sign ? BPF_JSGE : BPF_JGE;
-	default: return -1;
+	case T_EQ:
+		return BPF_JEQ;
+	case T_NE:
+		return BPF_JNE;
+	case T_LT:
+		return sign ? BPF_JSLT : BPF_JLT;
+	case T_GT:
+		return sign ? BPF_JSGT : BPF_JGT;
+	case T_LE:
+		return sign ? BPF_JSLE : BPF_JLE;
+	case T_GE:
+		return sign ? BPF_JSGE : BPF_JGE;
+	default:
+		return -1;
 	}
 }
 
 static int neg_jmp(int tok)
 {
 	switch (tok) {
-	case T_EQ: return T_NE;
-	case T_NE: return T_EQ;
-	case T_LT: return T_GE;
-	case T_GE: return T_LT;
-	case T_GT: return T_LE;
-	default: return T_GT;
+	case T_EQ:
+		return T_NE;
+	case T_NE:
+		return T_EQ;
+	case T_LT:
+		return T_GE;
+	case T_GE:
+		return T_LT;
+	case T_GT:
+		return T_LE;
+	default:
+		return T_GT;
 	}
 }
 
@@ -775,7 +817,8 @@ int cg_programs(struct lcc *cc)
 	}
 	if (cc->scratch_size > 32768) {
 		cc_error(cc, (struct loc){ 0, 0 },
-			 "the clauses need %d bytes of per-CPU scratch memory, more than the 32 KiB limit: use fewer or shorter strings (-x strsize=N)",
+			 "the clauses need %d bytes of per-CPU scratch memory, more than the 32 "
+			 "KiB limit: use fewer or shorter strings (-x strsize=N)",
 			 cc->scratch_size);
 		return -1;
 	}

@@ -125,4 +125,3 @@ void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs)
 	}
 	ir_bind(cg->ir, done);
 }
-

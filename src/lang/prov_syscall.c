@@ -219,8 +219,8 @@ static int sc_builtin(struct cg *cg, const char *name)
 		int args[2], v, koff = cg_scratch(cg, 8), ok = ir_label(cg->ir);
 
 		if (cg->cc->m_scnames < 0)
-			cg->cc->m_scnames = map_add(cg->cc, "syscall_names", BPF_MAP_TYPE_ARRAY, 4, 32,
-						    SONDE_NR_SYSCALLS, NULL);
+			cg->cc->m_scnames = map_add(cg->cc, "syscall_names", BPF_MAP_TYPE_ARRAY, 4,
+						    32, SONDE_NR_SYSCALLS, NULL);
 		cg_store_scalar(cg, cg->vscr, koff, cg->pv[0], 4);
 		args[0] = ir_vreg(cg->ir);
 		ir_ldmap(cg->ir, args[0], cg->cc->m_scnames);

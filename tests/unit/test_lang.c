@@ -15,9 +15,9 @@ TEST(ptregs_offsets_match_btf)
 	static const struct {
 		const char *f;
 		int off;
-	} regs[] = { { "di", 112 }, { "si", 104 }, { "dx", 96 }, { "r10", 56 }, { "r8", 72 },
-		     { "r9", 64 },  { "cx", 88 },  { "ax", 80 }, { "orig_ax", 120 },
-		     { "ip", 128 }, { "cs", 136 } };
+	} regs[] = { { "di", 112 },	 { "si", 104 }, { "dx", 96 }, { "r10", 56 },
+		     { "r8", 72 },	 { "r9", 64 },	{ "cx", 88 }, { "ax", 80 },
+		     { "orig_ax", 120 }, { "ip", 128 }, { "cs", 136 } };
 	char err[256];
 
 	CHECK(lbtf_load(err, sizeof(err)) == 0);
@@ -37,10 +37,11 @@ TEST(spills_when_registers_run_out)
 {
 	char err[512] = "";
 
-	CHECK(compiles("BEGIN { a = 1; b = 2; c = 3; d = 4; e = 5; f = 6; g = 7; h = 8; i = 9; j = 10;"
-		       " x = (a + (b + (c + (d + (e + (f + (g + (h + (i + (j + pid))))))))));"
-		       " y = ((a * b) + (c * d)) * ((e * f) + (g * h)) + ((i * j) * (timestamp + cpu)); }",
-		       err, sizeof(err)));
+	CHECK(compiles(
+		"BEGIN { a = 1; b = 2; c = 3; d = 4; e = 5; f = 6; g = 7; h = 8; i = 9; j = 10;"
+		" x = (a + (b + (c + (d + (e + (f + (g + (h + (i + (j + pid))))))))));"
+		" y = ((a * b) + (c * d)) * ((e * f) + (g * h)) + ((i * j) * (timestamp + cpu)); }",
+		err, sizeof(err)));
 	CHECK_EQ_STR(err, "");
 }
 
@@ -60,14 +61,18 @@ TEST(every_feature_type_checks)
 {
 	char err[512] = "";
 
-	CHECK(compiles("syscall::read:entry /pid == 1 && execname != \"x\"/ {"
-		       " self->t = timestamp; a[probefunc, tid] = arg0; this->s = strjoin(execname, \"!\");"
-		       " @c[execname] = count(); @q = quantize(arg2); @l = lquantize(arg2, 0, 100, 10);"
-		       " @ll = llquantize(arg2, 10, 0, 4, 10); @s = stddev(arg2); @m = min(arg0);"
-		       " printf(\"%s %d %x %-8s\\n\", basename(this->s), strlen(this->s), arg1, probefunc); }"
-		       " syscall::read:return /self->t/ { @d = avg(timestamp - self->t); self->t = 0;"
-		       " trace(errno); printa(\"%s %@d\\n\", @c); } END { trunc(@c, 3); normalize(@d, 1000); }",
-		       err, sizeof(err)));
+	CHECK(compiles(
+		"syscall::read:entry /pid == 1 && execname != \"x\"/ {"
+		" self->t = timestamp; a[probefunc, tid] = arg0; this->s = strjoin(execname, "
+		"\"!\");"
+		" @c[execname] = count(); @q = quantize(arg2); @l = lquantize(arg2, 0, 100, 10);"
+		" @ll = llquantize(arg2, 10, 0, 4, 10); @s = stddev(arg2); @m = min(arg0);"
+		" printf(\"%s %d %x %-8s\\n\", basename(this->s), strlen(this->s), arg1, "
+		"probefunc); }"
+		" syscall::read:return /self->t/ { @d = avg(timestamp - self->t); self->t = 0;"
+		" trace(errno); printa(\"%s %@d\\n\", @c); } END { trunc(@c, 3); normalize(@d, "
+		"1000); }",
+		err, sizeof(err)));
 	CHECK_EQ_STR(err, "");
 }
 
