@@ -15,7 +15,7 @@ CFLAGS += -DSONDE_VERSION=\"0.1.0\" -std=gnu11 -Wall -Wextra -Werror -Wno-missin
 LDFLAGS += $(SAN)
 LDLIBS := -lbpf -lelf -lz -lzstd -lpthread -lm
 
-LIB_SRCS := $(wildcard src/format/*.c src/decode/*.c src/lang/*.c \
+LIB_SRCS := $(wildcard src/format/*.c src/decode/*.c src/decode/strace/*.c src/lang/*.c \
 		       src/record/*.c src/analysis/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
@@ -55,7 +55,7 @@ $(O)/%.bpf.o: bpf/%.bpf.c $(O)/vmlinux.h $(wildcard bpf/*.h) include/sonde/event
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(O)/src/%.o: src/%.c $(SKELS) $(wildcard include/sonde/*.h src/*/*.h)
+$(O)/src/%.o: src/%.c $(SKELS) $(wildcard include/sonde/*.h src/*/*.h src/*/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 

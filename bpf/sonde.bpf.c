@@ -25,6 +25,7 @@ extern void bpf_task_release(struct task_struct *p) __ksym;
 
 #include "traced.h"
 #include "ring.h"
+#include "capture.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -200,6 +201,8 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	cs->slot.e.args[5] = regs->r9;
 	cs->slot.e.nr = nr;
 	cs->slot.e.active = 1;
+	if (nr_selected(nr))
+		capture_enter(t, &cs->slot.e);
 	return 0;
 }
 
@@ -247,6 +250,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (failed_only && !is_failure(ret))
 		return 0;
+	capture_exit(t, e, ret);
 	now = bpf_ktime_get_ns();
 	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
 	return 0;

@@ -36,6 +36,7 @@ struct sonde_record_opts {
 	int zstd_level;         /* 1..19; 0 = SONDE_RECORD_DEFAULT_ZSTD */
 	const char *cmdline;    /* the sonde command line, for the header */
 	bool quiet;             /* no progress messages on stderr */
+	uint32_t snaplen;       /* payload bytes captured per call; 0 = none */
 };
 
 struct sonde_record_summary {

@@ -4,6 +4,8 @@
 #ifndef SONDE_CLI_H
 #define SONDE_CLI_H
 
+#include <stdio.h>
+
 struct sonde_cmd {
 	const char *name;
 	const char *summary; /* one line for `sonde help` */
@@ -14,7 +16,15 @@ struct sonde_cmd {
 extern const struct sonde_cmd cmd_record;
 extern const struct sonde_cmd cmd_print;
 extern const struct sonde_cmd cmd_stat;
+extern const struct sonde_cmd cmd_strace;
 extern const struct sonde_cmd cmd_script;
+
+struct sonde_reader;
+struct sonde_scan_opts;
+/* sonde print --strace: the trace through the strace decoders (cmd_strace.c),
+ * as strace -f -o prints; returns 0 or -errno. */
+int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE *out,
+		      const char *file);
 
 /* Prints "sonde CMD: message" to stderr (printf-style). */
 void cli_err(const char *cmd, const char *fmt, ...)

@@ -28,6 +28,8 @@
 	"      --format=FMT        text (default), flight (hh:mm:ss.uuuuuu #CPU PID\n" \
 	"                          event, as the kernel flight recorder), json\n"      \
 	"      --json              NDJSON, one object per event (= --format=json)\n"   \
+	"      --strace            syscalls decoded exactly as strace -f -o prints\n"  \
+	"                          them (flags, structs, captured buffers)\n"          \
 	"  -o, --output FILE       write to FILE instead of standard output\n"         \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"          \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"         \
@@ -51,6 +53,7 @@ enum {
 	OPT_RELATIVE,
 	OPT_NO_DUR,
 	OPT_UTC,
+	OPT_STRACE,
 };
 
 static const struct option print_longopts[] = {
@@ -61,6 +64,7 @@ static const struct option print_longopts[] = {
 	{ "relative", no_argument, NULL, OPT_RELATIVE },
 	{ "no-dur", no_argument, NULL, OPT_NO_DUR },
 	{ "utc", no_argument, NULL, OPT_UTC },
+	{ "strace", no_argument, NULL, OPT_STRACE },
 	{ 0 },
 };
 
@@ -71,6 +75,7 @@ struct print_args {
 	struct sonde_render_opts ropts;
 	struct sonde_scan_opts scan;
 	int nt; /* number of -t */
+	int strace;
 };
 
 /* Names the formats the renderer table has, so a new renderer shows up
@@ -130,6 +135,9 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			break;
 		case OPT_UTC:
 			a->ropts.utc = 1;
+			break;
+		case OPT_STRACE:
+			a->strace = 1;
 			break;
 		default:
 			cli_bad_option("print", argv, opt);
@@ -200,6 +208,13 @@ static int print_run(int argc, char **argv)
 	if (!out) {
 		sonde_reader_close(r);
 		return 1;
+	}
+	if (a.strace) {
+		/* The strace decoders (src/cli/cmd_strace.c) instead of a renderer. */
+		rc = strace_print_scan(r, &a.scan, out, a.file);
+		rc = output_close("print", a.output, out, rc);
+		sonde_reader_close(r);
+		return rc ? 1 : 0;
 	}
 	rc = sonde_render_open(&p.render, a.format, out, sonde_reader_meta(r), &a.ropts);
 	if (rc) {

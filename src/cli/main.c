@@ -11,6 +11,7 @@ static const struct sonde_cmd *const commands[] = {
 	&cmd_record,
 	&cmd_print,
 	&cmd_stat,
+	&cmd_strace,
 	&cmd_script,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

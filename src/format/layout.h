@@ -38,8 +38,8 @@ struct sonde_file_hdr {
 	char magic[8];
 	uint32_t version;
 	uint32_t hdr_len; /* header + TLVs, multiple of 8 */
-	uint32_t crc;     /* crc32 of the hdr_len bytes, this field as 0 */
-	uint32_t flags;   /* 0; readers ignore unknown bits */
+	uint32_t crc;	  /* crc32 of the hdr_len bytes, this field as 0 */
+	uint32_t flags;	  /* 0; readers ignore unknown bits */
 };
 
 /* Metadata TLV: tag, length of the value, value padded to 8 bytes. */
@@ -51,13 +51,13 @@ struct sonde_tlv {
 
 enum sonde_tlv_tag {
 	SONDE_TLV_END = 0,
-	SONDE_TLV_HOST = 1,      /* NUL-terminated string */
-	SONDE_TLV_KERNEL = 2,    /* NUL-terminated string */
-	SONDE_TLV_MACHINE = 3,   /* NUL-terminated string */
-	SONDE_TLV_NCPUS = 4,     /* u32 */
+	SONDE_TLV_HOST = 1,	 /* NUL-terminated string */
+	SONDE_TLV_KERNEL = 2,	 /* NUL-terminated string */
+	SONDE_TLV_MACHINE = 3,	 /* NUL-terminated string */
+	SONDE_TLV_NCPUS = 4,	 /* u32 */
 	SONDE_TLV_CLOCK_REF = 5, /* u64 monotonic ns, u64 realtime ns */
-	SONDE_TLV_CMDLINE = 6,   /* NUL-terminated string */
-	SONDE_TLV_SYSCALLS = 7,  /* u32 count, count NUL-terminated names */
+	SONDE_TLV_CMDLINE = 6,	 /* NUL-terminated string */
+	SONDE_TLV_SYSCALLS = 7,	 /* u32 count, count NUL-terminated names */
 };
 
 /* codec values */
@@ -69,7 +69,7 @@ enum sonde_tlv_tag {
 struct sonde_chunk_hdr {
 	uint32_t magic;
 	uint16_t hdr_len; /* 64; larger = fields appended by a newer writer */
-	uint16_t kind;    /* enum sonde_chunk_kind */
+	uint16_t kind;	  /* enum sonde_chunk_kind */
 	uint8_t codec;
 	uint8_t transform;
 	uint16_t flags; /* 0 */
@@ -106,7 +106,7 @@ struct sonde_trailer {
 	uint64_t index_off;
 	uint64_t index_len;
 	uint32_t index_crc; /* crc32 of the index_len bytes */
-	uint32_t crc;       /* crc32 of the 28 bytes before */
+	uint32_t crc;	    /* crc32 of the 28 bytes before */
 };
 
 _Static_assert(sizeof(struct sonde_file_hdr) == 24, "file header layout");
@@ -121,13 +121,13 @@ _Static_assert(sizeof(struct sonde_trailer) == 32, "trailer layout");
  * beyond them before allocating, so hostile files cannot make it allocate
  * absurd amounts.
  */
-#define SONDE_HDR_MAX (16u << 20)        /* header + TLVs */
-#define SONDE_STR_MAX (1u << 20)         /* one metadata string */
-#define SONDE_SYSCALLS_MAX 65536u        /* entries in the syscall table */
-#define SONDE_CHUNK_RAW_MAX (16u << 20)  /* records bytes per chunk */
-#define SONDE_CHUNK_MIN (64u << 10)      /* smallest chunk_bytes accepted */
-#define SONDE_CHUNK_DEFAULT (1u << 20)   /* default chunk_bytes */
-#define SONDE_CHUNK_HDR_MAX 4096u        /* chunk header with extensions */
+#define SONDE_HDR_MAX (16u << 20)	/* header + TLVs */
+#define SONDE_STR_MAX (1u << 20)	/* one metadata string */
+#define SONDE_SYSCALLS_MAX 65536u	/* entries in the syscall table */
+#define SONDE_CHUNK_RAW_MAX (16u << 20) /* records bytes per chunk */
+#define SONDE_CHUNK_MIN (64u << 10)	/* smallest chunk_bytes accepted */
+#define SONDE_CHUNK_DEFAULT (1u << 20)	/* default chunk_bytes */
+#define SONDE_CHUNK_HDR_MAX 4096u	/* chunk header with extensions */
 #define SONDE_REC_MIN sizeof(struct sonde_hdr)
 
 static inline uint32_t sonde_crc32(const void *p, size_t n)

@@ -133,10 +133,9 @@ static const char *chunk_read_hdr(struct sonde_reader *r, const struct rchunk *c
 		return "cannot read the chunk header";
 	if (chunk_hdr_check(h, c->offset, r->data_end, &why))
 		return why;
-	if (c->from_idx && (h->stream != c->stream || h->seq != c->seq ||
-			    h->min_ts != c->min_ts || h->max_ts != c->max_ts ||
-			    h->nrecords != c->nrecords || h->kind != c->kind ||
-			    h->comp_len != c->comp_len))
+	if (c->from_idx && (h->stream != c->stream || h->seq != c->seq || h->min_ts != c->min_ts ||
+			    h->max_ts != c->max_ts || h->nrecords != c->nrecords ||
+			    h->kind != c->kind || h->comp_len != c->comp_len))
 		return "chunk header disagrees with the footer index";
 	if (h->codec != SONDE_CODEC_ZSTD)
 		return "unknown compression codec";
@@ -156,7 +155,8 @@ static const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
 	size_t n;
 
 	if (grow(&r->comp, &r->comp_cap, h->comp_len ? h->comp_len : 1) ||
-	    grow(&r->enc, &r->enc_cap, h->enc_len ? h->enc_len : 1))
+	    grow(&r->enc, &r->enc_cap, h->enc_len ? h->enc_len : 1) ||
+	    grow(&r->scratch, &r->scratch_cap, h->raw_len ? h->raw_len : 1))
 		return why;
 	if (src_read(r, c->offset + h->hdr_len, r->comp, h->comp_len))
 		return "cannot read the chunk payload";
@@ -174,7 +174,8 @@ static const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
 		memcpy(raw, r->enc, h->raw_len);
 		return NULL;
 	}
-	if (xform_decode(r->enc, h->enc_len, h->nrecords, raw, h->raw_len, &why))
+	if (xform_decode(r->enc, h->enc_len, h->nrecords, raw, h->raw_len, (uint64_t *)r->scratch,
+			 &why))
 		return why;
 	return NULL;
 }
@@ -210,8 +211,7 @@ static const char *chunk_index_records(struct loaded *l, const struct sonde_chun
 	return NULL;
 }
 
-static const char *chunk_load(struct sonde_reader *r, const struct rchunk *c,
-			      struct loaded **out)
+static const char *chunk_load(struct sonde_reader *r, const struct rchunk *c, struct loaded **out)
 {
 	struct sonde_chunk_hdr h;
 	struct loaded *l;
@@ -263,9 +263,11 @@ static int merge_load(struct sonde_reader *r, struct rchunk *c)
 		c->bad = 1;
 		r->st.chunks--;
 		r->st.bad_chunks++;
-		reader_error(r, "chunk at offset %llu (stream %u, seq %llu) is corrupt: %s; "
-			     "skipped", (unsigned long long)c->offset, c->stream,
-			     (unsigned long long)c->seq, why);
+		reader_error(r,
+			     "chunk at offset %llu (stream %u, seq %llu) is corrupt: %s; "
+			     "skipped",
+			     (unsigned long long)c->offset, c->stream, (unsigned long long)c->seq,
+			     why);
 		return -EBADMSG;
 	}
 	if (heap_push(r, l)) {
@@ -312,11 +314,11 @@ int sonde_reader_next(struct sonde_reader *r, const struct sonde_hdr **rec)
 		if (top && c && top->recs[top->pos].ts >= c->min_ts &&
 		    r->held > SONDE_READER_HOLD_MAX && !r->relaxed) {
 			r->relaxed = 1;
-			reader_error(r, "chunks overlap in time by more than 1 GiB; records "
-				     "from here on may be out of time order");
+			reader_error(r, "chunks overlap in time by more than 512 MiB; records "
+					"from here on may be out of time order");
 		}
-		if (top && (!c || top->recs[top->pos].ts < c->min_ts ||
-			    r->held > SONDE_READER_HOLD_MAX)) {
+		if (top &&
+		    (!c || top->recs[top->pos].ts < c->min_ts || r->held > SONDE_READER_HOLD_MAX)) {
 			*rec = merge_pop(r);
 			if ((*rec)->ts < r->seek_ts)
 				continue;

@@ -17,8 +17,8 @@ struct tlv_buf {
 	size_t len, cap;
 };
 
-static int tlv_put(struct tlv_buf *b, uint16_t tag, const void *v1, size_t n1,
-		   const void *v2, size_t n2)
+static int tlv_put(struct tlv_buf *b, uint16_t tag, const void *v1, size_t n1, const void *v2,
+		   size_t n2)
 {
 	struct sonde_tlv t = { .tag = tag, .len = (uint32_t)(n1 + n2) };
 	size_t need = b->len + sizeof(t) + sonde_align8(n1 + n2);
@@ -88,11 +88,9 @@ static int tlv_put_syscalls(struct tlv_buf *b, const struct sonde_meta *m)
 	return err;
 }
 
-int meta_encode(const struct sonde_meta *m, uint8_t **out, size_t *len,
-		char *err, size_t errlen)
+int meta_encode(const struct sonde_meta *m, uint8_t **out, size_t *len, char *err, size_t errlen)
 {
-	struct sonde_file_hdr h = { .magic = SONDE_FILE_MAGIC,
-				    .version = SONDE_FORMAT_VERSION };
+	struct sonde_file_hdr h = { .magic = SONDE_FILE_MAGIC, .version = SONDE_FORMAT_VERSION };
 	uint64_t clock[2] = { m->mono_ref_ns, m->wall_ref_ns };
 	struct tlv_buf b = { .cap = 4096, .len = sizeof(h) };
 	int e = 0;
@@ -117,9 +115,11 @@ int meta_encode(const struct sonde_meta *m, uint8_t **out, size_t *len,
 	if (!e)
 		e = tlv_put(&b, SONDE_TLV_END, NULL, 0, NULL, 0);
 	if (e) {
-		snprintf(err, errlen, "%s", e == -ENOMEM ? "out of memory" :
-			 "trace metadata too large (strings are limited to 1 MiB, "
-			 "the syscall table to 65536 entries, the header to 16 MiB)");
+		snprintf(err, errlen, "%s",
+			 e == -ENOMEM
+				 ? "out of memory"
+				 : "trace metadata too large (strings are limited to 1 MiB, "
+				   "the syscall table to 65536 entries, the header to 16 MiB)");
 		free(b.p);
 		return e;
 	}
@@ -132,8 +132,7 @@ int meta_encode(const struct sonde_meta *m, uint8_t **out, size_t *len,
 	return 0;
 }
 
-long meta_check_fixed(const uint8_t *hdr, uint64_t file_size, char *err,
-		      size_t errlen)
+long meta_check_fixed(const uint8_t *hdr, uint64_t file_size, char *err, size_t errlen)
 {
 	struct sonde_file_hdr h;
 
@@ -145,7 +144,8 @@ long meta_check_fixed(const uint8_t *hdr, uint64_t file_size, char *err,
 	if (h.version == 0 || h.version > SONDE_FORMAT_VERSION) {
 		snprintf(err, errlen,
 			 "trace format version %u is not supported (this sonde reads "
-			 "version %d); use a newer sonde", h.version, SONDE_FORMAT_VERSION);
+			 "version %d); use a newer sonde",
+			 h.version, SONDE_FORMAT_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (h.hdr_len < sizeof(h) + sizeof(struct sonde_tlv) || h.hdr_len % 8 ||
@@ -155,8 +155,7 @@ long meta_check_fixed(const uint8_t *hdr, uint64_t file_size, char *err,
 		return -EBADMSG;
 	}
 	if (h.hdr_len > file_size) {
-		snprintf(err, errlen,
-			 "trace truncated inside its header (%u bytes, file has %llu)",
+		snprintf(err, errlen, "trace truncated inside its header (%u bytes, file has %llu)",
 			 h.hdr_len, (unsigned long long)file_size);
 		return -EBADMSG;
 	}
@@ -196,8 +195,7 @@ static int meta_syscalls(struct meta_store *st, const uint8_t *v, uint32_t len)
 }
 
 /* Applies one TLV; unknown tags are ignored. */
-static int meta_apply(struct meta_store *st, uint16_t tag, const uint8_t *v,
-		      uint32_t len)
+static int meta_apply(struct meta_store *st, uint16_t tag, const uint8_t *v, uint32_t len)
 {
 	struct sonde_meta *m = &st->meta;
 	const char *s = tlv_str(v, len);
@@ -229,8 +227,7 @@ static int meta_apply(struct meta_store *st, uint16_t tag, const uint8_t *v,
 	}
 }
 
-int meta_decode(struct meta_store *st, uint8_t *buf, size_t len, char *err,
-		size_t errlen)
+int meta_decode(struct meta_store *st, uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	struct sonde_file_hdr h;
 	size_t off = sizeof(h);
@@ -267,8 +264,10 @@ int meta_decode(struct meta_store *st, uint8_t *buf, size_t len, char *err,
 		}
 		e = meta_apply(st, t.tag, buf + off, t.len);
 		if (e) {
-			snprintf(err, errlen, e == -ENOMEM ? "out of memory" :
-				 "trace header corrupt: malformed metadata tag %u", t.tag);
+			snprintf(err, errlen,
+				 e == -ENOMEM ? "out of memory"
+					      : "trace header corrupt: malformed metadata tag %u",
+				 t.tag);
 			return e;
 		}
 		off += sonde_align8(t.len);

@@ -73,8 +73,7 @@ const uint8_t *src_peek(struct sonde_reader *r, uint64_t off, size_t len)
 	return r->win;
 }
 
-int chunk_hdr_check(const struct sonde_chunk_hdr *h, uint64_t off, uint64_t end,
-		    const char **why)
+int chunk_hdr_check(const struct sonde_chunk_hdr *h, uint64_t off, uint64_t end, const char **why)
 {
 	if (h->magic != SONDE_CHUNK_MAGIC)
 		return *why = "bad chunk magic", -EBADMSG;
@@ -181,10 +180,10 @@ static int scan_chunks(struct sonde_reader *r, uint64_t end)
 			return 0; /* the index of a file whose trailer is damaged */
 		err = chunk_hdr_check(&h, off, end, &why);
 		if (err == -ENODATA) {
-			reader_error(r, "trace truncated: the chunk at offset %llu (stream %u, "
+			reader_error(r,
+				     "trace truncated: the chunk at offset %llu (stream %u, "
 				     "seq %llu) is incomplete, %llu bytes missing",
-				     (unsigned long long)off, h.stream,
-				     (unsigned long long)h.seq,
+				     (unsigned long long)off, h.stream, (unsigned long long)h.seq,
 				     (unsigned long long)(h.hdr_len + (uint64_t)h.comp_len -
 							  (end - off)));
 			r->truncated = 1;
@@ -192,35 +191,41 @@ static int scan_chunks(struct sonde_reader *r, uint64_t end)
 		}
 		if (err) {
 			next = scan_resync(r, off, end);
-			err = pending_add(r, "bytes %llu..%llu of the file are not a valid "
-					  "chunk (%s); skipped", (unsigned long long)off,
-					  (unsigned long long)next, why);
+			err = pending_add(r,
+					  "bytes %llu..%llu of the file are not a valid "
+					  "chunk (%s); skipped",
+					  (unsigned long long)off, (unsigned long long)next, why);
 			if (err)
 				return err;
 			off = next;
 			continue;
 		}
-		if (chunks_add(r, &cap, &(struct rchunk){ .offset = off, .seq = h.seq,
-							  .min_ts = h.min_ts, .max_ts = h.max_ts,
-							  .stream = h.stream,
-							  .nrecords = h.nrecords,
-							  .comp_len = h.comp_len, .kind = h.kind }))
+		if (chunks_add(r, &cap,
+			       &(struct rchunk){ .offset = off,
+						 .seq = h.seq,
+						 .min_ts = h.min_ts,
+						 .max_ts = h.max_ts,
+						 .stream = h.stream,
+						 .nrecords = h.nrecords,
+						 .comp_len = h.comp_len,
+						 .kind = h.kind }))
 			return -ENOMEM;
 		off = sonde_align8(off + h.hdr_len + h.comp_len);
 		if (off > end)
 			off = end;
 	}
 	if (off < end) {
-		reader_error(r, "trace truncated: %llu stray bytes at the end (an "
-			     "incomplete chunk header)", (unsigned long long)(end - off));
+		reader_error(r,
+			     "trace truncated: %llu stray bytes at the end (an "
+			     "incomplete chunk header)",
+			     (unsigned long long)(end - off));
 		r->truncated = 1;
 	}
 	return 0;
 }
 
 /* Checks one index entry against the file and the previous entry. */
-static int index_entry_ok(const struct sonde_index_entry *e, uint64_t prev_end,
-			  uint64_t index_off)
+static int index_entry_ok(const struct sonde_index_entry *e, uint64_t prev_end, uint64_t index_off)
 {
 	if (e->offset % 8 || e->offset < prev_end || e->offset > index_off)
 		return 0;
@@ -247,11 +252,12 @@ static int footer_load(struct sonde_reader *r)
 		return 1;
 	if (!sonde_crc_ok(t.crc, &t, offsetof(struct sonde_trailer, crc))) {
 		reader_error(r, "trace footer damaged (trailer checksum); chunks found by "
-			     "scanning");
+				"scanning");
 		return 1;
 	}
 	if (t.index_off < r->data_start || t.index_off > r->size || t.index_off % 8 ||
-	    t.index_len < sizeof(ih) || t.index_len > r->size || t.index_off + t.index_len != r->size - sizeof(t)) {
+	    t.index_len < sizeof(ih) || t.index_len > r->size ||
+	    t.index_off + t.index_len != r->size - sizeof(t)) {
 		reader_error(r, "trace footer damaged (index bounds); chunks found by scanning");
 		return 1;
 	}
@@ -274,10 +280,15 @@ static int footer_load(struct sonde_reader *r)
 		if (!index_entry_ok(&e, prev_end, t.index_off))
 			goto bad;
 		prev_end = sonde_align8(e.offset + sizeof(struct sonde_chunk_hdr) + e.comp_len);
-		c = (struct rchunk){ .offset = e.offset, .seq = e.seq, .min_ts = e.min_ts,
-				     .max_ts = e.max_ts, .stream = e.stream,
-				     .nrecords = e.nrecords, .comp_len = e.comp_len,
-				     .kind = e.kind, .from_idx = 1 };
+		c = (struct rchunk){ .offset = e.offset,
+				     .seq = e.seq,
+				     .min_ts = e.min_ts,
+				     .max_ts = e.max_ts,
+				     .stream = e.stream,
+				     .nrecords = e.nrecords,
+				     .comp_len = e.comp_len,
+				     .kind = e.kind,
+				     .from_idx = 1 };
 		if (chunks_add(r, &cap, &c))
 			goto bad;
 	}
@@ -316,9 +327,11 @@ static int reader_build_index(struct sonde_reader *r)
 		r->data_end = r->size;
 		err = scan_chunks(r, r->size);
 		if (!err && !r->has_err)
-			reader_error(r, "trace truncated: no footer (the recorder was killed "
+			reader_error(r,
+				     "trace truncated: no footer (the recorder was killed "
 				     "or the disk filled up); all %zu complete chunks are "
-				     "readable", r->nchunks);
+				     "readable",
+				     r->nchunks);
 	}
 	if (err)
 		return err;
@@ -467,6 +480,7 @@ void sonde_reader_close(struct sonde_reader *r)
 	free(r->chunks);
 	free(r->comp);
 	free(r->enc);
+	free(r->scratch);
 	free(r->win);
 	ZSTD_freeDCtx(r->dctx);
 	meta_free(&r->meta);

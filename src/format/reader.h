@@ -18,7 +18,7 @@
 
 /* Bytes of loaded chunks beyond which the merge stops waiting for older
  * records and reports that order is no longer guaranteed. */
-#define SONDE_READER_HOLD_MAX (1ull << 30)
+#define SONDE_READER_HOLD_MAX (512ull << 20)
 /* Read window used when scanning for chunk headers. */
 #define SONDE_READER_WINDOW (1u << 20)
 
@@ -28,7 +28,7 @@ struct rchunk {
 	uint64_t seq, min_ts, max_ts;
 	uint32_t stream, nrecords, comp_len;
 	uint16_t kind;
-	uint8_t bad;      /* found corrupt: skipped */
+	uint8_t bad;	  /* found corrupt: skipped */
 	uint8_t from_idx; /* must match its header (index entry) */
 };
 
@@ -73,8 +73,8 @@ struct sonde_reader {
 	int relaxed;
 
 	ZSTD_DCtx *dctx;
-	uint8_t *comp, *enc;
-	size_t comp_cap, enc_cap;
+	uint8_t *comp, *enc, *scratch;
+	size_t comp_cap, enc_cap, scratch_cap;
 
 	char err[512];
 	int has_err;
@@ -89,8 +89,7 @@ const uint8_t *src_peek(struct sonde_reader *r, uint64_t off, size_t len);
 /* Validates a chunk header read at off (checksum, lengths within [off,
  * end)); 0, or -EBADMSG with *why, or -ENODATA when the header is sound
  * but its payload runs past end (a truncated chunk). */
-int chunk_hdr_check(const struct sonde_chunk_hdr *h, uint64_t off, uint64_t end,
-		    const char **why);
+int chunk_hdr_check(const struct sonde_chunk_hdr *h, uint64_t off, uint64_t end, const char **why);
 
 void reader_error(struct sonde_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -45,9 +45,10 @@ static const uint8_t fixed_words[NSLOTS] = {
 };
 
 struct layout {
-	size_t cnt[NSLOTS][MAXWORDS]; /* values in each column */
-	size_t off[NSLOTS][MAXWORDS]; /* where each column starts */
-	size_t pos[NSLOTS][MAXWORDS]; /* values written/read so far */
+	size_t cnt[NSLOTS][MAXWORDS];  /* values in each column */
+	size_t off[NSLOTS][MAXWORDS];  /* where each column's planes start */
+	size_t woff[NSLOTS][MAXWORDS]; /* where its words start in scratch */
+	size_t pos[NSLOTS][MAXWORDS];  /* values written/read so far */
 	size_t tail_off;
 };
 
@@ -89,7 +90,7 @@ static uint64_t zigzag(uint64_t d)
 
 static uint64_t unzigzag(uint64_t z)
 {
-	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+	return (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
 }
 
 static uint8_t *varint_put(uint8_t *p, unsigned int v)
@@ -103,8 +104,7 @@ static uint8_t *varint_put(uint8_t *p, unsigned int v)
 }
 
 /* Reads a varint of at most 3 bytes (values < 2^21); NULL if malformed. */
-static const uint8_t *varint_get(const uint8_t *p, const uint8_t *end,
-				 unsigned int *v)
+static const uint8_t *varint_get(const uint8_t *p, const uint8_t *end, unsigned int *v)
 {
 	unsigned int r = 0;
 
@@ -124,36 +124,95 @@ size_t xform_bound(size_t raw_len, size_t nrec)
 	return raw_len + 5 * nrec;
 }
 
-/* Places the columns after the tags, then the tail. */
+/* Places the columns after the tags, then the tail; and the columns'
+ * words one after the other in the scratch array. */
 static size_t layout_place(struct layout *l, size_t base)
 {
+	size_t w = 0;
+
 	for (int s = 0; s < NSLOTS; s++) {
 		for (int j = 0; j < MAXWORDS; j++) {
 			l->off[s][j] = base;
+			l->woff[s][j] = w;
 			l->pos[s][j] = 0;
 			base += 8 * l->cnt[s][j];
+			w += l->cnt[s][j];
 		}
 	}
 	l->tail_off = base;
 	return base;
 }
 
-static void plane_put(uint8_t *col, size_t cnt, size_t i, uint64_t v)
+/*
+ * Transposes an 8x8 byte matrix held as 8 little-endian words (byte c of
+ * a[r] is element [r][c]) by swapping ever smaller off-diagonal blocks:
+ * 4x4, then 2x2, then single bytes. It is its own inverse.
+ */
+#define SWAP_BLOCKS(a, i, k, shift, mask)                              \
+	do {                                                           \
+		uint64_t t_ = (((a)[i] >> (shift)) ^ (a)[k]) & (mask); \
+		(a)[i] ^= t_ << (shift);                               \
+		(a)[k] ^= t_;                                          \
+	} while (0)
+
+static inline __attribute__((always_inline)) void transpose8(uint64_t a[8])
 {
-	for (int b = 0; b < 8; b++, v >>= 8)
-		col[b * cnt + i] = (uint8_t)v;
+	const uint64_t m32 = 0x00000000ffffffffull, m16 = 0x0000ffff0000ffffull,
+		       m8 = 0x00ff00ff00ff00ffull;
+
+	SWAP_BLOCKS(a, 0, 4, 32, m32);
+	SWAP_BLOCKS(a, 1, 5, 32, m32);
+	SWAP_BLOCKS(a, 2, 6, 32, m32);
+	SWAP_BLOCKS(a, 3, 7, 32, m32);
+	SWAP_BLOCKS(a, 0, 2, 16, m16);
+	SWAP_BLOCKS(a, 1, 3, 16, m16);
+	SWAP_BLOCKS(a, 4, 6, 16, m16);
+	SWAP_BLOCKS(a, 5, 7, 16, m16);
+	SWAP_BLOCKS(a, 0, 1, 8, m8);
+	SWAP_BLOCKS(a, 2, 3, 8, m8);
+	SWAP_BLOCKS(a, 4, 5, 8, m8);
+	SWAP_BLOCKS(a, 6, 7, 8, m8);
 }
 
-static uint64_t plane_get(const uint8_t *col, size_t cnt, size_t i)
+/* cnt words -> 8 byte planes of cnt bytes each, 8 words at a time. */
+static void planes_put(uint8_t *dst, const uint64_t *w, size_t cnt)
 {
-	uint64_t v = 0;
+	size_t i = 0;
 
-	for (int b = 7; b >= 0; b--)
-		v = v << 8 | col[b * cnt + i];
-	return v;
+	for (; i + 8 <= cnt; i += 8) {
+		uint64_t a[8];
+
+		memcpy(a, w + i, sizeof(a));
+		transpose8(a);
+		for (int b = 0; b < 8; b++)
+			store64(dst + b * cnt + i, a[b]);
+	}
+	for (; i < cnt; i++)
+		for (int b = 0; b < 8; b++)
+			dst[b * cnt + i] = (uint8_t)(w[i] >> (8 * b));
 }
 
-size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out)
+/* The inverse of planes_put(). */
+static void planes_get(uint64_t *w, const uint8_t *src, size_t cnt)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= cnt; i += 8) {
+		uint64_t a[8];
+
+		for (int b = 0; b < 8; b++)
+			a[b] = load64(src + b * cnt + i);
+		transpose8(a);
+		memcpy(w + i, a, sizeof(a));
+	}
+	for (; i < cnt; i++) {
+		w[i] = 0;
+		for (int b = 0; b < 8; b++)
+			w[i] |= (uint64_t)src[b * cnt + i] << (8 * b);
+	}
+}
+
+size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *scratch)
 {
 	uint64_t prev[NSLOTS][MAXWORDS] = { { 0 } }, prev_ts = 0;
 	uint8_t *p = out;
@@ -191,20 +250,22 @@ size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out)
 				e = v ^ prev[slot][j];
 				prev[slot][j] = v;
 			}
-			plane_put(out + l.off[slot][j], l.cnt[slot][j], l.pos[slot][j]++, e);
+			scratch[l.woff[slot][j] + l.pos[slot][j]++] = e;
 		}
 		memcpy(out + tail, rec + 8 * k, size - 8 * k);
 		tail += size - 8 * k;
 		off += size;
 	}
+	for (int s = 0; s < NSLOTS; s++)
+		for (int j = 0; j < MAXWORDS; j++)
+			planes_put(out + l.off[s][j], scratch + l.woff[s][j], l.cnt[s][j]);
 	return tail;
 }
 
 /* Reads the tags and checks that they describe exactly raw_len bytes and
  * that columns and tail fill exactly enc_len bytes. */
-static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len,
-			 size_t nrec, size_t raw_len, size_t *tags_end,
-			 const char **why)
+static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len, size_t nrec,
+			 size_t raw_len, size_t *tags_end, const char **why)
 {
 	const uint8_t *p = enc, *end = enc + enc_len;
 	size_t total = 0, tail_len = 0;
@@ -242,8 +303,8 @@ static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len,
 	return 0;
 }
 
-int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw,
-		 size_t raw_len, const char **why)
+int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw, size_t raw_len,
+		 uint64_t *scratch, const char **why)
 {
 	uint64_t prev[NSLOTS][MAXWORDS] = { { 0 } }, prev_ts = 0;
 	size_t tags_end, tail, off = 0;
@@ -255,6 +316,9 @@ int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw,
 	err = decode_layout(&l, enc, enc_len, nrec, raw_len, &tags_end, why);
 	if (err)
 		return err;
+	for (int s = 0; s < NSLOTS; s++)
+		for (int j = 0; j < MAXWORDS; j++)
+			planes_get(scratch + l.woff[s][j], enc + l.off[s][j], l.cnt[s][j]);
 	p = enc;
 	tail = l.tail_off;
 	for (size_t i = 0; i < nrec; i++) {
@@ -266,8 +330,7 @@ int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw,
 		slot = rec_slot(type);
 		k = rec_words(slot, words * 8);
 		for (unsigned int j = 0; j < k; j++) {
-			uint64_t e = plane_get(enc + l.off[slot][j], l.cnt[slot][j],
-					       l.pos[slot][j]++);
+			uint64_t e = scratch[l.woff[slot][j] + l.pos[slot][j]++];
 
 			if (j == 0) {
 				prev_ts += unzigzag(e);

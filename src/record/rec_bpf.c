@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "record/rec_int.h"
+#include "record/payload.h"
 #include "sonde.skel.h"
 
 #ifndef PIDFD_THREAD
@@ -94,11 +95,16 @@ int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err
 	b->skel->rodata->wake_bytes = b->ring_bytes / 8;
 	b->skel->rodata->nr_cpus = b->ncpus;
 	e = bpf_map__set_max_entries(b->skel->maps.rings, b->ncpus);
+	if (!e)
+		e = rec_payload_config(b, o);
 	if (e)
 		return bpf_err(e, "sizing the ring map", err, errlen);
 	e = sonde_bpf__load(b->skel);
 	if (e)
 		return bpf_err(e, "loading the BPF programs", err, errlen);
+	e = rec_payload_plans(b, o);
+	if (e)
+		return bpf_err(e, "installing the payload capture plans", err, errlen);
 	b->inflight_fd = bpf_map__fd(b->skel->maps.inflight);
 	return bpf_make_rings(b, err, errlen);
 }

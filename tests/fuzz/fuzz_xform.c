@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t nrec, raw_len;
 	const char *why;
 	uint8_t *raw, *enc;
+	uint64_t *scratch;
 
 	if (size < 8)
 		return 0;
@@ -26,23 +27,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((uint64_t)nrec * 24 > raw_len)
 		return 0;
 	raw = malloc(raw_len ? raw_len : 1);
-	if (!raw)
-		return 0;
-	if (xform_decode(data + 8, size - 8, nrec, raw, raw_len, &why) == 0) {
+	scratch = malloc(raw_len ? raw_len : 1);
+	if (!raw || !scratch)
+		goto out;
+	if (xform_decode(data + 8, size - 8, nrec, raw, raw_len, scratch, &why) == 0) {
 		uint8_t *raw2 = malloc(raw_len ? raw_len : 1);
 
 		enc = malloc(xform_bound(raw_len, nrec));
 		if (enc && raw2) {
-			size_t n = xform_encode(raw, raw_len, enc);
+			size_t n = xform_encode(raw, raw_len, enc, scratch);
 
 			if (n > xform_bound(raw_len, nrec) ||
-			    xform_decode(enc, n, nrec, raw2, raw_len, &why) ||
+			    xform_decode(enc, n, nrec, raw2, raw_len, scratch, &why) ||
 			    memcmp(raw, raw2, raw_len))
 				__builtin_trap(); /* decode(encode(r)) != r */
 		}
 		free(enc);
 		free(raw2);
 	}
+out:
 	free(raw);
+	free(scratch);
 	return 0;
 }

@@ -30,9 +30,14 @@ static int cut_footer(const char *path)
 
 static int seed_write(const char *path, int nrec, int footer)
 {
-	struct sonde_meta m = { .host = "fuzzhost", .kernel = "6.18", .machine = "x86_64",
-				.ncpus = 2, .mono_ref_ns = 1, .wall_ref_ns = 2,
-				.cmdline = "sonde record -- true", .nsyscalls = 4,
+	struct sonde_meta m = { .host = "fuzzhost",
+				.kernel = "6.18",
+				.machine = "x86_64",
+				.ncpus = 2,
+				.mono_ref_ns = 1,
+				.wall_ref_ns = 2,
+				.cmdline = "sonde record -- true",
+				.nsyscalls = 4,
 				.syscall_names = names };
 	struct sonde_writer *w;
 	char err[256];
@@ -51,8 +56,11 @@ static int seed_write(const char *path, int nrec, int footer)
 		int type = 1 + i % (SONDE_REC_TYPE_MAX - 1);
 
 		memset(&u, 0, sizeof(u));
-		u.h = (struct sonde_hdr){ .ts = 1000 + 37 * i - (i % 5) * 20, .pid = 10,
-					  .tid = 10 + i % 3, .type = type, .size = 128,
+		u.h = (struct sonde_hdr){ .ts = 1000 + 37 * i - (i % 5) * 20,
+					  .pid = 10,
+					  .tid = 10 + i % 3,
+					  .type = type,
+					  .size = 128,
 					  .cpu = i % 3 };
 		if (type == SONDE_REC_EXEC) {
 			u.ex.filename_len = 8;

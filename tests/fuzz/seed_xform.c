@@ -14,6 +14,7 @@
 int main(int argc, char **argv)
 {
 	static uint8_t raw[8192], enc[16384];
+	static uint64_t scratch[8192 / 8];
 	uint32_t nrec = 0, len = 0;
 	char path[512];
 	size_t n;
@@ -26,13 +27,17 @@ int main(int argc, char **argv)
 		int type = 1 + i % (SONDE_REC_TYPE_MAX - 1);
 
 		memset(h, 0, 128);
-		*h = (struct sonde_hdr){ .ts = 1000 + 50 * i, .pid = 7, .tid = 7 + i % 2,
-					 .type = type, .size = i == 7 ? 128 : 96, .cpu = 1 };
+		*h = (struct sonde_hdr){ .ts = 1000 + 50 * i,
+					 .pid = 7,
+					 .tid = 7 + i % 2,
+					 .type = type,
+					 .size = i == 7 ? 128 : 96,
+					 .cpu = 1 };
 		memset(h + 1, i, 16);
 		len += h->size;
 		nrec++;
 	}
-	n = xform_encode(raw, len, enc);
+	n = xform_encode(raw, len, enc, scratch);
 	snprintf(path, sizeof(path), "%s/mixed.bin", argv[1]);
 	f = fopen(path, "wb");
 	if (!f || fwrite(&nrec, 4, 1, f) != 1 || fwrite(&len, 4, 1, f) != 1 ||

@@ -20,12 +20,12 @@ static size_t build_all_types(uint8_t *buf, uint64_t ts, uint64_t *seed)
 	size_t off = 0;
 	struct sonde_hdr *h;
 
-#define PUT(T)                                                                \
-	({                                                                     \
-		T *e_ = (T *)(buf + off);                                      \
-		memset(e_, 0, sizeof(*e_));                                    \
-		off += sizeof(*e_);                                            \
-		e_;                                                            \
+#define PUT(T)                              \
+	({                                  \
+		T *e_ = (T *)(buf + off);   \
+		memset(e_, 0, sizeof(*e_)); \
+		off += sizeof(*e_);         \
+		e_;                         \
 	})
 	struct sonde_ev_syscall *sc = PUT(struct sonde_ev_syscall);
 	tf_syscall(sc, ts++, 1001, 0, tf_rand(seed));
@@ -270,13 +270,13 @@ static struct expect *merge_write(const char *path, int threads)
 
 			clock[s] += r % 50; /* many equal time stamps */
 			/* One record in 16 entered long before it is written. */
-			uint64_t ts = r % 16 == 0 && clock[s] > 40000 ? clock[s] - 40000 :
-									 clock[s];
+			uint64_t ts = r % 16 == 0 && clock[s] > 40000 ? clock[s] - 40000 : clock[s];
 			tf_syscall(&e, ts, 100 + s, (uint32_t)(r >> 60), (uint64_t)sid << 32 | i);
 			if (sonde_writer_append(w, sid, &e.hdr))
 				return NULL;
-			ex[k++] = (struct expect){ .ts = ts, .id = e.args[0], .stream = sid,
-						   .idx = i };
+			ex[k++] = (struct expect){
+				.ts = ts, .id = e.args[0], .stream = sid, .idx = i
+			};
 		}
 		if (i == MS_PER_STREAM / 2 && sonde_writer_flush(w))
 			return NULL;
@@ -317,8 +317,9 @@ static void merge_check(int threads)
 
 	/* Seek: to the start, into the middle, onto a run of equal ts, past
 	 * the end; each must continue exactly like the full order. */
-	uint64_t targets[] = { 0, ex[n / 3].ts, ex[n / 2].ts + 1, ex[n - 1].ts,
-			       ex[n - 1].ts + 1, ex[7].ts };
+	uint64_t targets[] = {
+		0, ex[n / 3].ts, ex[n / 2].ts + 1, ex[n - 1].ts, ex[n - 1].ts + 1, ex[7].ts
+	};
 	for (size_t k = 0; k < sizeof(targets) / sizeof(targets[0]); k++) {
 		size_t first = 0;
 		struct tf_read s;
@@ -445,8 +446,8 @@ TEST(sigkill_writer)
 			CHECK_EQ_INT(t.ids[i], i);
 			break;
 		}
-	printf("# killed writer: %llu records flushed, %zu readable\n",
-	       (unsigned long long)flushed, t.nrecs);
+	printf("# killed writer: %llu records flushed, %zu readable\n", (unsigned long long)flushed,
+	       t.nrecs);
 	tf_read_free(&t);
 	sonde_reader_close(r);
 }

@@ -94,8 +94,8 @@ static void check_cut(size_t len, int *fails)
 	sonde_reader_close(r);
 out:
 	if (bad && (*fails)++ < 5)
-		fprintf(stderr, "cut at %zu of %zu: wrong result (open %d: %s)\n", len,
-			ref_size, e, e ? err : "ok");
+		fprintf(stderr, "cut at %zu of %zu: wrong result (open %d: %s)\n", len, ref_size, e,
+			e ? err : "ok");
 }
 
 /* Cut at every chunk boundary and +-1, at 400 spread offsets, and in the
@@ -105,8 +105,8 @@ TEST(truncated)
 	int fails = 0;
 
 	for (size_t i = 0; i < ref_nidx; i++) {
-		size_t end = ref_idx[i].offset + sizeof(struct sonde_chunk_hdr) +
-			     ref_idx[i].comp_len;
+		size_t end =
+			ref_idx[i].offset + sizeof(struct sonde_chunk_hdr) + ref_idx[i].comp_len;
 
 		for (size_t d = 0; d < 3; d++) {
 			check_cut(ref_idx[i].offset + d - 1, &fails);
@@ -149,8 +149,10 @@ static void check_flip(size_t chunk, size_t off, int footer, int *fails)
 	for (size_t i = 0; i < t.nrecs; i++) /* ids of intact chunks only */
 		bad |= t.ids[i] >= DMG_RECORDS;
 	if (bad && (*fails)++ < 5)
-		fprintf(stderr, "flip at %zu (chunk %zu, footer %d): %zu records, %zu errors, "
-			"last: %s\n", off, chunk, footer, t.nrecs, t.nerrors, t.lasterr);
+		fprintf(stderr,
+			"flip at %zu (chunk %zu, footer %d): %zu records, %zu errors, "
+			"last: %s\n",
+			off, chunk, footer, t.nrecs, t.nerrors, t.lasterr);
 	tf_read_free(&t);
 	sonde_reader_close(r);
 out:
@@ -171,8 +173,8 @@ TEST(corrupt_chunks)
 			for (int k = 0; k < 4; k++) {
 				/* Header bytes, then payload bytes. */
 				check_flip(c, e->offset + tf_rand(&seed) % 64, footer, &fails);
-				check_flip(c, e->offset + 64 + tf_rand(&seed) % e->comp_len,
-					   footer, &fails);
+				check_flip(c, e->offset + 64 + tf_rand(&seed) % e->comp_len, footer,
+					   &fails);
 			}
 		}
 	}
@@ -297,7 +299,8 @@ static void disk_full(int threads)
 				break;
 			}
 		printf("# disk full (threads %d): error after %u records, %zu readable in %llu "
-		       "chunks\n", threads, i, t.nrecs, (unsigned long long)ws.chunks);
+		       "chunks\n",
+		       threads, i, t.nrecs, (unsigned long long)ws.chunks);
 		tf_read_free(&t);
 		sonde_reader_close(r);
 	}

@@ -43,7 +43,7 @@ static inline uint64_t tf_rand(uint64_t *s)
 }
 
 static inline void tf_hdr(struct sonde_hdr *h, uint16_t type, uint16_t size, uint64_t ts,
-		   uint32_t tid, uint16_t cpu)
+			  uint32_t tid, uint16_t cpu)
 {
 	h->ts = ts;
 	h->pid = tid / 10 * 10;
@@ -55,7 +55,7 @@ static inline void tf_hdr(struct sonde_hdr *h, uint16_t type, uint16_t size, uin
 }
 
 static inline void tf_syscall(struct sonde_ev_syscall *e, uint64_t ts, uint32_t tid, uint32_t nr,
-		       uint64_t id)
+			      uint64_t id)
 {
 	memset(e, 0, sizeof(*e));
 	tf_hdr(&e->hdr, SONDE_REC_SYSCALL, sizeof(*e), ts, tid, 0);
@@ -120,9 +120,9 @@ static inline uint8_t *tf_slurp(const char *path, size_t *len)
 /* What reading a trace to the end gave. */
 struct tf_read {
 	size_t nrecs, nerrors;
-	uint64_t *ids;   /* args[0] of syscall records, UINT64_MAX for others */
+	uint64_t *ids; /* args[0] of syscall records, UINT64_MAX for others */
 	uint64_t *ts;
-	int sorted;      /* ts never went backwards */
+	int sorted; /* ts never went backwards */
 	char lasterr[512];
 };
 
@@ -162,9 +162,9 @@ static inline void tf_read_all(struct sonde_reader *r, struct tf_read *t, size_t
 		if (t->nrecs && rec->ts < t->ts[t->nrecs - 1])
 			t->sorted = 0;
 		t->ts[t->nrecs] = rec->ts;
-		t->ids[t->nrecs] = rec->type == SONDE_REC_SYSCALL ?
-					   ((const struct sonde_ev_syscall *)rec)->args[0] :
-					   UINT64_MAX;
+		t->ids[t->nrecs] = rec->type == SONDE_REC_SYSCALL
+					   ? ((const struct sonde_ev_syscall *)rec)->args[0]
+					   : UINT64_MAX;
 		t->nrecs++;
 	}
 }

@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Payload capture (docs/design/payloads.md): the user memory behind
+ * syscall arguments, read at sys_enter (paths, strings, input buffers and
+ * structs: what the kernel was given) and at sys_exit (output buffers and
+ * structs: only the bytes the call produced). Included by sonde.bpf.c,
+ * whose sys_enter/sys_exit programs call capture_enter/capture_exit.
+ *
+ * What to read for each syscall comes from user space in cap_plan (built
+ * from the decoders' signature table, src/decode/strace/capture_plan.c),
+ * so the kernel side is a small interpreter of a few capture kinds.
+ *
+ * Records are built in a per-CPU scratch slot (cap_buf, indexed by CPU:
+ * a PERCPU_ARRAY value cannot exceed 32 KiB) and copied to this CPU's ring
+ * with bpf_ringbuf_output, which takes a variable size:
+ *
+ *   cap_buf[cpu] = | struct sonde_ev_payload | data[SONDE_PL_CHUNK] |
+ *
+ * Shedding: before each chunk the ring's fill level is checked; above half
+ * full the payload is dropped (the syscall records, 96 bytes, must keep
+ * flowing) and a data-less record flagged SONDE_PLR_SHED says what was
+ * dropped, so every shed byte is accounted in the trace and in cap_cpus.
+ *
+ * Faults: bpf_probe_read_user never sleeps; memory not present (paged
+ * out, bad pointer) is recorded as SONDE_PLR_UNREADABLE and the
+ * application is unaffected.
+ */
+#ifndef SONDE_BPF_CAPTURE_H
+#define SONDE_BPF_CAPTURE_H
+
+#include <sonde/payload.h>
+
+/* 0: no payloads; else the per-call byte cap. */
+const volatile __u32 cap_snaplen;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SONDE_NR_SYSCALLS);
+	__type(key, __u32);
+	__type(value, struct sonde_cap_plan);
+} cap_plan SEC(".maps");
+
+struct cap_scratch {
+	struct sonde_ev_payload p;
+	__u8 data[SONDE_PL_CHUNK];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* user space sets the CPU count */
+	__type(key, __u32);
+	__type(value, struct cap_scratch);
+} cap_buf SEC(".maps");
+
+struct sonde_cap_cpu cap_cpus[SONDE_MAX_CPUS];
+
+/*
+ * Identity of the call the payloads belong to. The capture functions are
+ * global BPF functions (verified once each, not once per call site, which
+ * keeps sys_enter/sys_exit under the verifier's budget); their pointer
+ * arguments must point to plain memory, hence args by value.
+ */
+struct cap_call {
+	__u64 ts;
+	__u64 args[6];
+	long ret;
+	__u32 tgid, tid, nr;
+	__u32 phase;
+	__u32 quiet_fault; /* entry: a fault is retried at exit, not recorded */
+	__u32 faulted;
+};
+
+/*
+ * Entry reads that faulted, per task: memory the program has not touched
+ * yet (a path in a libc page not yet faulted in) cannot be read by BPF,
+ * which must not sleep. The kernel reads it during the call, so at exit it
+ * is resident: those items are read again then (still labelled entry).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} cap_retry SEC(".maps");
+
+struct cap_req {
+	__u64 addr;
+	__u32 requested, returned, len;
+	__u8 arg, flags;
+};
+
+static __always_inline void cap_hdr(struct sonde_ev_payload *p, struct cap_call *c,
+				    struct cap_req *r, __u32 cpu)
+{
+	hdr_fill(&p->hdr, c->ts, c->tgid, c->tid, SONDE_REC_PAYLOAD, sizeof(*p), cpu, 0);
+	p->addr = r->addr;
+	p->requested = r->requested;
+	p->returned = r->returned;
+	p->captured = 0;
+	p->offset = 0;
+	p->nr = c->nr;
+	p->arg = r->arg;
+	p->phase = c->phase;
+	p->flags = r->flags;
+	p->_pad[0] = p->_pad[1] = p->_pad[2] = 0;
+	p->chunk = 0;
+	p->_pad2 = 0;
+}
+
+/* A data-less record: unreadable memory, or a payload shed. */
+static __always_inline int cap_marker(struct cap_call *c, struct cap_req *r, __u32 flags)
+{
+	struct sonde_ev_payload *p;
+	struct emit em;
+
+	if (!c || !r || emit_begin(&em, c->ts))
+		return 0;
+	p = emit_reserve(&em, sizeof(*p), c->ts);
+	if (!p)
+		return 0;
+	cap_hdr(p, c, r, em.cpu);
+	p->flags |= flags;
+	emit_submit(&em, p);
+	return 0;
+}
+
+/* Ring fill above half: payloads give way to the small records. */
+static __always_inline int cap_pressure(void *ring, __u32 n)
+{
+	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
+	__u64 size = bpf_ringbuf_query(ring, BPF_RB_RING_SIZE);
+
+	return avail + n + 4096 > size / 2;
+}
+
+struct cap_loop {
+	struct cap_call *c;
+	struct cap_req *r;
+};
+
+/*
+ * Chunk i of a payload: a bpf_loop callback, so the verifier checks the
+ * body once instead of once per possible chunk. The offset derives from
+ * the index, never accumulates in the context: an accumulated offset is a
+ * known constant per iteration and keeps the verifier from converging.
+ * Returns 1 to stop; on a failure r->len is cut to what was emitted.
+ */
+static long cap_chunk(__u32 i, void *ctx)
+{
+	struct cap_loop *l = ctx;
+	struct cap_call *c = l->c;
+	struct cap_req *r = l->r;
+	struct sonde_cap_cpu *cc;
+	struct cap_scratch *b;
+	struct emit em;
+	__u32 n, sz, key, off = i * SONDE_PL_CHUNK;
+
+	if (off >= r->len || emit_begin(&em, c->ts))
+		return 1;
+	key = em.cpu;
+	b = bpf_map_lookup_elem(&cap_buf, &key);
+	if (!b)
+		return 1;
+	cc = &cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
+	n = r->len - off;
+	if (n > SONDE_PL_CHUNK)
+		n = SONDE_PL_CHUNK;
+	if (cap_pressure(em.ring, n)) {
+		__sync_fetch_and_add(&cc->shed, 1);
+		__sync_fetch_and_add(&cc->shed_bytes, r->len - off);
+		r->len = off;
+		cap_marker(c, r, SONDE_PLR_SHED);
+		return 1;
+	}
+	if (bpf_probe_read_user(b->data, n, (void *)(r->addr + off))) {
+		if (!off && c->quiet_fault) {
+			c->faulted = 1;
+		} else if (!off) {
+			__sync_fetch_and_add(&cc->faults, 1);
+			cap_marker(c, r, SONDE_PLR_UNREADABLE);
+		}
+		r->len = off;
+		return 1;
+	}
+	cap_hdr(&b->p, c, r, em.cpu);
+	b->p.captured = r->len;
+	b->p.offset = off;
+	b->p.chunk = n;
+	sz = (sizeof(b->p) + n + 7) & ~7u;
+	if (sz > sizeof(*b))
+		sz = sizeof(*b);
+	b->p.hdr.size = sz;
+	if (bpf_ringbuf_output(em.ring, b, sz, BPF_RB_NO_WAKEUP)) {
+		if (__sync_fetch_and_add(&em.cs->lost, 1) == 0)
+			em.cs->lost_ts = c->ts;
+		__sync_fetch_and_add(&em.cs->lost_total, 1);
+		r->len = off;
+		return 1;
+	}
+	__sync_fetch_and_add(&cc->records, 1);
+	__sync_fetch_and_add(&cc->bytes, n);
+	return 0;
+}
+
+/* Copies r->len bytes (already capped by the snaplen) at r->addr. */
+__noinline int cap_bytes(struct cap_call *c, struct cap_req *r)
+{
+	struct cap_loop l = { .c = c, .r = r };
+
+	if (!c || !r)
+		return 0;
+	bpf_loop(SONDE_PL_MAX_CHUNKS, cap_chunk, &l, 0);
+	return r->len;
+}
+
+/* A NUL-terminated string, one chunk at most (SONDE_PL_STR_MAX). */
+__noinline int cap_str(struct cap_call *c, __u32 arg, __u64 addr)
+{
+	struct cap_scratch *b;
+	struct cap_req r = { .addr = addr, .arg = arg, .flags = SONDE_PLR_STRING };
+	struct emit em;
+	__u32 key;
+	long n;
+
+	if (!c || !addr || emit_begin(&em, c->ts))
+		return 0;
+	key = em.cpu;
+	b = bpf_map_lookup_elem(&cap_buf, &key);
+	if (!b)
+		return 0;
+	n = bpf_probe_read_user_str(b->data, SONDE_PL_STR_MAX, (void *)addr);
+	if (n <= 0) {
+		if (c->quiet_fault) {
+			c->faulted = 1;
+			return 0;
+		}
+		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].faults, 1);
+		cap_marker(c, &r, SONDE_PLR_UNREADABLE);
+		return 0;
+	}
+	/* n counts the NUL; a string cut at SONDE_PL_STR_MAX has none. */
+	if (b->data[(n - 1) & (SONDE_PL_STR_MAX - 1)] == 0) {
+		n--;
+		r.flags |= SONDE_PLR_NUL;
+	}
+	r.requested = r.returned = r.len = n;
+	cap_hdr(&b->p, c, &r, em.cpu);
+	b->p.captured = n;
+	b->p.chunk = n;
+	b->p.hdr.size = (sizeof(b->p) + n + 7) & ~7u;
+	if (cap_pressure(em.ring, n)) {
+		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].shed, 1);
+		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].shed_bytes, n);
+		cap_marker(c, &r, SONDE_PLR_SHED);
+		return 0;
+	}
+	if (bpf_ringbuf_output(em.ring, b, b->p.hdr.size <= sizeof(*b) ? b->p.hdr.size : sizeof(*b),
+			       BPF_RB_NO_WAKEUP)) {
+		if (__sync_fetch_and_add(&em.cs->lost, 1) == 0)
+			em.cs->lost_ts = c->ts;
+		__sync_fetch_and_add(&em.cs->lost_total, 1);
+		return 0;
+	}
+	__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].records, 1);
+	__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].bytes, n);
+	return 0;
+}
+
+static __always_inline void cap_len(struct cap_call *c, __u32 arg, __u64 addr,
+				    __u64 requested, __u64 returned, __u64 len)
+{
+	struct cap_req r = { .addr = addr, .arg = arg };
+
+	if (!addr)
+		return;
+	if (len > cap_snaplen)
+		len = cap_snaplen;
+	r.requested = requested > 0xffffffff ? 0xffffffff : requested;
+	r.returned = returned > 0xffffffff ? 0xffffffff : returned;
+	r.len = len;
+	cap_bytes(c, &r);
+}
+
+static __always_inline __u64 cap_u64(__u64 addr)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_user(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+struct cap_vec {
+	struct cap_call *c;
+	__u64 addr, cnt, left;
+	__u32 arg;
+};
+
+static long cap_iov_one(__u32 i, void *ctx)
+{
+	struct cap_vec *v = ctx;
+	__u64 base, len;
+
+	if (i >= v->cnt || !v->left)
+		return 1;
+	base = cap_u64(v->addr + i * 16);
+	len = cap_u64(v->addr + i * 16 + 8);
+	if (len > v->left)
+		len = v->left;
+	cap_len(v->c, v->arg, base, len, len, len);
+	v->left -= len;
+	return 0;
+}
+
+/* iovec array, then each buffer: all of it at entry, at exit only the
+ * ret bytes the call produced. */
+__noinline int cap_iov(struct cap_call *c, __u32 arg, __u64 addr, __u64 cnt)
+{
+	struct cap_vec v = { .c = c, .addr = addr, .cnt = cnt > 64 ? 64 : cnt, .arg = arg };
+
+	if (!c)
+		return 0;
+	v.left = c->phase ? (__u64)c->ret : ~0ULL;
+	cap_len(c, arg, addr, v.cnt * 16, v.cnt * 16, v.cnt * 16);
+	bpf_loop(64, cap_iov_one, &v, 0);
+	return 0;
+}
+
+static long cap_strv_count(__u32 i, void *ctx)
+{
+	struct cap_vec *v = ctx;
+
+	if (!cap_u64(v->addr + i * 8))
+		return 1;
+	v->cnt = i + 1;
+	return 0;
+}
+
+static long cap_strv_one(__u32 i, void *ctx)
+{
+	struct cap_vec *v = ctx;
+
+	if (i >= v->cnt)
+		return 1;
+	cap_str(v->c, v->arg, cap_u64(v->addr + i * 8));
+	return 0;
+}
+
+/* argv/envp: the pointer array (with its NULL), then the strings. */
+__noinline int cap_strv(struct cap_call *c, __u32 arg, __u64 addr)
+{
+	struct cap_vec v = { .c = c, .addr = addr, .arg = arg };
+
+	if (!c || !addr)
+		return 0;
+	bpf_loop(1024, cap_strv_count, &v, 0);
+	cap_len(c, arg, addr, (v.cnt + 1) * 8, (v.cnt + 1) * 8, (v.cnt + 1) * 8);
+	bpf_loop(1024, cap_strv_one, &v, 0);
+	return 0;
+}
+
+/* struct msghdr on x86-64: name, namelen, iov, iovlen, control, controllen. */
+__noinline int cap_msghdr(struct cap_call *c, __u32 arg, __u64 addr)
+{
+	__u64 m[7] = {};
+
+	if (!c || !addr || bpf_probe_read_user(m, sizeof(m), (void *)addr))
+		return 0;
+	cap_len(c, arg, addr, 56, 56, 56);
+	if (m[0])
+		cap_len(c, arg, m[0], (__u32)m[1], (__u32)m[1], (__u32)m[1] > 128 ? 128 : (__u32)m[1]);
+	if (m[2])
+		cap_iov(c, arg, m[2], m[3]);
+	if (m[4])
+		cap_len(c, arg, m[4], m[5], m[5], m[5] > 1024 ? 1024 : m[5]);
+	return 0;
+}
+
+/* Argument i; a switch, because clang turns a bounds-checked index into
+ * code the verifier cannot prove in range. */
+static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
+{
+	switch (i) {
+	case 0: return c->args[0];
+	case 1: return c->args[1];
+	case 2: return c->args[2];
+	case 3: return c->args[3];
+	case 4: return c->args[4];
+	case 5: return c->args[5];
+	}
+	return 0;
+}
+
+__noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
+{
+	__u32 a = arg < 6 ? arg : 0, x = aux < 6 ? aux : 0;
+	__u64 addr, mul = size ? size : 1;
+	int in;
+
+	if (!c)
+		return 0;
+	addr = cap_arg(c, a);
+	switch (kind) {
+	case SONDE_CAP_STR:
+		cap_str(c, a, addr);
+		break;
+	case SONDE_CAP_FIXED:
+		cap_len(c, a, addr, size, size, size);
+		break;
+	case SONDE_CAP_ARGLEN:
+		cap_len(c, a, addr, cap_arg(c, x) * mul, cap_arg(c, x) * mul, cap_arg(c, x) * mul);
+		break;
+	case SONDE_CAP_RETLEN:
+		if (c->phase && c->ret > 0)
+			cap_len(c, a, addr, cap_arg(c, x) * mul, c->ret * mul, c->ret * mul);
+		break;
+	case SONDE_CAP_IOV:
+		cap_iov(c, a, addr, cap_arg(c, x));
+		break;
+	case SONDE_CAP_STRV:
+		cap_strv(c, a, addr);
+		break;
+	case SONDE_CAP_MSGHDR:
+		cap_msghdr(c, a, addr);
+		break;
+	case SONDE_CAP_SOCKLEN:
+		in = 0;
+		if (!cap_arg(c, x) || bpf_probe_read_user(&in, sizeof(in), (void *)cap_arg(c, x)))
+			break;
+		cap_len(c, x, cap_arg(c, x), 4, 4, 4);
+		if (c->phase && in > 0)
+			cap_len(c, a, addr, in, in, in > 1024 ? 1024 : in);
+		break;
+	case SONDE_CAP_FDSET:
+		cap_len(c, a, addr, (c->args[0] + 63) / 64 * 8, (c->args[0] + 63) / 64 * 8,
+			(c->args[0] & 0xffff) / 64 * 8 + 8);
+		break;
+	case SONDE_CAP_FIELD:
+		cap_len(c, a, cap_u64(addr + aux), size, size, size);
+		break;
+	case SONDE_CAP_SIGMASK: {
+		/*
+		 * At rt_sigreturn's entry the user stack pointer is at the
+		 * kernel's struct ucontext of the signal frame; uc_sigmask
+		 * follows uc_flags, uc_link, uc_stack (24) and uc_mcontext
+		 * (struct sigcontext, 256): offset 296 on x86-64.
+		 */
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+		if (regs)
+			cap_len(c, 0, BPF_CORE_READ(regs, sp) + 296, 8, 8, 8);
+		break;
+	}
+	}
+	return 0;
+}
+
+static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
+				    long ret, __u32 phase)
+{
+	struct sonde_cap_plan *pl;
+	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
+			      .phase = phase, .ret = ret, .quiet_fault = !phase };
+	__u32 key = nr, retry = 0, *rp = NULL;
+
+	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)
+		return;
+	pl = bpf_map_lookup_elem(&cap_plan, &key);
+	if (!pl)
+		return;
+	for (int i = 0; i < 6; i++)
+		c.args[i] = args[i];
+	if (phase) {
+		rp = bpf_task_storage_get(&cap_retry, t, NULL, 0);
+		retry = rp ? *rp : 0;
+		if (rp)
+			*rp = 0;
+	}
+	for (int i = 0; i < SONDE_CAP_ITEMS; i++) {
+		const struct sonde_cap_item *it = &pl->it[i];
+
+		if (!it->kind)
+			break;
+		if (phase && (retry & (1u << i))) {
+			/* An entry read that faulted: now the page is in. */
+			c.phase = 0;
+			cap_item(&c, it->kind, it->arg, it->aux, it->size);
+			c.phase = phase;
+			continue;
+		}
+		if (!(it->phase & (phase ? SONDE_CAP_EXIT : SONDE_CAP_ENTRY)))
+			continue;
+		/* Output memory of a failed call holds nothing it produced. */
+		if (phase && ret < 0 && ret >= -4095)
+			continue;
+		c.faulted = 0;
+		cap_item(&c, it->kind, it->arg, it->aux, it->size);
+		if (!phase && c.faulted)
+			retry |= 1u << i;
+	}
+	if (!phase && retry) {
+		rp = bpf_task_storage_get(&cap_retry, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (rp)
+			*rp = retry;
+	}
+}
+
+/* Called by sys_enter once the in-flight slot is filled. */
+static __always_inline void capture_enter(struct task_struct *t, struct sonde_inflight *e)
+{
+	capture(t, e->ts, e->nr, e->args, 0, 0);
+}
+
+/* Called by sys_exit before the syscall record is emitted. */
+static __always_inline void capture_exit(struct task_struct *t, struct sonde_inflight *e, long ret)
+{
+	capture(t, e->ts, e->nr, e->args, ret, 1);
+}
+
+#endif /* SONDE_BPF_CAPTURE_H */

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Payloads: user memory captured for syscall arguments (paths, buffers,
+ * structs), docs/design/payloads.md. Shared by bpf/capture.bpf.h, the
+ * recorder (src/record/payload.c) and the decoders (src/decode/strace/).
+ * Compiled by clang -target bpf and by the host compiler: includes
+ * nothing; include events.h (and its __uN types) first.
+ *
+ * A payload record follows the syscall record's identity: same tid, and
+ * hdr.ts = the syscall's entry time, so a reader groups the payloads of a
+ * call with it. Bulky payloads are cut into chunks of at most
+ * SONDE_PL_CHUNK bytes (hdr.size is 16 bits); `offset` says where a
+ * chunk's bytes sit in the whole.
+ *
+ *   0      24     32        36       40       44      48  50  51  52  53   56     60    64
+ *   +------+------+---------+--------+--------+-------+---+---+---+---+----+------+-----+
+ *   | hdr  | addr |requested|returned|captured|offset |nr |arg|ph |fl |pad |chunk | pad |
+ *   +------+------+---------+--------+--------+-------+---+---+---+---+----+------+-----+
+ *   then `chunk` bytes of data, padded to 8 (captured counts the whole
+ *   payload's bytes across its chunks).
+ */
+#ifndef SONDE_PAYLOAD_H
+#define SONDE_PAYLOAD_H
+
+/* Largest data part of one payload record. */
+#define SONDE_PL_CHUNK 16384
+/* Most chunks per payload: SONDE_PL_CHUNK * this = the largest snaplen. */
+#define SONDE_PL_MAX_CHUNKS 128
+#define SONDE_SNAPLEN_MAX (SONDE_PL_CHUNK * SONDE_PL_MAX_CHUNKS) /* 2 MiB */
+/* Default per-call cap of sonde strace and record --payloads. */
+#define SONDE_SNAPLEN_DEFAULT 262144
+/* Longest string (path, argv element) read. */
+#define SONDE_PL_STR_MAX 4096
+
+/* sonde_ev_payload.flags (same bits as the decoder's sonde_payload.flags) */
+#define SONDE_PLR_UNREADABLE 0x1 /* the read faulted: no data */
+#define SONDE_PLR_STRING 0x2     /* NUL-terminated read */
+#define SONDE_PLR_NUL 0x4        /* the NUL was found (not in the data) */
+#define SONDE_PLR_SHED 0x8       /* dropped under ring pressure: no data */
+
+struct sonde_ev_payload {
+	struct sonde_hdr hdr;
+	__u64 addr;      /* user address of byte 0 of the whole payload */
+	__u32 requested; /* bytes the call asked for (length argument, size) */
+	__u32 returned;  /* bytes it produced or consumed */
+	__u32 captured;  /* bytes captured in total (<= snaplen) */
+	__u32 offset;    /* this chunk's place in the captured bytes */
+	__u16 nr;        /* syscall number */
+	__u8 arg;        /* argument index */
+	__u8 phase;      /* 0 entry, 1 exit */
+	__u8 flags;      /* SONDE_PLR_* */
+	__u8 _pad[3];
+	__u32 chunk;     /* data bytes in this record */
+	__u32 _pad2;
+	/* __u8 data[chunk]; padded to 8 */
+};
+
+/* What to capture for a syscall: up to SONDE_CAP_ITEMS items. */
+#define SONDE_CAP_ITEMS 6
+
+enum sonde_cap_kind {
+	SONDE_CAP_NONE = 0,
+	SONDE_CAP_STR,     /* NUL-terminated string at arg */
+	SONDE_CAP_FIXED,   /* size bytes at arg */
+	SONDE_CAP_ARGLEN,  /* arg[aux] * size bytes at arg (size 0 = 1) */
+	SONDE_CAP_RETLEN,  /* ret * size bytes at arg, exit only (size 0 = 1) */
+	SONDE_CAP_IOV,     /* iovec[arg[aux]] at arg, and each buffer */
+	SONDE_CAP_STRV,    /* NULL-terminated char *[] at arg, and each string */
+	SONDE_CAP_MSGHDR,  /* struct msghdr at arg, its name, iov, control */
+	SONDE_CAP_SOCKLEN, /* int at arg[aux] (in/out), then that many bytes at arg */
+	SONDE_CAP_FDSET,   /* fd_set of arg[0] descriptors at arg */
+	SONDE_CAP_FIELD,   /* pointer at arg + aux, then size bytes there */
+	SONDE_CAP_SIGMASK, /* rt_sigreturn: the signal frame's uc_sigmask */
+};
+
+/* sonde_cap_item.phase bits */
+#define SONDE_CAP_ENTRY 0x1
+#define SONDE_CAP_EXIT 0x2
+
+struct sonde_cap_item {
+	__u8 kind;
+	__u8 arg;
+	__u8 phase;
+	__u8 aux;
+	__u32 size;
+};
+
+struct sonde_cap_plan {
+	struct sonde_cap_item it[SONDE_CAP_ITEMS];
+};
+
+/* Per-CPU payload accounting (BPF .bss, read by user space at stop). */
+struct sonde_cap_cpu {
+	__u64 records;     /* payload records emitted */
+	__u64 bytes;       /* payload data bytes emitted */
+	__u64 shed;        /* payloads dropped under ring pressure */
+	__u64 shed_bytes;  /* their bytes */
+	__u64 faults;      /* reads that faulted (recorded as unreadable) */
+	__u64 _pad[3];
+};
+
+#endif /* SONDE_PAYLOAD_H */

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * strace-grade decoding and rendering of syscall records (libsonde,
+ * src/decode/strace/).
+ *
+ * A decoder sees one fused syscall record (struct sonde_ev_syscall: number,
+ * six raw arguments, return value, entry time, duration) plus the user
+ * memory captured for it ("payloads"). Each payload is the bytes found at
+ * one user address, either at syscall entry (paths, strings, input
+ * buffers and structs) or at exit (output buffers and structs, only the
+ * bytes the call produced). Decoders ask for memory by (phase, address),
+ * which is what strace's umoven() does against a live process; memory the
+ * trace does not hold is printed as its address, exactly like strace
+ * prints memory it cannot read.
+ *
+ *   sonde_call ──> sonde_ev_syscall   nr, args[6], ret, ts, dur
+ *              └─> sonde_payload[]    {phase, arg, addr, lengths, bytes}
+ *
+ * The renderer turns a stream of records (syscalls, forks, execs, exits)
+ * into strace's text, honouring strace's output options.
+ */
+#ifndef SONDE_STRACE_H
+#define SONDE_STRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <sonde/events.h>
+#include <sonde/syscalls.h>
+
+enum sonde_pl_phase {
+	SONDE_PL_ENTRY = 0, /* read at sys_enter: what the kernel was given */
+	SONDE_PL_EXIT = 1,  /* read at sys_exit: what the kernel produced */
+};
+
+/* sonde_payload.flags */
+#define SONDE_PLF_UNREADABLE 0x1 /* the read faulted: no bytes, print addr */
+#define SONDE_PLF_STRING 0x2     /* NUL-terminated read (path, argv...) */
+#define SONDE_PLF_NUL 0x4        /* STRING: the NUL was found; data excludes it */
+
+/*
+ * Captured user memory of one call. Lengths make truncation explicit:
+ * requested = what the call asked for (buffer length argument, struct
+ * size, string limit), returned = what it produced or consumed (the
+ * return value for read-like calls), captured = bytes present in data
+ * (<= snaplen). captured < returned means the snaplen cut the data.
+ */
+struct sonde_payload {
+	uint64_t addr;       /* user address the bytes were read from */
+	const uint8_t *data; /* captured bytes; any alignment */
+	uint32_t requested;
+	uint32_t returned;
+	uint32_t captured;
+	uint8_t arg;   /* argument index (0-5) the memory hangs off */
+	uint8_t phase; /* enum sonde_pl_phase */
+	uint8_t flags; /* SONDE_PLF_* */
+	uint8_t _pad;
+};
+
+/* One syscall as decoders see it. */
+struct sonde_call {
+	const struct sonde_ev_syscall *sc;
+	const struct sonde_payload *pl; /* may be NULL when npl == 0 */
+	unsigned int npl;
+};
+
+/*
+ * The memory lookup of decoders: the payload of phase that covers
+ * [addr, addr + len), or NULL. An unreadable payload at addr is returned
+ * too (callers check SONDE_PLF_UNREADABLE).
+ */
+const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
+					   int phase, uint64_t addr,
+					   uint64_t len);
+
+enum sonde_xlat_style {
+	SONDE_XLAT_ABBREV = 0, /* O_RDONLY|O_CLOEXEC (strace's default) */
+	SONDE_XLAT_RAW,        /* 0x80000 */
+	SONDE_XLAT_VERBOSE,    /* 0x80000 / * O_RDONLY|O_CLOEXEC * / */
+};
+
+/* -e read=/write= sets cover descriptors below this. */
+#define SONDE_STRACE_MAX_DUMP_FD 1024
+
+struct sonde_strace_opts {
+	unsigned int strsize;  /* -s N: string bytes shown (default 32) */
+	unsigned int acolumn;  /* -a N: column of " = " (default 40) */
+	uint8_t tstamp;        /* 0, 1 = -t, 2 = -tt, 3 = -ttt */
+	uint8_t relative;      /* -r */
+	uint8_t show_time;     /* -T */
+	uint8_t verbose;       /* -v: structs and arrays in full */
+	uint8_t xlat;          /* -X: enum sonde_xlat_style */
+	uint8_t decode_fds;    /* -y */
+	uint8_t only_ok;       /* -z: successful calls only */
+	uint8_t only_failed;   /* -Z: failed calls only */
+	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx) */
+	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
+	uint8_t filter_on;     /* trace below is in force */
+	uint8_t quiet;         /* -qq: no +++ exit lines */
+	struct sonde_sc_set trace; /* -e trace= */
+	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];
+	uint64_t dump_write[SONDE_STRACE_MAX_DUMP_FD / 64];
+	int64_t wall_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for -t */
+};
+
+/* strace's defaults. */
+void sonde_strace_opts_init(struct sonde_strace_opts *o);
+/*
+ * Applies one strace option given as a letter and its value (NULL when it
+ * takes none): 's', 'a', 't', 'r', 'T', 'v', 'X', 'y', 'z', 'Z', 'x',
+ * 'e' (trace=, read=, write=, abbrev/verbose/raw=all), 'q'. Returns 0, or
+ * -EINVAL with err naming the problem.
+ */
+int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
+		     const char *value, char *err, size_t errlen);
+
+struct sonde_strace;
+
+/* A renderer writing to out. Returns NULL on allocation failure. */
+struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
+				      FILE *out);
+void sonde_strace_free(struct sonde_strace *st);
+/*
+ * -y: tells the renderer what descriptor fd of process pid refers to when
+ * the trace starts; fd -100 (AT_FDCWD) sets the working directory. pid 0
+ * sets what every task seen for the first time inherits (sonde strace
+ * passes its own 0, 1, 2 and working directory that way).
+ */
+int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
+			const char *path);
+/* Renders one syscall (with its payloads). */
+int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
+/*
+ * Renders or accounts any other record: fork (fd tables are inherited or
+ * shared), exec (close-on-exec descriptors go), exit (+++ lines).
+ * Unknown record types are ignored.
+ */
+int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec);
+/*
+ * Takes records in the reader's (time) order, any type: groups each
+ * syscall with its payload records (same tid and entry time), reassembles
+ * chunked payloads and renders. Call sonde_strace_flush() at the end.
+ */
+int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec);
+int sonde_strace_flush(struct sonde_strace *st);
+/* Lines written so far. */
+uint64_t sonde_strace_lines(const struct sonde_strace *st);
+
+/*
+ * Formats one call as strace would, without prefix, timestamps or the
+ * trailing newline ("openat(AT_FDCWD, \"/x\", O_RDONLY) = 3"), into buf.
+ * Uses st's fd table for -y when st is not NULL. Returns the length the
+ * full text has (snprintf-like).
+ */
+size_t sonde_strace_format(struct sonde_strace *st,
+			   const struct sonde_strace_opts *o,
+			   const struct sonde_call *c, char *buf, size_t len);
+
+struct sonde_cap_plan;
+/*
+ * The user memory the decoder of syscall nr reads (include/sonde/payload.h),
+ * for the recorder's capture programs. Returns 1 when there is some.
+ */
+int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p);
+
+/* Syscall numbers with a dedicated decoder (for reports and tests). */
+unsigned int sonde_strace_decoded_count(void);
+int sonde_strace_is_decoded(unsigned int nr);
+
+#endif /* SONDE_STRACE_H */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What user memory to capture for each syscall, derived from the
+ * decoders' signature table so that capture and decoding never disagree:
+ * a path argument is read at entry as a string, a K_OUT struct at exit
+ * with its size, an output buffer at exit with the return value as
+ * length... Decoder functions (fcntl, poll, sockets...) list theirs in
+ * custom_plans below.
+ */
+#include <linux/futex.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "decode/strace/strace_int.h"
+#include <sonde/payload.h>
+
+/* Bytes a struct printer reads. */
+static uint32_t struct_size(st_struct_fn fn)
+{
+	static const struct { st_struct_fn fn; uint32_t size; } sizes[] = {
+		{ ps_timespec, sizeof(struct timespec) },
+		{ ps_timeval, sizeof(struct timeval) },
+		{ ps_timespec_pair, 2 * sizeof(struct timespec) },
+		{ ps_timeval_pair, 2 * sizeof(struct timeval) },
+		{ ps_itimerspec, sizeof(struct itimerspec) },
+		{ ps_itimerval, sizeof(struct itimerval) },
+		{ ps_stat, sizeof(struct stat) },
+		{ ps_statfs, sizeof(struct statfs) },
+		{ ps_rlimit, 16 },
+		{ ps_rusage, sizeof(struct rusage) },
+		{ ps_utsname, sizeof(struct utsname) },
+		{ ps_sysinfo, sizeof(struct sysinfo) },
+		{ ps_tms, sizeof(struct tms) },
+		{ ps_int, 4 }, { ps_uint, 4 }, { ps_ulong, 8 }, { ps_off, 8 },
+		{ ps_fdpair, 8 },
+		{ ps_sched_param, 4 },
+		{ ps_utimbuf, 16 },
+		{ ps_timezone, 8 },
+		{ ps_stack_t, sizeof(stack_t) },
+		{ ps_wait_status, 4 },
+		{ ps_siginfo, sizeof(siginfo_t) },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i].fn == fn)
+			return sizes[i].size;
+	return 0;
+}
+
+#define I(k, a, ph, x, sz) { SONDE_CAP_##k, a, ph, x, sz }
+#define EN SONDE_CAP_ENTRY
+#define EX SONDE_CAP_EXIT
+#define BOTH (SONDE_CAP_ENTRY | SONDE_CAP_EXIT)
+
+struct custom_plan {
+	unsigned int nr;
+	struct sonde_cap_item it[SONDE_CAP_ITEMS];
+};
+
+/* Syscalls decoded by functions: their memory, listed by hand. */
+static const struct custom_plan custom_plans[] = {
+	{ __NR_open, { I(STR, 0, EN, 0, 0) } },
+	{ __NR_openat, { I(STR, 1, EN, 0, 0) } },
+	{ __NR_openat2, { I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
+	{ __NR_fcntl, { I(FIXED, 2, BOTH, 0, 32) } },
+	{ __NR_ioctl, { I(FIXED, 2, BOTH, 0, 36) } },
+	{ __NR_getdents, { I(RETLEN, 1, EX, 2, 0) } },
+	{ __NR_getdents64, { I(RETLEN, 1, EX, 2, 0) } },
+	{ __NR_readlink, { I(STR, 0, EN, 0, 0), I(RETLEN, 1, EX, 2, 0) } },
+	{ __NR_readlinkat, { I(STR, 1, EN, 0, 0), I(RETLEN, 2, EX, 3, 0) } },
+	{ __NR_getcwd, { I(RETLEN, 0, EX, 1, 0) } },
+	{ __NR_mknod, { I(STR, 0, EN, 0, 0) } },
+	{ __NR_mknodat, { I(STR, 1, EN, 0, 0) } },
+	{ __NR_getxattr, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(RETLEN, 2, EX, 3, 0) } },
+	{ __NR_lgetxattr, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(RETLEN, 2, EX, 3, 0) } },
+	{ __NR_fgetxattr, { I(STR, 1, EN, 0, 0), I(RETLEN, 2, EX, 3, 0) } },
+	{ __NR_setxattr, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
+	{ __NR_lsetxattr, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
+	{ __NR_fsetxattr, { I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
+	{ __NR_listxattr, { I(STR, 0, EN, 0, 0), I(RETLEN, 1, EX, 2, 0) } },
+	{ __NR_llistxattr, { I(STR, 0, EN, 0, 0), I(RETLEN, 1, EX, 2, 0) } },
+	{ __NR_flistxattr, { I(RETLEN, 1, EX, 2, 0) } },
+	{ __NR_statx, { I(STR, 1, EN, 0, 0), I(FIXED, 4, EX, 0, 256) } },
+	{ __NR_utimensat, { I(STR, 1, EN, 0, 0), I(FIXED, 2, EN, 0, 32) } },
+	{ __NR_clone, { I(FIXED, 2, EX, 0, 4) } },
+	{ __NR_clone3, { I(ARGLEN, 0, EN, 1, 0), I(FIELD, 0, EX, 24, 4) } },
+	{ __NR_execve, { I(STR, 0, EN, 0, 0), I(STRV, 1, EN, 0, 0), I(STRV, 2, EN, 0, 0) } },
+	{ __NR_execveat, { I(STR, 1, EN, 0, 0), I(STRV, 2, EN, 0, 0), I(STRV, 3, EN, 0, 0) } },
+	{ __NR_wait4, { I(FIXED, 1, EX, 0, 4), I(FIXED, 3, EX, 0, sizeof(struct rusage)) } },
+	{ __NR_waitid, { I(FIXED, 2, EX, 0, sizeof(siginfo_t)), I(FIXED, 4, EX, 0, sizeof(struct rusage)) } },
+	{ __NR_futex, { I(FIXED, 3, EN, 0, sizeof(struct timespec)) } },
+	{ __NR_rt_sigreturn, { I(SIGMASK, 0, EN, 0, 0) } },
+	{ __NR_rt_sigaction, { I(FIXED, 1, EN, 0, 32), I(FIXED, 2, EX, 0, 32) } },
+	{ __NR_rt_sigprocmask, { I(ARGLEN, 1, EN, 3, 0), I(ARGLEN, 2, EX, 3, 0) } },
+	{ __NR_rt_sigtimedwait, { I(ARGLEN, 0, EN, 3, 0), I(FIXED, 1, EX, 0, sizeof(siginfo_t)),
+				  I(FIXED, 2, EN, 0, sizeof(struct timespec)) } },
+	{ __NR_prctl, { I(STR, 1, EN, 0, 0), I(FIXED, 1, EX, 0, 16) } },
+	{ __NR_arch_prctl, { I(FIXED, 1, EX, 0, 8) } },
+	{ __NR_prlimit64, { I(FIXED, 2, EN, 0, 16), I(FIXED, 3, EX, 0, 16) } },
+	{ __NR_getrandom, { I(RETLEN, 0, EX, 1, 0) } },
+	{ __NR_sched_getaffinity, { I(RETLEN, 2, EX, 1, 0) } },
+	{ __NR_sched_setaffinity, { I(ARGLEN, 2, EN, 1, 0) } },
+	{ __NR_getgroups, { I(RETLEN, 1, EX, 0, 4) } },
+	{ __NR_setgroups, { I(ARGLEN, 1, EN, 0, 4) } },
+	{ __NR_nanosleep, { I(FIXED, 0, EN, 0, 16), I(FIXED, 1, BOTH, 0, 16) } },
+	{ __NR_clock_nanosleep, { I(FIXED, 2, EN, 0, 16), I(FIXED, 3, BOTH, 0, 16) } },
+	{ __NR_poll, { I(ARGLEN, 0, BOTH, 1, 8) } },
+	{ __NR_ppoll, { I(ARGLEN, 0, BOTH, 1, 8), I(FIXED, 2, BOTH, 0, 16), I(ARGLEN, 3, EN, 4, 0) } },
+	{ __NR_select, { I(FDSET, 1, BOTH, 0, 0), I(FDSET, 2, BOTH, 0, 0), I(FDSET, 3, BOTH, 0, 0),
+			 I(FIXED, 4, BOTH, 0, 16) } },
+	{ __NR_pselect6, { I(FDSET, 1, BOTH, 0, 0), I(FDSET, 2, BOTH, 0, 0), I(FDSET, 3, BOTH, 0, 0),
+			   I(FIXED, 4, BOTH, 0, 16), I(FIXED, 5, EN, 0, 16) } },
+	{ __NR_epoll_ctl, { I(FIXED, 3, EN, 0, 12) } },
+	{ __NR_epoll_wait, { I(RETLEN, 1, EX, 2, 12) } },
+	{ __NR_epoll_pwait, { I(RETLEN, 1, EX, 2, 12), I(ARGLEN, 4, EN, 5, 0) } },
+	{ __NR_socketpair, { I(FIXED, 3, EX, 0, 8) } },
+	{ __NR_accept, { I(SOCKLEN, 1, BOTH, 2, 0) } },
+	{ __NR_accept4, { I(SOCKLEN, 1, BOTH, 2, 0) } },
+	{ __NR_getsockname, { I(SOCKLEN, 1, BOTH, 2, 0) } },
+	{ __NR_getpeername, { I(SOCKLEN, 1, BOTH, 2, 0) } },
+	{ __NR_recvfrom, { I(RETLEN, 1, EX, 2, 0), I(SOCKLEN, 4, BOTH, 5, 0) } },
+	{ __NR_sendmsg, { I(MSGHDR, 1, EN, 0, 0) } },
+	{ __NR_recvmsg, { I(MSGHDR, 1, EX, 0, 0), I(FIXED, 1, EN, 0, 56) } },
+	{ __NR_setsockopt, { I(ARGLEN, 3, EN, 4, 0) } },
+	{ __NR_getsockopt, { I(SOCKLEN, 3, BOTH, 4, 0) } },
+	{ __NR_sendfile, { I(FIXED, 2, BOTH, 0, 8) } },
+	{ __NR_copy_file_range, { I(FIXED, 1, BOTH, 0, 8), I(FIXED, 3, BOTH, 0, 8) } },
+	{ __NR_splice, { I(FIXED, 1, BOTH, 0, 8), I(FIXED, 3, BOTH, 0, 8) } },
+};
+
+static void plan_from_sig(const struct st_sig *sig, struct sonde_cap_plan *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < sig->nargs && n < SONDE_CAP_ITEMS; i++) {
+		const struct st_arg *a = &sig->a[i];
+		struct sonde_cap_item *it = &p->it[n];
+
+		switch (a->kind) {
+		case K_PATH:
+		case K_STR:
+			*it = (struct sonde_cap_item){ SONDE_CAP_STR, (uint8_t)i, EN, 0, 0 };
+			break;
+		case K_BUFI:
+		case K_SSETI:
+		case K_SADDRI:
+			*it = (struct sonde_cap_item){ SONDE_CAP_ARGLEN, (uint8_t)i, EN, a->aux, 0 };
+			break;
+		case K_SSETO:
+			*it = (struct sonde_cap_item){ SONDE_CAP_ARGLEN, (uint8_t)i, EX, a->aux, 0 };
+			break;
+		case K_BUFO:
+			*it = (struct sonde_cap_item){ SONDE_CAP_RETLEN, (uint8_t)i, EX, 2, 0 };
+			break;
+		case K_IN:
+		case K_OUT:
+			*it = (struct sonde_cap_item){ SONDE_CAP_FIXED, (uint8_t)i,
+						       a->kind == K_IN ? EN : EX, 0,
+						       struct_size(a->fn) };
+			if (!it->size)
+				continue;
+			break;
+		case K_IOVI:
+			*it = (struct sonde_cap_item){ SONDE_CAP_IOV, (uint8_t)i, EN, a->aux, 0 };
+			break;
+		case K_IOVO:
+			*it = (struct sonde_cap_item){ SONDE_CAP_IOV, (uint8_t)i, EX, a->aux, 0 };
+			break;
+		default:
+			continue;
+		}
+		n++;
+	}
+}
+
+int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!sonde_strace_is_decoded(nr))
+		return 0;
+	for (size_t i = 0; i < sizeof(custom_plans) / sizeof(custom_plans[0]); i++)
+		if (custom_plans[i].nr == nr) {
+			memcpy(p->it, custom_plans[i].it, sizeof(p->it));
+			return p->it[0].kind != SONDE_CAP_NONE;
+		}
+	if (!st_sigs[nr].fn)
+		plan_from_sig(&st_sigs[nr], p);
+	return p->it[0].kind != SONDE_CAP_NONE;
+}

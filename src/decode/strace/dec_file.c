@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoders of file and descriptor syscalls whose arguments depend on each
+ * other: open's mode exists only with O_CREAT, fcntl's and ioctl's third
+ * argument depends on the command, getdents' buffer is a list of records.
+ */
+#include <fcntl.h>
+#include <termios.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "decode/strace/strace_int.h"
+
+#define O_TMPFILE_BIT 020000000
+
+static void pr_open_tail(struct st *s, int flags_arg)
+{
+	uint64_t flags = st_arg(s, flags_arg);
+
+	pr_open_flags(s, flags);
+	if (flags & (O_CREAT | O_TMPFILE_BIT)) {
+		st_sep(s);
+		pr_oct(s, st_arg(s, flags_arg + 1));
+	}
+	s->rkind = R_FD;
+}
+
+void dec_open(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	st_sep(s);
+	pr_open_tail(s, 1);
+}
+
+void dec_openat(struct st *s)
+{
+	pr_dirfd(s, st_arg(s, 0));
+	st_sep(s);
+	pr_path(s, st_arg(s, 1));
+	st_sep(s);
+	pr_open_tail(s, 2);
+}
+
+void dec_openat2(struct st *s)
+{
+	pr_dirfd(s, st_arg(s, 0));
+	st_sep(s);
+	pr_path(s, st_arg(s, 1));
+	st_sep(s);
+	ps_open_how(s, SONDE_PL_ENTRY, st_arg(s, 2), st_arg(s, 3));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+	s->rkind = R_FD;
+}
+
+static const struct xlat_ent lock_type_e[] = {
+	XE(F_RDLCK), XE(F_WRLCK), XE(F_UNLCK),
+};
+static const struct xlat x_lock_type = { lock_type_e, 3, 1 };
+
+static void pr_flock(struct st *s, int phase, uint64_t addr, int with_pid)
+{
+	struct flock f;
+
+	if (!st_fetch(s, phase, addr, &f, sizeof(f)))
+		return;
+	sb_puts(s->o, "{l_type=");
+	pr_xval(s, &x_lock_type, (uint64_t)f.l_type, "F_???");
+	sb_puts(s->o, ", l_whence=");
+	pr_xval(s, &x_seek, (uint64_t)f.l_whence, "SEEK_???");
+	sb_printf(s->o, ", l_start=%lld, l_len=%lld", (long long)f.l_start,
+		  (long long)f.l_len);
+	if (with_pid)
+		sb_printf(s->o, ", l_pid=%d", f.l_pid);
+	sb_putc(s->o, '}');
+}
+
+static const struct xlat_ent seals_e[] = {
+	XE(F_SEAL_SEAL), XE(F_SEAL_SHRINK), XE(F_SEAL_GROW), XE(F_SEAL_WRITE),
+	XN(0x10, "F_SEAL_FUTURE_WRITE"),
+};
+static const struct xlat x_seals = { seals_e, 5, 0 };
+
+static void rv_flags(struct st *s, const char *what, const struct xlat *x,
+		     int open_modes)
+{
+	struct strbuf b;
+	struct st tmp = *s;
+
+	if (!st_ok(s))
+		return;
+	s->rkind = R_HEX;
+	sb_init(&b);
+	tmp.o = &b;
+	sb_printf(&b, " (%s ", what);
+	if (open_modes) {
+		struct sonde_strace_opts o = *s->opt;
+
+		o.xlat = SONDE_XLAT_ABBREV;
+		tmp.opt = &o;
+		pr_open_flags(&tmp, (uint64_t)s->ret);
+	} else {
+		sb_flags(&b, x, (uint64_t)s->ret);
+	}
+	sb_putc(&b, ')');
+	if (b.s)
+		snprintf(s->rv_aux, sizeof(s->rv_aux), "%s", b.s);
+	sb_free(&b);
+}
+
+void dec_fcntl(struct st *s)
+{
+	int cmd = (int)st_arg(s, 1);
+	uint64_t a = st_arg(s, 2);
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_xval(s, &x_fcntl_cmd, (uint64_t)(unsigned)cmd, "F_???");
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		sb_printf(s->o, ", %d", (int)a);
+		s->rkind = R_FD;
+		break;
+	case F_SETFD:
+		st_sep(s);
+		pr_flags(s, &x_fd_flags, (uint32_t)a, "FD_???");
+		break;
+	case F_SETFL:
+		st_sep(s);
+		pr_open_flags(s, a);
+		break;
+	case F_GETFD:
+		if (s->ret)
+			rv_flags(s, "flags", &x_fd_flags, 0);
+		break;
+	case F_GETFL:
+		rv_flags(s, "flags", NULL, 1);
+		break;
+	case F_GETLK:
+	case F_OFD_GETLK:
+		st_sep(s);
+		if (st_ok(s))
+			pr_flock(s, SONDE_PL_EXIT, a, 1);
+		else
+			pr_flock(s, SONDE_PL_ENTRY, a, 0);
+		break;
+	case F_SETLK:
+	case F_SETLKW:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+		st_sep(s);
+		pr_flock(s, SONDE_PL_ENTRY, a, 0);
+		break;
+	case F_SETSIG:
+		st_sep(s);
+		pr_sig(s, a);
+		break;
+	case F_SETLEASE:
+		st_sep(s);
+		pr_xval(s, &x_lock_type, (uint32_t)a, "F_???");
+		break;
+	case F_ADD_SEALS:
+		st_sep(s);
+		pr_flags(s, &x_seals, (uint32_t)a, "F_SEAL_???");
+		break;
+	case F_GET_SEALS:
+		if (s->ret)
+			rv_flags(s, "seals", &x_seals, 0);
+		break;
+	case F_GETOWN:
+	case F_GETSIG:
+	case F_GETLEASE:
+	case F_GETPIPE_SZ:
+		break;
+	default:
+		sb_printf(s->o, ", %#llx", (unsigned long long)a);
+		break;
+	}
+}
+
+/* The kernel's struct termios (TCGETS), not glibc's larger one. */
+struct termios_k {
+	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
+	uint8_t c_line;
+	uint8_t c_cc[19];
+};
+
+static const struct xlat_ent tio_iflag_e[] = {
+	XE(IGNBRK), XE(BRKINT), XE(IGNPAR), XE(PARMRK), XE(INPCK), XE(ISTRIP),
+	XE(INLCR), XE(IGNCR), XE(ICRNL), XE(IUCLC), XE(IXON), XE(IXANY),
+	XE(IXOFF), XE(IMAXBEL), XE(IUTF8),
+};
+static const struct xlat_ent tio_oflag_e[] = {
+	XE(OPOST), XE(OLCUC), XE(ONLCR), XE(OCRNL), XE(ONOCR), XE(ONLRET),
+	XE(OFILL), XE(OFDEL),
+};
+static const struct xlat_ent tio_cflag_e[] = {
+	XE(CSTOPB), XE(CREAD), XE(PARENB), XE(PARODD), XE(HUPCL), XE(CLOCAL),
+	XE(CMSPAR), XE(CRTSCTS),
+};
+static const struct xlat_ent tio_lflag_e[] = {
+	XE(ISIG), XE(ICANON), XE(XCASE), XE(ECHO), XE(ECHOE), XE(ECHOK),
+	XE(ECHONL), XE(NOFLSH), XE(IEXTEN), XE(ECHOCTL), XE(ECHOPRT),
+	XE(ECHOKE), XE(FLUSHO), XE(PENDIN), XE(TOSTOP), XE(EXTPROC),
+};
+#define TIO_X(e) { e, sizeof(e) / sizeof(e[0]), 0 }
+static const struct xlat x_tio_iflag = TIO_X(tio_iflag_e);
+static const struct xlat x_tio_oflag = TIO_X(tio_oflag_e);
+static const struct xlat x_tio_cflag = TIO_X(tio_cflag_e);
+static const struct xlat x_tio_lflag = TIO_X(tio_lflag_e);
+
+
+/* c_oflag's delay fields are enums inside masks: NL0|CR0|TAB0|... */
+static void pr_oflag(struct strbuf *b, uint32_t v)
+{
+	static const struct { uint32_t mask, shift; const char *name; int n; } d[] = {
+		{ NLDLY, 8, "NL", 2 }, { CRDLY, 9, "CR", 4 }, { TABDLY, 11, "TAB", 4 },
+		{ BSDLY, 13, "BS", 2 }, { VTDLY, 14, "VT", 2 }, { FFDLY, 15, "FF", 2 },
+	};
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		sb_printf(b, "%s%u|", d[i].name, (v & d[i].mask) >> d[i].shift);
+	v &= ~(uint32_t)(NLDLY | CRDLY | TABDLY | BSDLY | VTDLY | FFDLY);
+	sb_flags(b, &x_tio_oflag, v);
+}
+
+static void pr_cflag(struct strbuf *b, uint32_t v)
+{
+	static const char *const speeds[] = { "B0", "B50", "B75", "B110",
+		"B134", "B150", "B200", "B300", "B600", "B1200", "B1800",
+		"B2400", "B4800", "B9600", "B19200", "B38400" };
+	uint32_t sp = v & CBAUD;
+
+	if (sp < 16)
+		sb_puts(b, speeds[sp]);
+	else
+		sb_printf(b, "%#o", sp);
+	sb_printf(b, "|CS%u", 5 + ((v & CSIZE) >> 4));
+	v &= ~(uint32_t)(CBAUD | CSIZE);
+	if (v) {
+		sb_putc(b, '|');
+		sb_flags(b, &x_tio_cflag, v);
+	}
+}
+
+static void pr_termios(struct st *s, int phase, uint64_t addr)
+{
+	struct termios_k t;
+
+	if (!st_fetch(s, phase, addr, &t, sizeof(t)))
+		return;
+	sb_puts(s->o, "{c_iflag=");
+	sb_flags(s->o, &x_tio_iflag, t.c_iflag);
+	sb_puts(s->o, ", c_oflag=");
+	pr_oflag(s->o, t.c_oflag);
+	sb_puts(s->o, ", c_cflag=");
+	pr_cflag(s->o, t.c_cflag);
+	sb_puts(s->o, ", c_lflag=");
+	sb_flags(s->o, &x_tio_lflag, t.c_lflag);
+	if (!s->opt->verbose) {
+		sb_puts(s->o, ", ...}");
+		return;
+	}
+	sb_printf(s->o, ", c_line=N_TTY, c_cc=");
+	pr_quoted(s, t.c_cc, sizeof(t.c_cc), 0, 0, 0);
+	sb_putc(s->o, '}');
+}
+
+static void pr_winsize(struct st *s, int phase, uint64_t addr)
+{
+	struct winsize w;
+
+	if (st_fetch(s, phase, addr, &w, sizeof(w)))
+		sb_printf(s->o, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}",
+			  w.ws_row, w.ws_col, w.ws_xpixel, w.ws_ypixel);
+}
+
+/* Requests without a name print as strace's _IOC(dir, type, nr, size). */
+static void pr_ioctl_req(struct st *s, uint32_t req)
+{
+	static const char *const dirs[] = { "_IOC_NONE", "_IOC_WRITE",
+		"_IOC_READ", "_IOC_READ|_IOC_WRITE" };
+	const char *n = xlat_name(&x_ioctl, req);
+
+	if (n && s->opt->xlat == SONDE_XLAT_ABBREV) {
+		sb_puts(s->o, n);
+		return;
+	}
+	if (n) {
+		sb_printf(s->o, "%#x", req);
+		if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_printf(s->o, " /* %s */", n);
+		return;
+	}
+	if (s->opt->xlat == SONDE_XLAT_RAW) {
+		sb_printf(s->o, "%#x", req);
+		return;
+	}
+	sb_printf(s->o, "_IOC(%s, %#x, %#x, %#x)", dirs[(req >> 30) & 3],
+		  (req >> 8) & 0xff, req & 0xff, (req >> 16) & 0x3fff);
+}
+
+void dec_ioctl(struct st *s)
+{
+	uint32_t req = (uint32_t)st_arg(s, 1);
+	uint64_t a = st_arg(s, 2);
+	int ok = st_ok(s);
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_ioctl_req(s, req);
+	switch (req) {
+	case FIOCLEX:
+	case FIONCLEX:
+	case TIOCNOTTY:
+		return;
+	}
+	st_sep(s);
+	switch (req) {
+	case TCGETS:
+		if (ok)
+			pr_termios(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		break;
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		pr_termios(s, SONDE_PL_ENTRY, a);
+		break;
+	case TIOCGWINSZ:
+		if (ok)
+			pr_winsize(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		break;
+	case TIOCSWINSZ:
+		pr_winsize(s, SONDE_PL_ENTRY, a);
+		break;
+	case FIONREAD:
+	case TIOCGPGRP:
+	case TIOCGSID:
+	case TIOCOUTQ:
+	case TIOCGPTN:
+		if (ok)
+			ps_int(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		break;
+	case FIONBIO:
+	case FIOASYNC:
+	case TIOCSPGRP:
+	case TIOCSPTLCK:
+		ps_int(s, SONDE_PL_ENTRY, a);
+		break;
+	case FICLONE:
+	case TIOCSCTTY:
+	case TCFLSH:
+	case TCXONC:
+	case TCSBRK:
+		sb_printf(s->o, "%d", (int)a);
+		break;
+	default:
+		pr_hex(s, a);
+		break;
+	}
+}
+
+/* getdents64 records: d_ino, d_off, d_reclen, d_type, d_name. */
+static void pr_dirents(struct st *s, const uint8_t *p, size_t len, int old)
+{
+	size_t off = 0, n = 0;
+
+	sb_putc(s->o, '[');
+	while (off + 19 <= len) {
+		uint64_t ino, doff;
+		uint16_t reclen;
+		uint8_t type;
+		size_t nmax;
+
+		memcpy(&ino, p + off, 8);
+		memcpy(&doff, p + off + 8, 8);
+		memcpy(&reclen, p + off + 16, 2);
+		if (reclen < 19 || off + reclen > len)
+			break;
+		if (n)
+			sb_puts(s->o, ", ");
+		if (st_array_cut(s, n++)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		type = old ? p[off + reclen - 1] : p[off + 18];
+		nmax = reclen - (old ? 18 : 19);
+		sb_printf(s->o, "{d_ino=%llu, d_off=%lld, d_reclen=%u, d_type=",
+			  (unsigned long long)ino, (long long)doff, reclen);
+		pr_xval(s, &x_dirent_type, type, "DT_???");
+		sb_puts(s->o, ", d_name=");
+		const uint8_t *name = p + off + (old ? 18 : 19);
+		pr_quoted(s, name, strnlen((const char *)name, nmax), 0, 0, 0);
+		sb_putc(s->o, '}');
+		off += reclen;
+	}
+	sb_putc(s->o, ']');
+}
+
+static unsigned int count_dirents(const uint8_t *p, size_t len)
+{
+	size_t off = 0;
+	unsigned int n = 0;
+
+	while (off + 19 <= len) {
+		uint16_t reclen;
+
+		memcpy(&reclen, p + off + 16, 2);
+		if (reclen < 19 || off + reclen > len)
+			break;
+		off += reclen;
+		n++;
+	}
+	return n;
+}
+
+static void getdents_common(struct st *s, int old)
+{
+	uint64_t a = st_arg(s, 1);
+	const struct sonde_payload *p;
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	p = st_ok(s) ? sonde_call_mem(s->c, SONDE_PL_EXIT, a, (uint64_t)s->ret) : NULL;
+	if (p && (p->flags & SONDE_PLF_UNREADABLE))
+		p = NULL;
+	if (st_ok(s) && !s->ret) {
+		/* End of directory: nothing was written, nothing to read. */
+		if (s->opt->verbose) {
+			sb_puts(s->o, "[]");
+		} else {
+			pr_addr(s, a);
+			sb_puts(s->o, " /* 0 entries */");
+		}
+	} else if (!p) {
+		pr_addr(s, a);
+	} else if (s->opt->verbose) {
+		pr_dirents(s, p->data + (a - p->addr), (size_t)s->ret, old);
+	} else {
+		pr_addr(s, a);
+		sb_printf(s->o, " /* %u entries */",
+			  count_dirents(p->data + (a - p->addr), (size_t)s->ret));
+	}
+	sb_printf(s->o, ", %u", (unsigned int)st_arg(s, 2));
+}
+
+void dec_getdents64(struct st *s)
+{
+	getdents_common(s, 0);
+}
+
+void dec_getdents(struct st *s)
+{
+	getdents_common(s, 1);
+}
+
+/* The link target: ret bytes, no NUL, shown up to -s. */
+static void pr_link_buf(struct st *s, uint64_t a)
+{
+	if (st_ok(s))
+		pr_buf(s, SONDE_PL_EXIT, a, (uint64_t)s->ret, 0);
+	else
+		pr_addr(s, a);
+}
+
+void dec_readlink(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	st_sep(s);
+	pr_link_buf(s, st_arg(s, 1));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 2));
+}
+
+void dec_readlinkat(struct st *s)
+{
+	pr_dirfd(s, st_arg(s, 0));
+	st_sep(s);
+	pr_path(s, st_arg(s, 1));
+	st_sep(s);
+	pr_link_buf(s, st_arg(s, 2));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+}
+
+void dec_getcwd(struct st *s)
+{
+	uint64_t a = st_arg(s, 0);
+
+	if (st_ok(s))
+		pr_path_at(s, SONDE_PL_EXIT, a);
+	else
+		pr_addr(s, a);
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 1));
+}
+
+static void mknod_tail(struct st *s, int i)
+{
+	uint32_t mode = (uint32_t)st_arg(s, i);
+
+	pr_mode_t(s, mode);
+	if (S_ISCHR(mode) || S_ISBLK(mode)) {
+		uint64_t dev = st_arg(s, i + 1);
+
+		sb_printf(s->o, ", makedev(%#x, %#x)", major(dev), minor(dev));
+	}
+}
+
+void dec_mknod(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	st_sep(s);
+	mknod_tail(s, 1);
+}
+
+void dec_mknodat(struct st *s)
+{
+	pr_dirfd(s, st_arg(s, 0));
+	st_sep(s);
+	pr_path(s, st_arg(s, 1));
+	st_sep(s);
+	mknod_tail(s, 2);
+}
+
+/* getxattr value: ret bytes at exit. */
+static void xattr_get_tail(struct st *s, int i)
+{
+	pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, i));
+	st_sep(s);
+	if (st_ok(s) && st_arg(s, i + 2))
+		pr_buf(s, SONDE_PL_EXIT, st_arg(s, i + 1), (uint64_t)s->ret, 0);
+	else
+		pr_addr(s, st_arg(s, i + 1));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, i + 2));
+}
+
+void dec_getxattr(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	st_sep(s);
+	xattr_get_tail(s, 1);
+}
+
+void dec_fgetxattr(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	xattr_get_tail(s, 1);
+}
+
+static void xattr_list_tail(struct st *s)
+{
+	if (st_ok(s) && st_arg(s, 2))
+		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
+	else
+		pr_addr(s, st_arg(s, 1));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 2));
+}
+
+void dec_listxattr(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	st_sep(s);
+	xattr_list_tail(s);
+}
+
+void dec_flistxattr(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	xattr_list_tail(s);
+}
+
+static void xattr_set_tail(struct st *s)
+{
+	pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, 1));
+	st_sep(s);
+	pr_buf(s, SONDE_PL_ENTRY, st_arg(s, 2), st_arg(s, 3), 0);
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 3));
+	pr_flags(s, &x_xattr, (uint32_t)st_arg(s, 4), "XATTR_???");
+}
+
+void dec_setxattr(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	st_sep(s);
+	xattr_set_tail(s);
+}
+
+void dec_fsetxattr(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	xattr_set_tail(s);
+}
+
+void dec_statx(struct st *s)
+{
+	uint32_t fl = (uint32_t)st_arg(s, 2);
+	const char *sync = xlat_name(&x_at_statx_sync, fl & 0x6000);
+
+	pr_dirfd(s, st_arg(s, 0));
+	st_sep(s);
+	pr_path(s, st_arg(s, 1));
+	st_sep(s);
+	if (s->opt->xlat != SONDE_XLAT_ABBREV || !sync) {
+		pr_flags(s, &x_at_flags, fl, "AT_???");
+	} else {
+		sb_puts(s->o, sync);
+		if (fl & ~0x6000u) {
+			sb_putc(s->o, '|');
+			sb_flags(s->o, &x_at_flags, fl & ~0x6000u);
+		}
+	}
+	st_sep(s);
+	pr_flags(s, &x_statx_mask, (uint32_t)st_arg(s, 3), "STATX_???");
+	st_sep(s);
+	if (st_ok(s))
+		ps_statx(s, SONDE_PL_EXIT, st_arg(s, 4));
+	else
+		pr_addr(s, st_arg(s, 4));
+}
+
+void dec_utimensat(struct st *s)
+{
+	pr_dirfd(s, st_arg(s, 0));
+	st_sep(s);
+	pr_path(s, st_arg(s, 1));
+	st_sep(s);
+	ps_timespec_pair(s, SONDE_PL_ENTRY, st_arg(s, 2));
+	st_sep(s);
+	pr_flags(s, &x_at_flags, (uint32_t)st_arg(s, 3), "AT_???");
+}
+
+void dec_close_range(struct st *s)
+{
+	uint32_t hi = (uint32_t)st_arg(s, 1);
+
+	pr_fd(s, (int)st_arg(s, 0));
+	if (hi == UINT32_MAX)
+		sb_puts(s->o, ", ~0U, ");
+	else
+		sb_printf(s->o, ", %u, ", hi);
+	pr_flags(s, &x_close_range, (uint32_t)st_arg(s, 2), "CLOSE_RANGE_???");
+}

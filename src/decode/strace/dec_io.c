@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoders of multiplexing (poll, select, epoll), socket and zero-copy
+ * syscalls, and mmap.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "decode/strace/strace_int.h"
+
+static void pr_pollfds(struct st *s, int phase, uint64_t a, uint64_t n,
+		       int revents)
+{
+	struct pollfd p;
+	int first = 1;
+	unsigned int shown = 0;
+
+	sb_putc(s->o, '[');
+	for (uint64_t i = 0; i < n; i++) {
+		if (!st_peek(s, phase, a + i * sizeof(p), &p, sizeof(p)))
+			break;
+		if (revents && !p.revents)
+			continue;
+		if (!first)
+			sb_puts(s->o, ", ");
+		first = 0;
+		if (st_array_cut(s, shown++)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		sb_puts(s->o, "{fd=");
+		pr_fd(s, p.fd);
+		if (revents) {
+			sb_puts(s->o, ", revents=");
+			pr_flags(s, &x_poll, (uint16_t)p.revents, "POLL???");
+		} else {
+			sb_puts(s->o, ", events=");
+			pr_flags(s, &x_poll, (uint16_t)p.events, "POLL???");
+		}
+		sb_putc(s->o, '}');
+	}
+	sb_putc(s->o, ']');
+}
+
+static int have_array(struct st *s, int phase, uint64_t a, uint64_t n,
+		      size_t esz)
+{
+	const struct sonde_payload *p;
+
+	if (!a || n > 65536)
+		return 0;
+	p = sonde_call_mem(s->c, phase, a, n * esz);
+	return p && !(p->flags & SONDE_PLF_UNREADABLE);
+}
+
+/* " ([{fd=4, revents=POLLOUT}])" or " (Timeout)" after the return value. */
+static void poll_result(struct st *s, uint64_t a, uint64_t n,
+			uint64_t left_ts)
+{
+	struct strbuf b;
+	struct st t = *s;
+
+	if (!st_ok(s))
+		return;
+	if (s->ret == 0) {
+		snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
+		return;
+	}
+	if (!have_array(s, SONDE_PL_EXIT, a, n, sizeof(struct pollfd)))
+		return;
+	sb_init(&b);
+	t.o = &b;
+	sb_puts(&b, " (");
+	pr_pollfds(&t, SONDE_PL_EXIT, a, n, 1);
+	if (left_ts && sonde_call_mem(s->c, SONDE_PL_EXIT, left_ts, 16)) {
+		sb_puts(&b, ", left ");
+		ps_timespec(&t, SONDE_PL_EXIT, left_ts);
+	}
+	sb_putc(&b, ')');
+	if (b.s)
+		snprintf(s->rv_aux, sizeof(s->rv_aux), "%s", b.s);
+	sb_free(&b);
+}
+
+void dec_poll(struct st *s)
+{
+	uint64_t a = st_arg(s, 0), n = (uint32_t)st_arg(s, 1);
+
+	if (have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
+		pr_pollfds(s, SONDE_PL_ENTRY, a, n, 0);
+	else
+		pr_addr(s, a);
+	sb_printf(s->o, ", %u, %d", (unsigned int)n, (int)st_arg(s, 2));
+	poll_result(s, a, n, 0);
+}
+
+void dec_ppoll(struct st *s)
+{
+	uint64_t a = st_arg(s, 0), n = (uint32_t)st_arg(s, 1);
+
+	if (have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
+		pr_pollfds(s, SONDE_PL_ENTRY, a, n, 0);
+	else
+		pr_addr(s, a);
+	sb_printf(s->o, ", %u, ", (unsigned int)n);
+	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 2));
+	st_sep(s);
+	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 3), st_arg(s, 4));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 4));
+	poll_result(s, a, n, st_arg(s, 2));
+}
+
+/* fd_set as [3 4]. */
+static int pr_fdset(struct st *s, int phase, uint64_t a, int nfds)
+{
+	uint8_t b[128];
+	size_t len = nfds > 0 ? ((size_t)nfds + 63) / 64 * 8 : 0;
+	int first = 1;
+
+	if (!a) {
+		sb_puts(s->o, "NULL");
+		return 0;
+	}
+	if (len > sizeof(b) || !st_peek(s, phase, a, b, len)) {
+		pr_addr(s, a);
+		return 0;
+	}
+	sb_putc(s->o, '[');
+	for (int fd = 0; fd < nfds; fd++) {
+		if (!(b[fd / 8] & (1u << (fd % 8))))
+			continue;
+		if (!first)
+			sb_putc(s->o, ' ');
+		first = 0;
+		pr_fd(s, fd);
+	}
+	sb_putc(s->o, ']');
+	return 1;
+}
+
+static void select_common(struct st *s, int ts_kind)
+{
+	int nfds = (int)st_arg(s, 0);
+	static const char *const names[] = { "in", "out", "except" };
+	struct strbuf b;
+	struct st t = *s;
+	int any = 0;
+
+	sb_printf(s->o, "%d", nfds);
+	for (int i = 1; i <= 3; i++) {
+		st_sep(s);
+		pr_fdset(s, SONDE_PL_ENTRY, st_arg(s, i), nfds);
+	}
+	st_sep(s);
+	if (ts_kind)
+		ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 4));
+	else
+		ps_timeval(s, SONDE_PL_ENTRY, st_arg(s, 4));
+	if (ts_kind) {
+		uint64_t sm[2];
+
+		st_sep(s);
+		if (st_fetch(s, SONDE_PL_ENTRY, st_arg(s, 5), sm, sizeof(sm))) {
+			sb_putc(s->o, '{');
+			pr_sigset(s, SONDE_PL_ENTRY, sm[0], sm[1]);
+			sb_printf(s->o, ", %llu}", (unsigned long long)sm[1]);
+		}
+	}
+	if (!st_ok(s))
+		return;
+	if (!s->ret) {
+		snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
+		return;
+	}
+	sb_init(&b);
+	t.o = &b;
+	sb_puts(&b, " (");
+	for (int i = 1; i <= 3; i++) {
+		uint64_t a = st_arg(s, i);
+		size_t len = nfds > 0 ? ((size_t)nfds + 63) / 64 * 8 : 0;
+		uint8_t tmp[128];
+
+		if (!a || len > sizeof(tmp) ||
+		    !st_peek(s, SONDE_PL_EXIT, a, tmp, len))
+			continue;
+		int empty = 1;
+		for (size_t k = 0; k < len; k++)
+			empty &= !tmp[k];
+		if (empty)
+			continue;
+		sb_printf(&b, "%s%s ", any ? ", " : "", names[i - 1]);
+		pr_fdset(&t, SONDE_PL_EXIT, a, nfds);
+		any = 1;
+	}
+	if (st_arg(s, 4) &&
+	    sonde_call_mem(s->c, SONDE_PL_EXIT, st_arg(s, 4), 16) && any) {
+		sb_puts(&b, ", left ");
+		if (ts_kind)
+			ps_timespec(&t, SONDE_PL_EXIT, st_arg(s, 4));
+		else
+			ps_timeval(&t, SONDE_PL_EXIT, st_arg(s, 4));
+	}
+	sb_putc(&b, ')');
+	if (any && b.s)
+		snprintf(s->rv_aux, sizeof(s->rv_aux), "%s", b.s);
+	sb_free(&b);
+}
+
+void dec_select(struct st *s)
+{
+	select_common(s, 0);
+}
+
+void dec_pselect6(struct st *s)
+{
+	select_common(s, 1);
+}
+
+/* struct epoll_event is packed on x86-64: 4 bytes events, 8 bytes data. */
+#define EPOLL_EV_SIZE 12
+
+void ps_epoll_event(struct st *s, const void *ev)
+{
+	uint32_t e;
+	uint64_t d;
+
+	memcpy(&e, ev, 4);
+	memcpy(&d, (const char *)ev + 4, 8);
+	sb_puts(s->o, "{events=");
+	pr_flags(s, &x_epoll_events, e, "EPOLL???");
+	sb_printf(s->o, ", data={u32=%u, u64=%llu}}", (uint32_t)d,
+		  (unsigned long long)d);
+}
+
+void dec_epoll_ctl(struct st *s)
+{
+	uint8_t ev[EPOLL_EV_SIZE];
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_xval(s, &x_epoll_ctl, (uint32_t)st_arg(s, 1), "EPOLL_CTL_???");
+	st_sep(s);
+	pr_fd(s, (int)st_arg(s, 2));
+	st_sep(s);
+	if (st_fetch(s, SONDE_PL_ENTRY, st_arg(s, 3), ev, sizeof(ev)))
+		ps_epoll_event(s, ev);
+}
+
+static void pr_epoll_events(struct st *s, uint64_t a)
+{
+	uint8_t ev[EPOLL_EV_SIZE];
+
+	if (!st_ok(s) || !have_array(s, SONDE_PL_EXIT, a, (uint64_t)s->ret,
+				     EPOLL_EV_SIZE)) {
+		if (st_ok(s) && s->ret == 0)
+			sb_puts(s->o, "[]");
+		else
+			pr_addr(s, a);
+		return;
+	}
+	sb_putc(s->o, '[');
+	for (int64_t i = 0; i < s->ret; i++) {
+		if (i)
+			sb_puts(s->o, ", ");
+		if (st_array_cut(s, (uint64_t)i)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		st_peek(s, SONDE_PL_EXIT, a + (uint64_t)i * EPOLL_EV_SIZE, ev,
+			sizeof(ev));
+		ps_epoll_event(s, ev);
+	}
+	sb_putc(s->o, ']');
+}
+
+void dec_epoll_wait(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_epoll_events(s, st_arg(s, 1));
+	sb_printf(s->o, ", %d, %d", (int)st_arg(s, 2), (int)st_arg(s, 3));
+}
+
+void dec_epoll_pwait(struct st *s)
+{
+	dec_epoll_wait(s);
+	st_sep(s);
+	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 4), st_arg(s, 5));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 5));
+}
+
+static void pr_sock_type(struct st *s, uint32_t t)
+{
+	pr_xval(s, &x_sock_type, t & 0xf, "SOCK_???");
+	if (t & ~0xfu) {
+		sb_putc(s->o, '|');
+		sb_flags(s->o, &x_sock_flags, t & ~0xfu);
+	}
+}
+
+static void pr_sock_proto(struct st *s, int fam, uint32_t proto)
+{
+	if (fam == AF_INET || fam == AF_INET6)
+		pr_xval(s, &x_ipproto, proto, "IPPROTO_???");
+	else if (fam == AF_NETLINK)
+		pr_xval(s, &x_nl_protocols, proto, "NETLINK_???");
+	else
+		sb_printf(s->o, "%u", proto);
+}
+
+void dec_socket(struct st *s)
+{
+	int fam = (int)st_arg(s, 0);
+
+	pr_xval(s, &x_sock_family, (uint32_t)fam, "AF_???");
+	st_sep(s);
+	pr_sock_type(s, (uint32_t)st_arg(s, 1));
+	st_sep(s);
+	pr_sock_proto(s, fam, (uint32_t)st_arg(s, 2));
+	s->rkind = R_FD;
+}
+
+void dec_socketpair(struct st *s)
+{
+	int fam = (int)st_arg(s, 0);
+
+	pr_xval(s, &x_sock_family, (uint32_t)fam, "AF_???");
+	st_sep(s);
+	pr_sock_type(s, (uint32_t)st_arg(s, 1));
+	st_sep(s);
+	pr_sock_proto(s, fam, (uint32_t)st_arg(s, 2));
+	st_sep(s);
+	if (st_ok(s))
+		ps_fdpair(s, SONDE_PL_EXIT, st_arg(s, 3));
+	else
+		pr_addr(s, st_arg(s, 3));
+}
+
+/* An output sockaddr and its in/out length: addr, [128 => 16]. */
+static void pr_sockaddr_out(struct st *s, uint64_t a, uint64_t lenp)
+{
+	int in = 0, out = 0;
+	int have_in = st_peek(s, SONDE_PL_ENTRY, lenp, &in, sizeof(in));
+	int have_out = st_ok(s) && st_peek(s, SONDE_PL_EXIT, lenp, &out, sizeof(out));
+
+	if (!a) {
+		sb_puts(s->o, "NULL");
+	} else if (have_out) {
+		int n = out < in || !have_in ? out : in;
+
+		pr_sockaddr(s, SONDE_PL_EXIT, a, (uint64_t)n);
+	} else {
+		pr_addr(s, a);
+	}
+	st_sep(s);
+	if (!lenp) {
+		sb_puts(s->o, "NULL");
+	} else if (have_in && have_out && in != out) {
+		sb_printf(s->o, "[%d => %d]", in, out);
+	} else if (have_out) {
+		sb_printf(s->o, "[%d]", out);
+	} else if (have_in) {
+		sb_printf(s->o, "[%d]", in);
+	} else {
+		pr_addr(s, lenp);
+	}
+}
+
+void dec_accept(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_sockaddr_out(s, st_arg(s, 1), st_arg(s, 2));
+	s->rkind = R_FD;
+}
+
+void dec_accept4(struct st *s)
+{
+	dec_accept(s);
+	st_sep(s);
+	pr_flags(s, &x_sock_flags, (uint32_t)st_arg(s, 3), "SOCK_???");
+}
+
+void dec_getsockname(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_sockaddr_out(s, st_arg(s, 1), st_arg(s, 2));
+}
+
+void dec_recvfrom(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	if (st_ok(s))
+		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
+	else
+		pr_addr(s, st_arg(s, 1));
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 2));
+	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
+	st_sep(s);
+	pr_sockaddr_out(s, st_arg(s, 4), st_arg(s, 5));
+}
+
+void dec_sendmsg(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_msghdr(s, SONDE_PL_ENTRY, st_arg(s, 1), UINT64_MAX);
+	st_sep(s);
+	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 2), "MSG_???");
+}
+
+void dec_recvmsg(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	if (st_ok(s))
+		pr_msghdr(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
+	else
+		pr_addr(s, st_arg(s, 1));
+	st_sep(s);
+	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 2), "MSG_???");
+}
+
+/* struct mmsghdr: a msghdr then the byte count of that message. */
+#define MMSG_SIZE 64
+
+static void pr_mmsgs(struct st *s, int phase, uint64_t a, uint64_t n)
+{
+	uint32_t len;
+
+	sb_putc(s->o, '[');
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t m = a + i * MMSG_SIZE;
+
+		if (i)
+			sb_puts(s->o, ", ");
+		if (st_array_cut(s, i)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		if (!st_peek(s, SONDE_PL_EXIT, m + 56, &len, sizeof(len)) &&
+		    !st_peek(s, SONDE_PL_ENTRY, m + 56, &len, sizeof(len)))
+			len = 0;
+		sb_puts(s->o, "{msg_hdr=");
+		pr_msghdr(s, phase, m, phase == SONDE_PL_EXIT ? len : UINT64_MAX);
+		sb_printf(s->o, ", msg_len=%u}", len);
+	}
+	sb_putc(s->o, ']');
+}
+
+void dec_sendmmsg(struct st *s)
+{
+	uint64_t n = (uint32_t)st_arg(s, 2);
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	if (st_ok(s) && s->ret > 0 && have_array(s, SONDE_PL_ENTRY, st_arg(s, 1),
+						   (uint64_t)s->ret, MMSG_SIZE))
+		pr_mmsgs(s, SONDE_PL_ENTRY, st_arg(s, 1), (uint64_t)s->ret);
+	else
+		pr_addr(s, st_arg(s, 1));
+	sb_printf(s->o, ", %u, ", (unsigned int)n);
+	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
+}
+
+void dec_recvmmsg(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	if (st_ok(s) && s->ret > 0 && have_array(s, SONDE_PL_ENTRY, st_arg(s, 1),
+						   (uint64_t)s->ret, MMSG_SIZE))
+		pr_mmsgs(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
+	else
+		pr_addr(s, st_arg(s, 1));
+	sb_printf(s->o, ", %u, ", (unsigned int)st_arg(s, 2));
+	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
+	st_sep(s);
+	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 4));
+}
+
+static const struct xlat *sockopt_names(int level)
+{
+	switch (level) {
+	case SOL_SOCKET: return &x_so;
+	case 0: return &x_ip_opt;
+	case 6: return &x_tcp_opt;
+	case 41: return &x_ipv6_opt;
+	}
+	return NULL;
+}
+
+static void pr_sockopt_name(struct st *s, int level, uint32_t name)
+{
+	const struct xlat *x = sockopt_names(level);
+
+	if (x)
+		pr_xval(s, x, name, NULL);
+	else
+		sb_printf(s->o, "%u", name);
+}
+
+/* An option value: [int] when 4 bytes, SO_LINGER, else the bytes. */
+static void pr_sockopt_val(struct st *s, int phase, int level, uint32_t name,
+			   uint64_t a, uint64_t len)
+{
+	if (len == sizeof(int)) {
+		ps_int(s, phase, a);
+		return;
+	}
+	if (level == SOL_SOCKET && name == SO_LINGER && len >= 8) {
+		int l[2];
+
+		if (st_fetch(s, phase, a, l, sizeof(l)))
+			sb_printf(s->o, "{l_onoff=%d, l_linger=%d}", l[0], l[1]);
+		return;
+	}
+	if (level == SOL_SOCKET && name == SO_PEERCRED && len >= 12) {
+		int u[3];
+
+		if (st_fetch(s, phase, a, u, sizeof(u)))
+			sb_printf(s->o, "{pid=%d, uid=%u, gid=%u}", u[0],
+				  (unsigned)u[1], (unsigned)u[2]);
+		return;
+	}
+	pr_buf(s, phase, a, len, 0);
+}
+
+void dec_setsockopt(struct st *s)
+{
+	int level = (int)st_arg(s, 1);
+	uint32_t name = (uint32_t)st_arg(s, 2);
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_xval(s, &x_sol, (uint32_t)level, "SOL_???");
+	st_sep(s);
+	pr_sockopt_name(s, level, name);
+	st_sep(s);
+	pr_sockopt_val(s, SONDE_PL_ENTRY, level, name, st_arg(s, 3),
+		       (uint32_t)st_arg(s, 4));
+	sb_printf(s->o, ", %u", (unsigned int)st_arg(s, 4));
+}
+
+void dec_getsockopt(struct st *s)
+{
+	int level = (int)st_arg(s, 1);
+	uint32_t name = (uint32_t)st_arg(s, 2);
+	int in = 0, out = 0;
+	uint64_t lp = st_arg(s, 4);
+	int have_in = st_peek(s, SONDE_PL_ENTRY, lp, &in, sizeof(in));
+	int have_out = st_ok(s) && st_peek(s, SONDE_PL_EXIT, lp, &out, sizeof(out));
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_xval(s, &x_sol, (uint32_t)level, "SOL_???");
+	st_sep(s);
+	pr_sockopt_name(s, level, name);
+	st_sep(s);
+	if (have_out)
+		pr_sockopt_val(s, SONDE_PL_EXIT, level, name, st_arg(s, 3),
+			       (uint32_t)out);
+	else
+		pr_addr(s, st_arg(s, 3));
+	st_sep(s);
+	if (have_in && have_out && in != out)
+		sb_printf(s->o, "[%d => %d]", in, out);
+	else if (have_out)
+		sb_printf(s->o, "[%d]", out);
+	else if (have_in)
+		sb_printf(s->o, "[%d]", in);
+	else
+		pr_addr(s, lp);
+}
+
+void dec_mmap(struct st *s)
+{
+	uint32_t f = (uint32_t)st_arg(s, 3);
+
+	pr_addr(s, st_arg(s, 0));
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	pr_flags(s, &x_prot, (uint32_t)st_arg(s, 2), "PROT_???");
+	st_sep(s);
+	if (s->opt->xlat != SONDE_XLAT_ABBREV) {
+		pr_flags(s, &x_map_flags, f, "MAP_???");
+	} else {
+		pr_xval(s, &x_map_type, f & 0xf, "MAP_???");
+		if (f & ~0xfu) {
+			sb_putc(s->o, '|');
+			sb_flags(s->o, &x_map_flags, f & ~0xfu);
+		}
+	}
+	st_sep(s);
+	pr_fd(s, (int)st_arg(s, 4));
+	sb_printf(s->o, ", %#llx", (unsigned long long)st_arg(s, 5));
+	s->rkind = R_HEX;
+}
+
+/* A loff_t pointer updated by the call: [0] => [1234]. */
+static void pr_off_inout(struct st *s, uint64_t a)
+{
+	int64_t in, out;
+
+	if (!a) {
+		sb_puts(s->o, "NULL");
+		return;
+	}
+	if (!st_peek(s, SONDE_PL_ENTRY, a, &in, sizeof(in))) {
+		pr_addr(s, a);
+		return;
+	}
+	sb_printf(s->o, "[%lld]", (long long)in);
+	if (st_ok(s) && st_peek(s, SONDE_PL_EXIT, a, &out, sizeof(out)))
+		sb_printf(s->o, " => [%lld]", (long long)out);
+}
+
+void dec_sendfile(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_fd(s, (int)st_arg(s, 1));
+	st_sep(s);
+	pr_off_inout(s, st_arg(s, 2));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+}
+
+void dec_copy_file_range(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_off_inout(s, st_arg(s, 1));
+	st_sep(s);
+	pr_fd(s, (int)st_arg(s, 2));
+	st_sep(s);
+	pr_off_inout(s, st_arg(s, 3));
+	sb_printf(s->o, ", %llu, %u", (unsigned long long)st_arg(s, 4),
+		  (unsigned int)st_arg(s, 5));
+}
+
+void dec_splice(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_off_inout(s, st_arg(s, 1));
+	st_sep(s);
+	pr_fd(s, (int)st_arg(s, 2));
+	st_sep(s);
+	pr_off_inout(s, st_arg(s, 3));
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 4));
+	pr_flags(s, &x_splice, (uint32_t)st_arg(s, 5), "SPLICE_F_???");
+}
+
+/* shmget/semget/msgget: key, [size/nsems,] IPC_CREAT|0600. */
+static void pr_ipc_key(struct st *s, uint64_t k)
+{
+	if ((int)k == IPC_PRIVATE)
+		sb_puts(s->o, "IPC_PRIVATE");
+	else
+		sb_printf(s->o, "%#x", (unsigned int)k);
+}
+
+static void pr_ipc_flags(struct st *s, uint32_t f)
+{
+	if (f & ~0777u) {
+		sb_flags(s->o, &x_ipc_flags, f & ~0777u);
+		sb_putc(s->o, '|');
+	}
+	sb_printf(s->o, "%#03o", f & 0777);
+}
+
+void dec_shmget(struct st *s)
+{
+	pr_ipc_key(s, st_arg(s, 0));
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	pr_ipc_flags(s, (uint32_t)st_arg(s, 2));
+}
+
+void dec_ipcget2(struct st *s)
+{
+	pr_ipc_key(s, st_arg(s, 0));
+	st_sep(s);
+	pr_ipc_flags(s, (uint32_t)st_arg(s, 1));
+}
+
+void dec_semget(struct st *s)
+{
+	pr_ipc_key(s, st_arg(s, 0));
+	sb_printf(s->o, ", %d, ", (int)st_arg(s, 1));
+	pr_ipc_flags(s, (uint32_t)st_arg(s, 2));
+}
+
+void dec_shmat(struct st *s)
+{
+	pr_int(s, st_arg(s, 0));
+	st_sep(s);
+	pr_addr(s, st_arg(s, 1));
+	st_sep(s);
+	pr_flags(s, &x_shm_flags, (uint32_t)st_arg(s, 2), "SHM_???");
+	s->rkind = R_HEX;
+}
+
+/* shmctl/msgctl: id, cmd (IPC_64 is implied on x86-64), buf. */
+void dec_ipc_ctl(struct st *s)
+{
+	pr_int(s, st_arg(s, 0));
+	st_sep(s);
+	pr_xval(s, &x_ipc_cmd, (uint32_t)st_arg(s, 1) & ~0x100u, "IPC_???");
+	st_sep(s);
+	pr_addr(s, st_arg(s, 2));
+}

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoders of process, signal and scheduling syscalls: clone/clone3,
+ * execve, wait4/waitid, futex, rt_sigaction, rt_sigprocmask, prctl...
+ */
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "decode/strace/strace_int.h"
+
+#define CSIGNAL_MASK 0xffULL
+
+static void pr_clone_flags(struct st *s, uint64_t f)
+{
+	uint64_t rest = f & ~CSIGNAL_MASK;
+
+	if (rest || !(f & CSIGNAL_MASK))
+		pr_flags(s, &x_clone_flags, rest, "CLONE_???");
+	if (f & CSIGNAL_MASK) {
+		if (rest)
+			sb_putc(s->o, '|');
+		pr_sig(s, f & CSIGNAL_MASK);
+	}
+}
+
+/* x86-64 clone(flags, stack, parent_tid, child_tid, tls). */
+void dec_clone(struct st *s)
+{
+	uint64_t f = st_arg(s, 0);
+
+	sb_puts(s->o, "child_stack=");
+	pr_addr(s, st_arg(s, 1));
+	sb_puts(s->o, ", flags=");
+	pr_clone_flags(s, f);
+	if (f & CLONE_PARENT_SETTID) {
+		sb_puts(s->o, ", parent_tid=");
+		if (st_ok(s))
+			ps_int(s, SONDE_PL_EXIT, st_arg(s, 2));
+		else
+			pr_addr(s, st_arg(s, 2));
+	}
+	if (f & CLONE_SETTLS) {
+		sb_puts(s->o, ", tls=");
+		pr_addr(s, st_arg(s, 4));
+	}
+	if (f & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		sb_puts(s->o, ", child_tidptr=");
+		pr_addr(s, st_arg(s, 3));
+	}
+}
+
+struct clone_args_k {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+		stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+void dec_clone3(struct st *s)
+{
+	struct clone_args_k ca = { 0 };
+	uint64_t a = st_arg(s, 0), size = st_arg(s, 1);
+	size_t n = size < sizeof(ca) ? (size_t)size : sizeof(ca);
+
+	if (n < 64 || !st_fetch(s, SONDE_PL_ENTRY, a, &ca, n)) {
+		if (n < 64)
+			pr_addr(s, a);
+		sb_printf(s->o, ", %llu", (unsigned long long)size);
+		return;
+	}
+	sb_puts(s->o, "{flags=");
+	pr_flags(s, &x_clone_flags, ca.flags, "CLONE_???");
+	if (ca.flags & CLONE_PIDFD) {
+		sb_puts(s->o, ", pidfd=");
+		pr_addr(s, ca.pidfd);
+	}
+	if (ca.flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		sb_puts(s->o, ", child_tid=");
+		pr_addr(s, ca.child_tid);
+	}
+	if (ca.flags & CLONE_PARENT_SETTID) {
+		sb_puts(s->o, ", parent_tid=");
+		pr_addr(s, ca.parent_tid);
+	}
+	sb_puts(s->o, ", exit_signal=");
+	pr_sig(s, ca.exit_signal);
+	sb_puts(s->o, ", stack=");
+	pr_addr(s, ca.stack);
+	sb_printf(s->o, ", stack_size=%#llx", (unsigned long long)ca.stack_size);
+	if (ca.flags & CLONE_SETTLS) {
+		sb_puts(s->o, ", tls=");
+		pr_addr(s, ca.tls);
+	}
+	if (n >= 80 && ca.set_tid_size)
+		sb_printf(s->o, ", set_tid=%#llx, set_tid_size=%llu",
+			  (unsigned long long)ca.set_tid,
+			  (unsigned long long)ca.set_tid_size);
+	if (n >= 88 && (ca.flags & 0x200000000ULL))
+		sb_printf(s->o, ", cgroup=%llu", (unsigned long long)ca.cgroup);
+	sb_putc(s->o, '}');
+	if (st_ok(s) && (ca.flags & (CLONE_PARENT_SETTID | CLONE_PIDFD))) {
+		int v;
+
+		sb_puts(s->o, " => {");
+		if (ca.flags & CLONE_PIDFD) {
+			sb_puts(s->o, "pidfd=");
+			if (st_peek(s, SONDE_PL_EXIT, ca.pidfd, &v, sizeof(v)))
+				sb_printf(s->o, "[%d]", v);
+			else
+				pr_addr(s, ca.pidfd);
+			if (ca.flags & CLONE_PARENT_SETTID)
+				sb_puts(s->o, ", ");
+		}
+		if (ca.flags & CLONE_PARENT_SETTID) {
+			sb_puts(s->o, "parent_tid=");
+			ps_int(s, SONDE_PL_EXIT, ca.parent_tid);
+		}
+		sb_putc(s->o, '}');
+	}
+	sb_printf(s->o, ", %llu", (unsigned long long)size);
+}
+
+/* Counts the pointers of a NULL-terminated array; -1 if not captured. */
+static long ptr_array_count(struct st *s, uint64_t a)
+{
+	uint64_t p;
+	long n = 0;
+
+	for (;;) {
+		if (!st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)n * 8, &p, 8))
+			return -1;
+		if (!p)
+			return n;
+		if (++n > 1 << 20)
+			return -1;
+	}
+}
+
+/* ["ls", "-l"]: at most -s elements, then "...". */
+static void pr_str_array(struct st *s, uint64_t a)
+{
+	uint64_t p;
+
+	if (!a) {
+		sb_puts(s->o, "NULL");
+		return;
+	}
+	if (ptr_array_count(s, a) < 0) {
+		pr_addr(s, a);
+		return;
+	}
+	sb_putc(s->o, '[');
+	for (unsigned int i = 0;; i++) {
+		st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)i * 8, &p, 8);
+		if (!p)
+			break;
+		if (i)
+			sb_puts(s->o, ", ");
+		if (st_array_cut(s, i)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		pr_cstr(s, SONDE_PL_ENTRY, p);
+	}
+	sb_putc(s->o, ']');
+}
+
+static void pr_envp(struct st *s, uint64_t a)
+{
+	long n;
+
+	if (s->opt->verbose || !a) {
+		pr_str_array(s, a);
+		return;
+	}
+	pr_addr(s, a);
+	n = ptr_array_count(s, a);
+	if (n >= 0)
+		sb_printf(s->o, " /* %ld var%s */", n, n == 1 ? "" : "s");
+}
+
+void dec_execve(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	st_sep(s);
+	pr_str_array(s, st_arg(s, 1));
+	st_sep(s);
+	pr_envp(s, st_arg(s, 2));
+}
+
+void dec_execveat(struct st *s)
+{
+	pr_dirfd(s, st_arg(s, 0));
+	st_sep(s);
+	pr_path(s, st_arg(s, 1));
+	st_sep(s);
+	pr_str_array(s, st_arg(s, 2));
+	st_sep(s);
+	pr_envp(s, st_arg(s, 3));
+	st_sep(s);
+	pr_flags(s, &x_at_flags, (uint32_t)st_arg(s, 4), "AT_???");
+}
+
+void dec_wait4(struct st *s)
+{
+	uint64_t st_addr = st_arg(s, 1), ru = st_arg(s, 3);
+
+	pr_int(s, st_arg(s, 0));
+	st_sep(s);
+	if (st_ok(s) && s->ret && st_addr)
+		ps_wait_status(s, SONDE_PL_EXIT, st_addr);
+	else
+		pr_addr(s, st_addr);
+	st_sep(s);
+	pr_flags(s, &x_wait_opts, (uint32_t)st_arg(s, 2), "W???");
+	st_sep(s);
+	if (st_ok(s) && s->ret > 0)
+		ps_rusage(s, SONDE_PL_EXIT, ru);
+	else
+		pr_addr(s, ru);
+}
+
+void dec_waitid(struct st *s)
+{
+	pr_xval(s, &x_idtype, (uint32_t)st_arg(s, 0), "P_???");
+	sb_printf(s->o, ", %d, ", (int)st_arg(s, 1));
+	if (st_ok(s))
+		ps_siginfo(s, SONDE_PL_EXIT, st_arg(s, 2));
+	else
+		pr_addr(s, st_arg(s, 2));
+	st_sep(s);
+	pr_flags(s, &x_wait_opts, (uint32_t)st_arg(s, 3), "W???");
+	st_sep(s);
+	if (st_ok(s))
+		ps_rusage(s, SONDE_PL_EXIT, st_arg(s, 4));
+	else
+		pr_addr(s, st_arg(s, 4));
+}
+
+static void pr_futex_op(struct st *s, uint32_t op)
+{
+	const char *n = xlat_name(&x_futex_op, op & FUTEX_CMD_MASK);
+
+	if (s->opt->xlat == SONDE_XLAT_RAW || !n) {
+		sb_printf(s->o, "%#x", op);
+		if (n && s->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_printf(s->o, " /* %s */", n);
+		return;
+	}
+	sb_puts(s->o, n);
+	if (op & FUTEX_PRIVATE_FLAG)
+		sb_puts(s->o, "_PRIVATE");
+	if (op & FUTEX_CLOCK_REALTIME)
+		sb_puts(s->o, "|FUTEX_CLOCK_REALTIME");
+}
+
+static void pr_bitset(struct st *s, uint32_t v)
+{
+	if (v == FUTEX_BITSET_MATCH_ANY && s->opt->xlat == SONDE_XLAT_ABBREV)
+		sb_puts(s->o, "FUTEX_BITSET_MATCH_ANY");
+	else
+		sb_printf(s->o, "%#x", v);
+}
+
+static void pr_wake_op(struct st *s, uint32_t v)
+{
+	static const char *const ops[] = { "FUTEX_OP_SET", "FUTEX_OP_ADD",
+		"FUTEX_OP_OR", "FUTEX_OP_ANDN", "FUTEX_OP_XOR" };
+	static const char *const cmps[] = { "FUTEX_OP_CMP_EQ",
+		"FUTEX_OP_CMP_NE", "FUTEX_OP_CMP_LT", "FUTEX_OP_CMP_LE",
+		"FUTEX_OP_CMP_GT", "FUTEX_OP_CMP_GE" };
+	unsigned int op = (v >> 28) & 7, cmp = (v >> 24) & 15;
+
+	sb_puts(s->o, "FUTEX_OP(");
+	if (v & (8u << 28))
+		sb_puts(s->o, "FUTEX_OP_OPARG_SHIFT|");
+	if (op < 5)
+		sb_puts(s->o, ops[op]);
+	else
+		sb_printf(s->o, "%u", op);
+	sb_printf(s->o, ", %u, ", (v >> 12) & 0xfff);
+	if (cmp < 6)
+		sb_puts(s->o, cmps[cmp]);
+	else
+		sb_printf(s->o, "%u", cmp);
+	sb_printf(s->o, ", %u)", v & 0xfff);
+}
+
+void dec_futex(struct st *s)
+{
+	uint32_t op = (uint32_t)st_arg(s, 1), val = (uint32_t)st_arg(s, 2);
+	uint64_t tmo = st_arg(s, 3), ua2 = st_arg(s, 4);
+	uint32_t val3 = (uint32_t)st_arg(s, 5);
+
+	pr_addr(s, st_arg(s, 0));
+	st_sep(s);
+	pr_futex_op(s, op);
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_WAIT:
+		sb_printf(s->o, ", %u, ", val);
+		ps_timespec(s, SONDE_PL_ENTRY, tmo);
+		break;
+	case FUTEX_LOCK_PI:
+	case 13: /* FUTEX_LOCK_PI2 */
+		st_sep(s);
+		ps_timespec(s, SONDE_PL_ENTRY, tmo);
+		break;
+	case FUTEX_WAIT_BITSET:
+		sb_printf(s->o, ", %u, ", val);
+		ps_timespec(s, SONDE_PL_ENTRY, tmo);
+		st_sep(s);
+		pr_bitset(s, val3);
+		break;
+	case FUTEX_WAKE_BITSET:
+		sb_printf(s->o, ", %u, ", val);
+		pr_bitset(s, val3);
+		break;
+	case FUTEX_REQUEUE:
+		sb_printf(s->o, ", %u, %u, ", val, (uint32_t)tmo);
+		pr_addr(s, ua2);
+		break;
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_CMP_REQUEUE_PI:
+		sb_printf(s->o, ", %u, %u, ", val, (uint32_t)tmo);
+		pr_addr(s, ua2);
+		sb_printf(s->o, ", %u", val3);
+		break;
+	case FUTEX_WAIT_REQUEUE_PI:
+		sb_printf(s->o, ", %u, ", val);
+		ps_timespec(s, SONDE_PL_ENTRY, tmo);
+		st_sep(s);
+		pr_addr(s, ua2);
+		break;
+	case FUTEX_WAKE_OP:
+		sb_printf(s->o, ", %u, %u, ", val, (uint32_t)tmo);
+		pr_addr(s, ua2);
+		st_sep(s);
+		pr_wake_op(s, val3);
+		break;
+	case FUTEX_UNLOCK_PI:
+	case FUTEX_TRYLOCK_PI:
+		break;
+	case FUTEX_WAKE:
+	case FUTEX_FD:
+		sb_printf(s->o, ", %u", val);
+		break;
+	default:
+		sb_printf(s->o, ", %u, ", val);
+		pr_addr(s, tmo);
+		st_sep(s);
+		pr_addr(s, ua2);
+		sb_printf(s->o, ", %#x", val3);
+		break;
+	}
+}
+
+/* Kernel struct sigaction on x86-64: handler, flags, restorer, mask. */
+static void pr_sigaction(struct st *s, int phase, uint64_t a, uint64_t ssize)
+{
+	uint64_t k[4];
+
+	if (!st_fetch(s, phase, a, k, sizeof(k)))
+		return;
+	sb_puts(s->o, "{sa_handler=");
+	if (k[0] == 0)
+		sb_puts(s->o, "SIG_DFL");
+	else if (k[0] == 1)
+		sb_puts(s->o, "SIG_IGN");
+	else
+		pr_addr(s, k[0]);
+	sb_puts(s->o, ", sa_mask=");
+	pr_sigset_bytes(s, (const uint8_t *)&k[3], ssize && ssize <= 8 ? ssize : 8);
+	sb_puts(s->o, ", sa_flags=");
+	pr_flags(s, &x_sa_flags, k[1], "SA_???");
+	if (k[1] & 0x04000000) {
+		sb_puts(s->o, ", sa_restorer=");
+		pr_addr(s, k[2]);
+	}
+	sb_putc(s->o, '}');
+}
+
+void dec_rt_sigaction(struct st *s)
+{
+	uint64_t ssize = st_arg(s, 3);
+
+	pr_sig(s, st_arg(s, 0));
+	st_sep(s);
+	pr_sigaction(s, SONDE_PL_ENTRY, st_arg(s, 1), ssize);
+	st_sep(s);
+	if (st_ok(s))
+		pr_sigaction(s, SONDE_PL_EXIT, st_arg(s, 2), ssize);
+	else
+		pr_addr(s, st_arg(s, 2));
+	sb_printf(s->o, ", %llu", (unsigned long long)ssize);
+}
+
+void dec_rt_sigprocmask(struct st *s)
+{
+	uint64_t ssize = st_arg(s, 3);
+
+	pr_xval(s, &x_sigprocmask, (uint32_t)st_arg(s, 0), "SIG_???");
+	st_sep(s);
+	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 1), ssize);
+	st_sep(s);
+	if (st_ok(s))
+		pr_sigset(s, SONDE_PL_EXIT, st_arg(s, 2), ssize);
+	else
+		pr_addr(s, st_arg(s, 2));
+	sb_printf(s->o, ", %llu", (unsigned long long)ssize);
+}
+
+static void rv_signame(struct st *s)
+{
+	char buf[16];
+	const char *n;
+
+	if (!st_ok(s))
+		return;
+	n = st_signame((int)s->ret, buf, sizeof(buf));
+	if (n)
+		snprintf(s->rv_aux, sizeof(s->rv_aux), " (%s)", n);
+}
+
+/*
+ * rt_sigreturn takes no argument; strace shows the mask it restores, read
+ * from the signal frame at the stack pointer. The capture labels that
+ * memory argument 0; without it nothing is printed, as strace does when
+ * the frame cannot be read.
+ */
+void dec_rt_sigreturn(struct st *s)
+{
+	for (unsigned int i = 0; i < s->c->npl; i++) {
+		const struct sonde_payload *p = &s->c->pl[i];
+
+		if (p->phase != SONDE_PL_ENTRY || p->arg != 0 ||
+		    (p->flags & SONDE_PLF_UNREADABLE) || p->captured < 8)
+			continue;
+		sb_puts(s->o, "{mask=");
+		pr_sigset_bytes(s, p->data, 8);
+		sb_putc(s->o, '}');
+		return;
+	}
+}
+
+void dec_rt_sigtimedwait(struct st *s)
+{
+	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 0), st_arg(s, 3));
+	st_sep(s);
+	if (st_ok(s))
+		ps_siginfo(s, SONDE_PL_EXIT, st_arg(s, 1));
+	else
+		pr_addr(s, st_arg(s, 1));
+	st_sep(s);
+	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 2));
+	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+	rv_signame(s);
+}
+
+void dec_prctl(struct st *s)
+{
+	uint32_t op = (uint32_t)st_arg(s, 0);
+
+	pr_xval(s, &x_prctl, op, "PR_???");
+	switch (op) {
+	case PR_SET_NAME:
+		st_sep(s);
+		pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, 1));
+		return;
+	case PR_GET_NAME:
+		st_sep(s);
+		if (st_ok(s))
+			pr_cstr(s, SONDE_PL_EXIT, st_arg(s, 1));
+		else
+			pr_addr(s, st_arg(s, 1));
+		return;
+	case PR_SET_PDEATHSIG:
+		st_sep(s);
+		pr_sig(s, st_arg(s, 1));
+		return;
+	case PR_GET_PDEATHSIG:
+		st_sep(s);
+		if (st_ok(s))
+			ps_int(s, SONDE_PL_EXIT, st_arg(s, 1));
+		else
+			pr_addr(s, st_arg(s, 1));
+		return;
+	case PR_GET_DUMPABLE:
+		if (st_ok(s) && s->ret >= 0 && s->ret <= 2) {
+			static const char *const d[] = { "SUID_DUMP_DISABLE",
+				"SUID_DUMP_USER", "SUID_DUMP_ROOT" };
+			snprintf(s->rv_aux, sizeof(s->rv_aux), " (%s)", d[s->ret]);
+		}
+		return;
+	case PR_GET_KEEPCAPS:
+	case PR_GET_NO_NEW_PRIVS:
+	case PR_GET_CHILD_SUBREAPER:
+	case PR_GET_SECCOMP:
+	case PR_GET_TIMERSLACK:
+	case PR_GET_THP_DISABLE:
+	case PR_GET_IO_FLUSHER:
+		return;
+	case PR_SET_DUMPABLE:
+	case PR_SET_KEEPCAPS:
+	case PR_SET_CHILD_SUBREAPER:
+	case PR_SET_TIMERSLACK:
+		sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 1));
+		return;
+	case PR_SET_NO_NEW_PRIVS:
+	case PR_SET_THP_DISABLE:
+		sb_printf(s->o, ", %llu, %llu, %llu, %llu",
+			  (unsigned long long)st_arg(s, 1),
+			  (unsigned long long)st_arg(s, 2),
+			  (unsigned long long)st_arg(s, 3),
+			  (unsigned long long)st_arg(s, 4));
+		return;
+	}
+	for (int i = 1; i < 5; i++)
+		sb_printf(s->o, ", %#llx", (unsigned long long)st_arg(s, i));
+}
+
+void dec_arch_prctl(struct st *s)
+{
+	uint32_t code = (uint32_t)st_arg(s, 0);
+
+	pr_xval(s, &x_arch_prctl, code, "ARCH_???");
+	st_sep(s);
+	if ((code == 0x1003 || code == 0x1004) && st_ok(s)) {
+		uint64_t v;
+
+		if (st_fetch(s, SONDE_PL_EXIT, st_arg(s, 1), &v, sizeof(v)))
+			sb_printf(s->o, "[%#llx]", (unsigned long long)v);
+		return;
+	}
+	pr_addr(s, st_arg(s, 1));
+}
+
+void dec_prlimit64(struct st *s)
+{
+	pr_int(s, st_arg(s, 0));
+	st_sep(s);
+	pr_xval(s, &x_rlimit, (uint32_t)st_arg(s, 1), "RLIMIT_???");
+	st_sep(s);
+	ps_rlimit(s, SONDE_PL_ENTRY, st_arg(s, 2));
+	st_sep(s);
+	if (st_ok(s))
+		ps_rlimit(s, SONDE_PL_EXIT, st_arg(s, 3));
+	else
+		pr_addr(s, st_arg(s, 3));
+}
+
+void dec_getrandom(struct st *s)
+{
+	if (st_ok(s))
+		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 0), (uint64_t)s->ret, 1);
+	else
+		pr_addr(s, st_arg(s, 0));
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	pr_flags(s, &x_getrandom, (uint32_t)st_arg(s, 2), "GRND_???");
+}
+
+void dec_sched_getaffinity(struct st *s)
+{
+	pr_int(s, st_arg(s, 0));
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	if (st_ok(s))
+		ps_cpuset(s, SONDE_PL_EXIT, st_arg(s, 2), (uint64_t)s->ret);
+	else
+		pr_addr(s, st_arg(s, 2));
+}
+
+void dec_sched_setaffinity(struct st *s)
+{
+	pr_int(s, st_arg(s, 0));
+	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	ps_cpuset(s, SONDE_PL_ENTRY, st_arg(s, 2), st_arg(s, 1));
+}
+
+static void pr_gid_list(struct st *s, int phase, uint64_t a, uint64_t n)
+{
+	uint32_t g;
+
+	if (!a) {
+		sb_puts(s->o, "NULL");
+		return;
+	}
+	if (n && !st_peek(s, phase, a, &g, sizeof(g))) {
+		pr_addr(s, a);
+		return;
+	}
+	sb_putc(s->o, '[');
+	for (uint64_t i = 0; i < n; i++) {
+		if (i)
+			sb_puts(s->o, ", ");
+		if (st_array_cut(s, i)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		if (!st_peek(s, phase, a + i * 4, &g, sizeof(g))) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		sb_printf(s->o, "%u", g);
+	}
+	sb_putc(s->o, ']');
+}
+
+void dec_getgroups(struct st *s)
+{
+	uint64_t n = (uint32_t)st_arg(s, 0);
+
+	sb_printf(s->o, "%d, ", (int)n);
+	/* With size 0 the call only counts: strace shows an empty list. */
+	if (st_ok(s))
+		pr_gid_list(s, SONDE_PL_EXIT, st_arg(s, 1),
+			    n < (uint64_t)s->ret ? n : (uint64_t)s->ret);
+	else
+		pr_addr(s, st_arg(s, 1));
+}
+
+void dec_setgroups(struct st *s)
+{
+	uint64_t n = (uint32_t)st_arg(s, 0);
+
+	sb_printf(s->o, "%d, ", (int)n);
+	pr_gid_list(s, SONDE_PL_ENTRY, st_arg(s, 1), n);
+}
+
+/* The remaining time is written only when a signal cut the sleep short. */
+static void pr_rem(struct st *s, uint64_t a)
+{
+	if (s->err == 4 /* EINTR */)
+		ps_timespec(s, SONDE_PL_EXIT, a);
+	else
+		pr_addr(s, a);
+}
+
+void dec_nanosleep(struct st *s)
+{
+	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 0));
+	st_sep(s);
+	pr_rem(s, st_arg(s, 1));
+}
+
+void dec_clock_nanosleep(struct st *s)
+{
+	pr_clockid(s, st_arg(s, 0));
+	st_sep(s);
+	pr_flags(s, &x_timer_flags, (uint32_t)st_arg(s, 1), "TIMER_???");
+	st_sep(s);
+	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 2));
+	st_sep(s);
+	pr_rem(s, st_arg(s, 3));
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Formatting one call: "name(args) = ret", driven by the signature table.
+ * Arguments of kind K_OUT (structs and buffers the kernel fills) print as
+ * their address when the call failed, as strace does, because the memory
+ * then holds nothing the call produced.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/strace/strace_int.h"
+
+void st_print_arg(struct st *s, const struct st_arg *a, int i)
+{
+	uint64_t v = st_arg(s, i);
+	int ok = st_ok(s);
+
+	switch (a->kind) {
+	case K_INT: pr_int(s, v); break;
+	case K_UINT: pr_uint(s, v); break;
+	case K_LONG: pr_long(s, v); break;
+	case K_ULONG: pr_ulong(s, v); break;
+	case K_HEX: pr_hex(s, v); break;
+	case K_PTR: pr_addr(s, v); break;
+	case K_OCT: pr_oct(s, v); break;
+	case K_MODE: pr_mode_t(s, v); break;
+	case K_FD: pr_fd(s, (int)v); break;
+	case K_DIRFD: pr_dirfd(s, v); break;
+	case K_PATH: pr_path(s, v); break;
+	case K_STR: pr_cstr(s, SONDE_PL_ENTRY, v); break;
+	case K_BUFI: pr_buf(s, SONDE_PL_ENTRY, v, st_arg(s, a->aux), 0); break;
+	case K_BUFO:
+		if (ok)
+			pr_buf(s, SONDE_PL_EXIT, v, (uint64_t)s->ret, 0);
+		else
+			pr_addr(s, v);
+		break;
+	case K_FLAGS:
+		pr_flags(s, a->x, a->aux == 64 ? v : (uint32_t)v, NULL);
+		break;
+	case K_XVAL: pr_xval(s, a->x, (uint32_t)v, NULL); break;
+	case K_SIG: pr_sig(s, v); break;
+	case K_UID:
+		if ((uint32_t)v == UINT32_MAX)
+			sb_puts(s->o, "-1");
+		else
+			pr_uint(s, v);
+		break;
+	case K_OFF: pr_long(s, v); break;
+	case K_IN: a->fn(s, SONDE_PL_ENTRY, v); break;
+	case K_OUT:
+		if (ok)
+			a->fn(s, SONDE_PL_EXIT, v);
+		else
+			pr_addr(s, v);
+		break;
+	case K_IOVI:
+		pr_iov(s, SONDE_PL_ENTRY, v, st_arg(s, a->aux), UINT64_MAX);
+		break;
+	case K_IOVO:
+		if (ok)
+			pr_iov(s, SONDE_PL_EXIT, v, st_arg(s, a->aux), (uint64_t)s->ret);
+		else
+			pr_addr(s, v);
+		break;
+	case K_SSETI: pr_sigset(s, SONDE_PL_ENTRY, v, st_arg(s, a->aux)); break;
+	case K_SSETO:
+		if (ok)
+			pr_sigset(s, SONDE_PL_EXIT, v, st_arg(s, a->aux));
+		else
+			pr_addr(s, v);
+		break;
+	case K_SADDRI: pr_sockaddr(s, SONDE_PL_ENTRY, v, (uint32_t)st_arg(s, a->aux)); break;
+	case K_CLOCK: pr_clockid(s, v); break;
+	case K_OPENF: pr_open_flags(s, v); break;
+	default: pr_hex(s, v); break;
+	}
+}
+
+/* strace's texts for the kernel's internal restart codes. */
+static const char *restart_text(int err)
+{
+	switch (err) {
+	case 512: return "To be restarted if SA_RESTART is set";
+	case 513: return "To be restarted";
+	case 514: return "To be restarted if no handler";
+	case 516: return "Interrupted by signal";
+	}
+	return NULL;
+}
+
+static void pr_errno(struct st *s)
+{
+	const char *name = sonde_errno_name(s->err);
+	const char *rt = restart_text(s->err);
+
+	if (!name)
+		name = xlat_name(&x_errnos, (uint64_t)s->err);
+	if (rt) {
+		sb_printf(s->o, "? %s (%s)", name ? name : "ERESTART", rt);
+		return;
+	}
+	if (s->opt->xlat == SONDE_XLAT_RAW || !name)
+		sb_printf(s->o, "-1 (errno %d)", s->err);
+	else if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+		sb_printf(s->o, "-1 %d /* %s */ (%s)", s->err, name, strerror(s->err));
+	else if (s->err >= 512)
+		sb_printf(s->o, "-1 %s", name);
+	else
+		sb_printf(s->o, "-1 %s (%s)", name, strerror(s->err));
+}
+
+static void pr_ret(struct st *s)
+{
+	if (s->noret) {
+		sb_putc(s->o, '?');
+		return;
+	}
+	if (s->err) {
+		pr_errno(s);
+		return;
+	}
+	switch (s->rkind) {
+	case R_HEX:
+		sb_printf(s->o, "%#llx", (unsigned long long)s->ret);
+		break;
+	case R_FD:
+		pr_fd(s, (int)s->ret);
+		break;
+	case R_OCT:
+		sb_printf(s->o, "%#03llo", (unsigned long long)s->ret);
+		break;
+	case R_UDEC:
+		sb_printf(s->o, "%llu", (unsigned long long)s->ret);
+		break;
+	default:
+		sb_printf(s->o, "%lld", (long long)s->ret);
+		break;
+	}
+	sb_puts(s->o, s->rv_aux);
+}
+
+/* Errors are returned as -1..-4095; anything else is a value. */
+static void st_init(struct st *s, struct strbuf *o,
+		    const struct sonde_strace_opts *opt,
+		    const struct sonde_call *c, struct fdtab *fds)
+{
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->opt = opt;
+	s->c = c;
+	s->sc = c->sc;
+	s->fds = fds;
+	s->ret = c->sc->ret;
+	s->noret = !!(c->sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+	if (!s->noret && s->ret < 0 && s->ret >= -4095)
+		s->err = (int)-s->ret;
+}
+
+/*
+ * The text of the call up to and including ") ", then the padding to
+ * the -a column is the caller's business, then "= ret": split in two so
+ * the renderer can pad. Returns the syscall's nargs-driven text in o.
+ */
+void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
+		    const struct sonde_call *c, struct fdtab *fds,
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
+	const char *name = sonde_syscall_name(sc->nr);
+	struct st s;
+
+	st_init(&s, o, opt, c, fds);
+	if (name)
+		sb_printf(o, "%s(", name);
+	else
+		sb_printf(o, "syscall_%#x(", sc->nr);
+	if (sig && sig->known) {
+		s.rkind = sig->rkind;
+		if (sig->fn)
+			sig->fn(&s);
+		for (int i = 0; !sig->fn && i < sig->nargs; i++) {
+			if (i)
+				st_sep(&s);
+			st_print_arg(&s, &sig->a[i], i);
+		}
+	} else {
+		/* Undecoded: the six raw registers, nothing dropped. */
+		for (int i = 0; i < 6; i++)
+			sb_printf(o, "%s%#llx", i ? ", " : "",
+				  (unsigned long long)sc->args[i]);
+	}
+	sb_putc(o, ')');
+	if (mid)
+		mid(arg);
+	s.o = ret;
+	pr_ret(&s);
+}

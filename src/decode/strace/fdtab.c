@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offline descriptor tables for -y: what each descriptor of each task
+ * refers to, rebuilt from the calls in the trace (open, socket, pipe,
+ * dup*, fcntl F_DUPFD, close, chdir, execve's close-on-exec) and from
+ * fork records (tables copied, or shared under CLONE_FILES; the working
+ * directory shared under CLONE_FS).
+ *
+ *   tid ──> struct task ──> struct files {refs, fd[] -> {path, cloexec}}
+ *                      └──> struct fsinfo {refs, cwd}
+ *
+ * Paths are made absolute and cleaned lexically ("." and ".."), without
+ * resolving symbolic links: the trace does not hold the file system.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "decode/strace/fdtab.h"
+
+struct fdent {
+	char *path;
+	int cloexec;
+};
+
+struct files {
+	int refs;
+	int n;
+	struct fdent *fd;
+};
+
+struct fsinfo {
+	int refs;
+	char *cwd;
+};
+
+struct task {
+	uint32_t tid;
+	struct files *files;
+	struct fsinfo *fs;
+};
+
+struct fdtab {
+	struct task *tasks; /* open addressing on tid, 0 = free */
+	size_t cap, used;
+	struct task tmpl;   /* what a task seen for the first time inherits */
+};
+
+struct fdtab *fdtab_new(void)
+{
+	return calloc(1, sizeof(struct fdtab));
+}
+
+static void files_put(struct files *f)
+{
+	if (!f || --f->refs)
+		return;
+	for (int i = 0; i < f->n; i++)
+		free(f->fd[i].path);
+	free(f->fd);
+	free(f);
+}
+
+static void fs_put(struct fsinfo *fs)
+{
+	if (!fs || --fs->refs)
+		return;
+	free(fs->cwd);
+	free(fs);
+}
+
+void fdtab_free(struct fdtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->tasks[i].tid)
+			continue;
+		files_put(t->tasks[i].files);
+		fs_put(t->tasks[i].fs);
+	}
+	files_put(t->tmpl.files);
+	fs_put(t->tmpl.fs);
+	free(t->tasks);
+	free(t);
+}
+
+static struct task *task_slot(struct fdtab *t, uint32_t tid)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	i = (tid * 2654435761u) & (t->cap - 1);
+	while (t->tasks[i].tid && t->tasks[i].tid != tid)
+		i = (i + 1) & (t->cap - 1);
+	return &t->tasks[i];
+}
+
+static int grow(struct fdtab *t)
+{
+	struct task *old = t->tasks;
+	size_t ocap = t->cap, ncap = ocap ? ocap * 2 : 64;
+
+	t->tasks = calloc(ncap, sizeof(*t->tasks));
+	if (!t->tasks) {
+		t->tasks = old;
+		return -ENOMEM;
+	}
+	t->cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].tid)
+			*task_slot(t, old[i].tid) = old[i];
+	free(old);
+	return 0;
+}
+
+static struct files *files_copy(const struct files *f);
+
+/*
+ * The task's entry, created when unknown: empty, or a copy of the
+ * template (tid 0) that holds the descriptors every traced command
+ * inherits (sonde strace's own 0, 1, 2 and working directory).
+ */
+static struct task *task_get(struct fdtab *t, uint32_t tid)
+{
+	struct task *k = task_slot(t, tid);
+	struct task *tmpl;
+
+	if (k && k->tid == tid)
+		return k;
+	if ((t->used + 1) * 2 > t->cap && grow(t))
+		return NULL;
+	k = task_slot(t, tid);
+	k->files = calloc(1, sizeof(*k->files));
+	k->fs = calloc(1, sizeof(*k->fs));
+	if (!k->files || !k->fs) {
+		free(k->files);
+		free(k->fs);
+		k->files = NULL;
+		k->fs = NULL;
+		return NULL;
+	}
+	k->files->refs = 1;
+	k->fs->refs = 1;
+	k->tid = tid;
+	t->used++;
+	tmpl = &t->tmpl;
+	if (tmpl->files) {
+		struct files *f = files_copy(tmpl->files);
+
+		if (f) {
+			files_put(k->files);
+			k->files = f;
+		}
+		if (tmpl->fs && tmpl->fs->cwd)
+			k->fs->cwd = strdup(tmpl->fs->cwd);
+	}
+	return k;
+}
+
+static struct task *task_find(struct fdtab *t, uint32_t tid)
+{
+	struct task *k = task_slot(t, tid);
+
+	return k && k->tid == tid ? k : NULL;
+}
+
+static int fd_set_path(struct files *f, int fd, const char *path, int cloexec)
+{
+	char *p;
+
+	if (fd < 0 || fd > (1 << 20))
+		return -EINVAL;
+	if (fd >= f->n) {
+		int n = f->n ? f->n : 16;
+		struct fdent *e;
+
+		while (n <= fd)
+			n *= 2;
+		e = realloc(f->fd, (size_t)n * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		memset(e + f->n, 0, (size_t)(n - f->n) * sizeof(*e));
+		f->fd = e;
+		f->n = n;
+	}
+	p = path ? strdup(path) : NULL;
+	if (path && !p)
+		return -ENOMEM;
+	free(f->fd[fd].path);
+	f->fd[fd].path = p;
+	f->fd[fd].cloexec = cloexec;
+	return 0;
+}
+
+const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd)
+{
+	struct task *k = task_find(t, tid);
+
+	/* A task not seen yet has what every task inherits. */
+	if (!k && t->tmpl.files)
+		k = &t->tmpl;
+	if (!k)
+		return NULL;
+	if (fd == -100)
+		return k->fs->cwd;
+	if (fd < 0 || fd >= k->files->n)
+		return NULL;
+	return k->files->fd[fd].path;
+}
+
+int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
+{
+	struct task *k;
+	char *c;
+
+	if (!tid) {
+		k = &t->tmpl;
+		if (!k->files)
+			k->files = calloc(1, sizeof(*k->files));
+		if (!k->fs)
+			k->fs = calloc(1, sizeof(*k->fs));
+		if (!k->files || !k->fs)
+			return -ENOMEM;
+		k->files->refs = k->fs->refs = 1;
+	} else {
+		k = task_get(t, tid);
+	}
+
+	if (!k)
+		return -ENOMEM;
+	if (fd != -100)
+		return fd_set_path(k->files, fd, path, 0);
+	c = strdup(path);
+	if (!c)
+		return -ENOMEM;
+	free(k->fs->cwd);
+	k->fs->cwd = c;
+	return 0;
+}
+
+static struct files *files_copy(const struct files *f)
+{
+	struct files *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->refs = 1;
+	for (int i = 0; i < f->n; i++)
+		if (f->fd[i].path && fd_set_path(n, i, f->fd[i].path, f->fd[i].cloexec)) {
+			files_put(n);
+			return NULL;
+		}
+	return n;
+}
+
+int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
+	       uint64_t clone_flags)
+{
+	struct task *p, *c;
+
+	if (task_find(t, child))
+		return 0; /* already inherited (clone record, then fork record) */
+	p = task_get(t, parent);
+	if (!p)
+		return -ENOMEM;
+	c = task_get(t, child);
+	if (!c)
+		return -ENOMEM;
+	p = task_find(t, parent); /* task_get may have moved the table */
+	if (clone_flags & CLONE_FILES) {
+		files_put(c->files);
+		c->files = p->files;
+		p->files->refs++;
+	} else {
+		struct files *f = files_copy(p->files);
+
+		if (!f)
+			return -ENOMEM;
+		files_put(c->files);
+		c->files = f;
+	}
+	if (clone_flags & CLONE_FS) {
+		fs_put(c->fs);
+		c->fs = p->fs;
+		p->fs->refs++;
+	} else if (p->fs->cwd) {
+		free(c->fs->cwd);
+		c->fs->cwd = strdup(p->fs->cwd);
+	}
+	return 0;
+}
+
+void fdtab_exit(struct fdtab *t, uint32_t tid)
+{
+	struct task *k = task_find(t, tid);
+	size_t i, j;
+
+	if (!k)
+		return;
+	files_put(k->files);
+	fs_put(k->fs);
+	/* Backward-shift deletion keeps the probe chains intact. */
+	i = (size_t)(k - t->tasks);
+	k->tid = 0;
+	t->used--;
+	for (j = (i + 1) & (t->cap - 1); t->tasks[j].tid; j = (j + 1) & (t->cap - 1)) {
+		struct task e = t->tasks[j];
+
+		t->tasks[j].tid = 0;
+		*task_slot(t, e.tid) = e;
+	}
+}
+
+/* Appends the components of rel to the absolute path in buf, cleaning
+ * "." and ".." lexically. */
+static void path_join(char *buf, size_t len, const char *rel)
+{
+	const char *p = rel;
+
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		size_t bl = strlen(buf);
+
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(buf, '/');
+
+			if (slash && slash != buf)
+				*slash = 0;
+			else
+				buf[1] = 0;
+		} else if (bl + n + 2 < len) {
+			if (bl > 1)
+				buf[bl++] = '/';
+			memcpy(buf + bl, p, n);
+			buf[bl + n] = 0;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+}
+
+/* The absolute form of path relative to dirfd (or the cwd); NULL when the
+ * base is unknown. */
+static int resolve(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
+		   char *out, size_t len)
+{
+	const char *base;
+
+	if (!path)
+		return -1;
+	if (path[0] == '/') {
+		snprintf(out, len, "/");
+		path_join(out, len, path);
+		return 0;
+	}
+	base = fdtab_path(t, tid, dirfd);
+	if (!base || base[0] != '/')
+		return -1;
+	snprintf(out, len, "%s", base);
+	path_join(out, len, path);
+	return 0;
+}
+
+static void fd_dup(struct fdtab *t, uint32_t tid, int oldfd, int newfd,
+		   int cloexec)
+{
+	const char *p = fdtab_path(t, tid, oldfd);
+	struct task *k = task_get(t, tid);
+	char *copy;
+
+	if (!k || newfd < 0)
+		return;
+	copy = p ? strdup(p) : NULL;
+	fd_set_path(k->files, newfd, copy, cloexec);
+	free(copy);
+}
+
+static void fd_close(struct fdtab *t, uint32_t tid, int fd)
+{
+	struct task *k = task_find(t, tid);
+
+	if (k && fd >= 0 && fd < k->files->n) {
+		free(k->files->fd[fd].path);
+		k->files->fd[fd].path = NULL;
+	}
+}
+
+static void fd_new(struct fdtab *t, uint32_t tid, int fd, const char *path,
+		   int cloexec)
+{
+	struct task *k = task_get(t, tid);
+
+	if (k && fd >= 0)
+		fd_set_path(k->files, fd, path, cloexec);
+}
+
+static void on_exec(struct fdtab *t, uint32_t tid)
+{
+	struct task *k = task_find(t, tid);
+
+	if (!k)
+		return;
+	for (int i = 0; i < k->files->n; i++)
+		if (k->files->fd[i].cloexec) {
+			free(k->files->fd[i].path);
+			k->files->fd[i].path = NULL;
+		}
+}
+
+static void on_open(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
+		    int fd, uint64_t flags)
+{
+	char abs[4096];
+
+	if (resolve(t, tid, dirfd, path, abs, sizeof(abs)))
+		fd_new(t, tid, fd, NULL, !!(flags & O_CLOEXEC));
+	else
+		fd_new(t, tid, fd, abs, !!(flags & O_CLOEXEC));
+}
+
+void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
+{
+	const uint64_t *a = c->args;
+	uint32_t tid = c->tid;
+	int r = (int)c->ret;
+
+	if (c->ret < 0)
+		return;
+	switch (c->nr) {
+	case __NR_open:
+		on_open(t, tid, -100, c->path0, r, a[1]);
+		break;
+	case __NR_creat:
+		on_open(t, tid, -100, c->path0, r, 0);
+		break;
+	case __NR_openat:
+		on_open(t, tid, (int)a[0], c->path1, r, a[2]);
+		break;
+	case __NR_openat2:
+		on_open(t, tid, (int)a[0], c->path1, r, c->aux);
+		break;
+	case __NR_close:
+		fd_close(t, tid, (int)a[0]);
+		break;
+	case __NR_close_range:
+		for (uint64_t fd = a[0]; fd <= (uint32_t)a[1] && fd < 65536; fd++) {
+			struct task *k = task_find(t, tid);
+
+			if (!k || (int)fd >= k->files->n)
+				break;
+			if (a[2] & 4)
+				k->files->fd[fd].cloexec = 1;
+			else
+				fd_close(t, tid, (int)fd);
+		}
+		break;
+	case __NR_dup:
+		fd_dup(t, tid, (int)a[0], r, 0);
+		break;
+	case __NR_dup2:
+		if ((int)a[0] != r)
+			fd_dup(t, tid, (int)a[0], r, 0);
+		break;
+	case __NR_dup3:
+		fd_dup(t, tid, (int)a[0], r, !!(a[2] & O_CLOEXEC));
+		break;
+	case __NR_fcntl:
+		if ((int)a[1] == F_DUPFD || (int)a[1] == F_DUPFD_CLOEXEC)
+			fd_dup(t, tid, (int)a[0], r, (int)a[1] == F_DUPFD_CLOEXEC);
+		else if ((int)a[1] == F_SETFD) {
+			struct task *k = task_find(t, tid);
+
+			if (k && (int)a[0] >= 0 && (int)a[0] < k->files->n)
+				k->files->fd[a[0]].cloexec = a[2] & FD_CLOEXEC;
+		}
+		break;
+	case __NR_socket:
+		fd_new(t, tid, r, "socket:[?]", !!(a[1] & 02000000));
+		break;
+	case __NR_accept:
+	case __NR_accept4:
+		fd_new(t, tid, r, "socket:[?]",
+		       c->nr == __NR_accept4 && (a[3] & 02000000));
+		break;
+	case __NR_pipe:
+	case __NR_pipe2:
+	case __NR_socketpair:
+		if (c->have_fds) {
+			const char *what = c->nr == __NR_socketpair ? "socket:[?]" : "pipe:[?]";
+			int ce = c->nr == __NR_pipe2 ? !!(a[1] & O_CLOEXEC) :
+				 c->nr == __NR_socketpair ? !!(a[1] & 02000000) : 0;
+
+			fd_new(t, tid, c->fds[0], what, ce);
+			fd_new(t, tid, c->fds[1], what, ce);
+		}
+		break;
+	case __NR_eventfd:
+	case __NR_eventfd2:
+		fd_new(t, tid, r, "anon_inode:[eventfd]", c->nr == __NR_eventfd2 && (a[1] & O_CLOEXEC));
+		break;
+	case __NR_epoll_create:
+	case __NR_epoll_create1:
+		fd_new(t, tid, r, "anon_inode:[eventpoll]", c->nr == __NR_epoll_create1 && (a[0] & O_CLOEXEC));
+		break;
+	case __NR_timerfd_create:
+		fd_new(t, tid, r, "anon_inode:[timerfd]", !!(a[1] & O_CLOEXEC));
+		break;
+	case __NR_signalfd4:
+		if ((int)a[0] == -1)
+			fd_new(t, tid, r, "anon_inode:[signalfd]", !!(a[3] & O_CLOEXEC));
+		break;
+	case __NR_inotify_init:
+	case __NR_inotify_init1:
+		fd_new(t, tid, r, "anon_inode:inotify", c->nr == __NR_inotify_init1 && (a[0] & O_CLOEXEC));
+		break;
+	case __NR_pidfd_open:
+		fd_new(t, tid, r, "anon_inode:[pidfd]", 1);
+		break;
+	case __NR_memfd_create:
+		if (c->path0) {
+			char name[300];
+
+			snprintf(name, sizeof(name), "/memfd:%s (deleted)", c->path0);
+			fd_new(t, tid, r, name, !!(a[1] & 1));
+		}
+		break;
+	case __NR_chdir:
+		if (c->path0) {
+			char abs[4096];
+
+			if (!resolve(t, tid, -100, c->path0, abs, sizeof(abs)))
+				fdtab_set(t, tid, -100, abs);
+		}
+		break;
+	case __NR_fchdir: {
+		const char *p = fdtab_path(t, tid, (int)a[0]);
+
+		if (p && p[0] == '/') {
+			char *copy = strdup(p);
+
+			if (copy) {
+				fdtab_set(t, tid, -100, copy);
+				free(copy);
+			}
+		}
+		break;
+	}
+	case __NR_execve:
+	case __NR_execveat:
+		on_exec(t, tid);
+		break;
+	case __NR_clone:
+	case __NR_fork:
+	case __NR_vfork:
+		if (r > 0)
+			fdtab_fork(t, tid, (uint32_t)r,
+				   c->nr == __NR_clone ? a[0] :
+				   c->nr == __NR_vfork ? CLONE_VM : 0);
+		break;
+	case __NR_clone3:
+		if (r > 0)
+			fdtab_fork(t, tid, (uint32_t)r, c->aux);
+		break;
+	}
+}

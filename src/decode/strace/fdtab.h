@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Offline descriptor tables for strace's -y (fdtab.c). */
+#ifndef SONDE_STRACE_FDTAB_H
+#define SONDE_STRACE_FDTAB_H
+
+#include <stdint.h>
+
+struct fdtab;
+
+/* What a call did to descriptors, as fdtab_apply needs it. */
+struct fdtab_call {
+	uint32_t tid;
+	uint32_t nr;
+	int64_t ret;
+	uint64_t args[6];
+	const char *path0; /* string argument 0 (open, chdir, memfd name) */
+	const char *path1; /* string argument 1 (openat) */
+	uint64_t aux;      /* openat2 flags, clone3 flags */
+	int fds[2];        /* pipe, socketpair results */
+	int have_fds;
+};
+
+struct fdtab *fdtab_new(void);
+void fdtab_free(struct fdtab *t);
+/* fd -100 (AT_FDCWD) sets the working directory. */
+int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path);
+const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);
+int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
+	       uint64_t clone_flags);
+void fdtab_exit(struct fdtab *t, uint32_t tid);
+/* Applies a successful call's effect on descriptors. */
+void fdtab_apply(struct fdtab *t, const struct fdtab_call *c);
+
+#endif

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Feeding a trace to the renderer. The reader returns records in time
+ * order; a call's payload records carry the call's entry time and tid, as
+ * does its syscall record, so they arrive together (in any order, when
+ * entry and exit ran on different CPUs). Records are therefore held while
+ * their timestamp is the current one, then the group is rendered: chunks
+ * of each payload reassembled, payloads handed to the call of their tid.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/strace/strace_int.h"
+#include "decode/strace/feed.h"
+#include <sonde/payload.h>
+
+struct pl_build {
+	struct sonde_payload p;
+	uint32_t tid;
+	uint8_t *buf;
+};
+
+void feed_init(struct feed *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void group_clear(struct feed *f)
+{
+	for (size_t i = 0; i < f->nrec; i++)
+		free(f->recs[i]);
+	f->nrec = 0;
+}
+
+void feed_free(struct feed *f)
+{
+	group_clear(f);
+	free(f->recs);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The payload a chunk belongs to, created on its first chunk. */
+static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
+			       const struct sonde_ev_payload *r)
+{
+	for (size_t i = 0; i < *n; i++) {
+		struct pl_build *b = &v[i];
+
+		if (b->tid == r->hdr.tid && b->p.addr == r->addr &&
+		    b->p.phase == r->phase && b->p.arg == r->arg)
+			return b;
+	}
+	if (*n >= cap)
+		return NULL;
+	v[*n].tid = r->hdr.tid;
+	/* Never NULL, even for an empty string: decoders may memchr it. */
+	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
+	if (!v[*n].buf)
+		return NULL;
+	v[*n].p.addr = r->addr;
+	v[*n].p.data = v[*n].buf;
+	v[*n].p.requested = r->requested;
+	v[*n].p.returned = r->returned;
+	v[*n].p.captured = 0;
+	v[*n].p.arg = r->arg;
+	v[*n].p.phase = r->phase;
+	/* SONDE_PLR_* and SONDE_PLF_* share their bits; a shed payload is
+	 * as good as unreadable to a decoder: it prints the address. */
+	v[*n].p.flags = r->flags & (SONDE_PLF_UNREADABLE | SONDE_PLF_STRING | SONDE_PLF_NUL);
+	if (r->flags & SONDE_PLR_SHED)
+		v[*n].p.flags |= SONDE_PLF_UNREADABLE;
+	return &v[(*n)++];
+}
+
+static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
+{
+	const uint8_t *data = (const uint8_t *)(r + 1);
+	uint32_t room = r->hdr.size - (uint32_t)sizeof(*r);
+	uint32_t n = r->chunk < room ? r->chunk : room;
+
+	if (!b->buf || r->offset >= r->captured || n > r->captured - r->offset)
+		return;
+	memcpy(b->buf + r->offset, data, n);
+	/* Contiguous bytes from the start are what decoders may read. */
+	if (r->offset <= b->p.captured && r->offset + n > b->p.captured)
+		b->p.captured = r->offset + n;
+}
+
+#define GROUP_PAYLOADS 512
+
+static int group_render(struct feed *f, struct sonde_strace *st)
+{
+	struct pl_build *pls = calloc(GROUP_PAYLOADS, sizeof(*pls));
+	struct sonde_payload *mine = calloc(GROUP_PAYLOADS, sizeof(*mine));
+	size_t npl = 0;
+	int rc = 0;
+
+	if (!pls || !mine) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < f->nrec; i++) {
+		const struct sonde_ev_payload *r = (const void *)f->recs[i];
+		struct pl_build *b;
+
+		if (r->hdr.type != SONDE_REC_PAYLOAD || r->hdr.size < sizeof(*r))
+			continue;
+		b = pl_get(pls, &npl, GROUP_PAYLOADS, r);
+		if (b)
+			pl_add_chunk(b, r);
+	}
+	for (size_t i = 0; i < f->nrec; i++) {
+		const struct sonde_hdr *h = f->recs[i];
+		struct sonde_call c = { 0 };
+		int e;
+
+		if (h->type == SONDE_REC_PAYLOAD)
+			continue;
+		if (h->type != SONDE_REC_SYSCALL) {
+			e = sonde_strace_record(st, h);
+			rc = rc ? rc : (e == -EIO ? e : 0);
+			continue;
+		}
+		if (h->size < sizeof(struct sonde_ev_syscall))
+			continue;
+		c.sc = (const void *)h;
+		c.pl = mine;
+		for (size_t k = 0; k < npl; k++)
+			if (pls[k].tid == h->tid)
+				mine[c.npl++] = pls[k].p;
+		e = sonde_strace_call(st, &c);
+		if (e && !rc)
+			rc = e;
+	}
+out:
+	for (size_t k = 0; k < npl; k++)
+		free(pls[k].buf);
+	free(pls);
+	free(mine);
+	group_clear(f);
+	return rc;
+}
+
+int feed_record(struct feed *f, struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	int rc = 0;
+	void *copy;
+
+	if (f->nrec && rec->ts != f->ts)
+		rc = group_render(f, st);
+	if (f->nrec == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		void **n = realloc(f->recs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		f->recs = n;
+		f->cap = cap;
+	}
+	copy = malloc(rec->size);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, rec, rec->size);
+	f->recs[f->nrec++] = copy;
+	f->ts = rec->ts;
+	return rc;
+}
+
+int feed_flush(struct feed *f, struct sonde_strace *st)
+{
+	return f->nrec ? group_render(f, st) : 0;
+}

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text output of the strace decoder: the growable buffer, numbers,
+ * addresses, descriptors, and strace's string quoting, which every
+ * string, path and data buffer goes through.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/strace/strace_int.h"
+
+void sb_init(struct strbuf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void sb_free(struct strbuf *b)
+{
+	free(b->s);
+	sb_init(b);
+}
+
+static int sb_grow(struct strbuf *b, size_t need)
+{
+	size_t cap;
+	char *n;
+
+	if (b->oom)
+		return -1;
+	if (b->len + need + 1 <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + need + 1)
+		cap *= 2;
+	n = realloc(b->s, cap);
+	if (!n) {
+		b->oom = 1;
+		return -1;
+	}
+	b->s = n;
+	b->cap = cap;
+	return 0;
+}
+
+void sb_putn(struct strbuf *b, const char *s, size_t n)
+{
+	if (sb_grow(b, n))
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+void sb_putc(struct strbuf *b, char c)
+{
+	sb_putn(b, &c, 1);
+}
+
+void sb_puts(struct strbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || sb_grow(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+size_t sb_col(const struct strbuf *b)
+{
+	size_t i = b->len;
+
+	while (i > 0 && b->s[i - 1] != '\n')
+		i--;
+	return b->len - i;
+}
+
+void pr_addr(struct st *s, uint64_t a)
+{
+	if (!a)
+		sb_puts(s->o, "NULL");
+	else
+		sb_printf(s->o, "%#llx", (unsigned long long)a);
+}
+
+void pr_int(struct st *s, uint64_t v)
+{
+	sb_printf(s->o, "%d", (int)v);
+}
+
+void pr_uint(struct st *s, uint64_t v)
+{
+	sb_printf(s->o, "%u", (unsigned int)v);
+}
+
+void pr_long(struct st *s, uint64_t v)
+{
+	sb_printf(s->o, "%lld", (long long)v);
+}
+
+void pr_ulong(struct st *s, uint64_t v)
+{
+	sb_printf(s->o, "%llu", (unsigned long long)v);
+}
+
+void pr_hex(struct st *s, uint64_t v)
+{
+	sb_printf(s->o, "%#llx", (unsigned long long)v);
+}
+
+void pr_oct(struct st *s, uint64_t v)
+{
+	sb_printf(s->o, "%#03o", (unsigned int)v);
+}
+
+/* -y: the path inside <>, with <, > and non-printables hex-escaped as
+ * strace does so the decoration stays parseable. */
+static void pr_fd_path(struct st *s, const char *path)
+{
+	sb_putc(s->o, '<');
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p < ' ' || *p >= 0x7f || *p == '<' || *p == '>' ||
+		    *p == '\\')
+			sb_printf(s->o, "\\x%02x", *p);
+		else
+			sb_putc(s->o, (char)*p);
+	}
+	sb_putc(s->o, '>');
+}
+
+void pr_fd(struct st *s, int fd)
+{
+	const char *path;
+
+	sb_printf(s->o, "%d", fd);
+	if (s->fds && s->opt->decode_fds && fd >= 0) {
+		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
+		if (path)
+			pr_fd_path(s, path);
+	}
+}
+
+void pr_dirfd(struct st *s, uint64_t v)
+{
+	if ((int)v == -100) {
+		if (s->opt->xlat == SONDE_XLAT_RAW)
+			sb_puts(s->o, "-100");
+		else if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_puts(s->o, "-100 /* AT_FDCWD */");
+		else
+			sb_puts(s->o, "AT_FDCWD");
+		if (s->fds && s->opt->decode_fds) {
+			const char *cwd = fdtab_path(s->fds, s->sc->hdr.tid, -100);
+			if (cwd)
+				pr_fd_path(s, cwd);
+		}
+		return;
+	}
+	pr_fd(s, (int)v);
+}
+
+const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
+					   int phase, uint64_t addr,
+					   uint64_t len)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+
+		if (p->phase != phase)
+			continue;
+		if (p->flags & SONDE_PLF_UNREADABLE) {
+			if (p->addr == addr)
+				return p;
+			continue;
+		}
+		if (addr >= p->addr && addr - p->addr <= p->captured &&
+		    len <= p->captured - (addr - p->addr))
+			return p;
+	}
+	return NULL;
+}
+
+int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size)
+{
+	const struct sonde_payload *p;
+
+	if (!addr) {
+		sb_puts(s->o, "NULL");
+		return 0;
+	}
+	p = sonde_call_mem(s->c, phase, addr, size);
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
+		pr_addr(s, addr);
+		return 0;
+	}
+	memcpy(dst, p->data + (addr - p->addr), size);
+	return 1;
+}
+
+int st_peek(const struct st *s, int phase, uint64_t addr, void *dst,
+	    size_t size)
+{
+	const struct sonde_payload *p;
+
+	if (!addr)
+		return 0;
+	p = sonde_call_mem(s->c, phase, addr, size);
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE))
+		return 0;
+	memcpy(dst, p->data + (addr - p->addr), size);
+	return 1;
+}
+
+size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
+		     size_t size)
+{
+	const struct sonde_payload *p;
+	size_t n;
+
+	if (!addr) {
+		sb_puts(s->o, "NULL");
+		return 0;
+	}
+	p = sonde_call_mem(s->c, phase, addr, 1);
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
+		pr_addr(s, addr);
+		return 0;
+	}
+	n = p->captured - (addr - p->addr);
+	if (n > size)
+		n = size;
+	memcpy(dst, p->data + (addr - p->addr), n);
+	return n;
+}
+
+static int is_print(uint8_t c)
+{
+	return c >= ' ' && c < 0x7f;
+}
+
+/*
+ * -x: the whole string goes hex as soon as one byte is neither printable
+ * nor one of the C whitespace escapes.
+ */
+static int wants_hex(const struct st *s, const uint8_t *p, size_t len,
+		     int nul_term)
+{
+	if (s->opt->xstr > 1)
+		return 1;
+	if (!s->opt->xstr)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (nul_term && !p[i])
+			break;
+		if (p[i] > 0x7e || (p[i] < ' ' && (unsigned)(p[i] - 9) >= 5))
+			return 1;
+	}
+	return 0;
+}
+
+void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
+	       int ellipsis, int force_hex)
+{
+	int hex = force_hex || wants_hex(s, p, len, nul_term);
+	struct strbuf *o = s->o;
+
+	sb_putc(o, '"');
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = p[i];
+
+		if (nul_term && !c)
+			break;
+		if (hex) {
+			sb_printf(o, "\\x%02x", c);
+			continue;
+		}
+		switch (c) {
+		case '"': sb_puts(o, "\\\""); continue;
+		case '\\': sb_puts(o, "\\\\"); continue;
+		case '\f': sb_puts(o, "\\f"); continue;
+		case '\n': sb_puts(o, "\\n"); continue;
+		case '\r': sb_puts(o, "\\r"); continue;
+		case '\t': sb_puts(o, "\\t"); continue;
+		case '\v': sb_puts(o, "\\v"); continue;
+		}
+		if (is_print(c)) {
+			sb_putc(o, (char)c);
+			continue;
+		}
+		/* Octal, padded to three digits only when an octal digit
+		 * follows and would otherwise be read as part of it. */
+		if (i + 1 < len && p[i + 1] >= '0' && p[i + 1] <= '7')
+			sb_printf(o, "\\%03o", c);
+		else
+			sb_printf(o, "\\%o", c);
+	}
+	sb_putc(o, '"');
+	if (ellipsis)
+		sb_puts(o, "...");
+}
+
+void pr_path_at(struct st *s, int phase, uint64_t addr)
+{
+	const struct sonde_payload *p;
+
+	if (!addr) {
+		sb_puts(s->o, "NULL");
+		return;
+	}
+	p = sonde_call_mem(s->c, phase, addr, 0);
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
+		pr_addr(s, addr);
+		return;
+	}
+	/* strace shows paths whole, up to PATH_MAX, whatever -s says. */
+	size_t n = p->captured - (addr - p->addr);
+	int complete = (p->flags & SONDE_PLF_NUL) ||
+		       (n && memchr(p->data + (addr - p->addr), 0, n));
+	pr_quoted(s, p->data + (addr - p->addr), n, 1, !complete, 0);
+}
+
+void pr_cstr(struct st *s, int phase, uint64_t addr)
+{
+	const struct sonde_payload *p;
+	const uint8_t *d, *z;
+	size_t n, lim = s->opt->strsize;
+	int complete;
+
+	if (!addr) {
+		sb_puts(s->o, "NULL");
+		return;
+	}
+	p = sonde_call_mem(s->c, phase, addr, 0);
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
+		pr_addr(s, addr);
+		return;
+	}
+	d = p->data + (addr - p->addr);
+	n = p->captured - (addr - p->addr);
+	z = n ? memchr(d, 0, n) : NULL;
+	if (z)
+		n = (size_t)(z - d);
+	complete = z || (p->flags & SONDE_PLF_NUL);
+	if (n > lim) {
+		n = lim;
+		complete = 0;
+	}
+	pr_quoted(s, d, n, 0, !complete, 0);
+}
+
+void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
+	    int force_hex)
+{
+	const struct sonde_payload *p;
+	uint64_t show = len < s->opt->strsize ? len : s->opt->strsize;
+
+	if (!addr) {
+		sb_puts(s->o, "NULL");
+		return;
+	}
+	/* A zero-length buffer is shown as "" whatever its address. */
+	if (!len) {
+		sb_puts(s->o, "\"\"");
+		return;
+	}
+	p = sonde_call_mem(s->c, phase, addr, 1);
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
+		pr_addr(s, addr);
+		return;
+	}
+	/* The snaplen may have cut the capture below what -s would show:
+	 * show what exists, and "..." for the rest. */
+	if (show > p->captured - (addr - p->addr))
+		show = p->captured - (addr - p->addr);
+	pr_quoted(s, p->data + (addr - p->addr), show, 0, len > show, force_hex);
+}
+
+/*
+ * strace's hexdump: one line per 16 bytes,
+ *  | 00000  30 31 32 33 34 35 36 37  38 39 61 62 63 64 65 66  0123456789abcdef |
+ */
+void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len)
+{
+	for (size_t off = 0; off < len; off += 16) {
+		sb_printf(b, " | %05zx ", off);
+		for (size_t i = 0; i < 16; i++) {
+			if (i == 8)
+				sb_putc(b, ' ');
+			if (off + i < len)
+				sb_printf(b, " %02x", p[off + i]);
+			else
+				sb_puts(b, "   ");
+		}
+		sb_puts(b, "  ");
+		for (size_t i = 0; i < 16; i++) {
+			if (off + i < len)
+				sb_putc(b, is_print(p[off + i]) ? (char)p[off + i] : '.');
+			else
+				sb_putc(b, ' ');
+		}
+		sb_puts(b, " |\n");
+	}
+}

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The strace text renderer: one line per call in strace's exact layout,
+ *
+ *   PID  TIMESTAMP name(args)   = ret <dur>
+ *   | hexdump lines for -e read=/write=
+ *   PID  +++ exited with 0 +++
+ *
+ * with " = " padded to the -a column (40), the prefix and timestamp
+ * counted in that column as strace does. The renderer also keeps the
+ * descriptor tables -y needs, fed by every call, shown or not.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "decode/strace/strace_int.h"
+#include "decode/strace/feed.h"
+
+struct sonde_strace {
+	struct sonde_strace_opts o;
+	struct feed feed;
+	FILE *out;
+	struct fdtab *fds;
+	uint64_t lines;
+	uint64_t last_ts;
+	uint32_t first_tid;
+	int multi; /* more than one task seen: "[pid N] " prefixes */
+	struct strbuf line, ret;
+};
+
+struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
+				      FILE *out)
+{
+	struct sonde_strace *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->o = *o;
+	st->out = out;
+	st->fds = fdtab_new();
+	if (!st->fds) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void sonde_strace_free(struct sonde_strace *st)
+{
+	if (!st)
+		return;
+	feed_free(&st->feed);
+	fdtab_free(st->fds);
+	sb_free(&st->line);
+	sb_free(&st->ret);
+	free(st);
+}
+
+int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
+			const char *path)
+{
+	return fdtab_set(st->fds, pid, fd, path);
+}
+
+uint64_t sonde_strace_lines(const struct sonde_strace *st)
+{
+	return st->lines;
+}
+
+size_t sonde_strace_format(struct sonde_strace *st,
+			   const struct sonde_strace_opts *o,
+			   const struct sonde_call *c, char *buf, size_t len)
+{
+	struct strbuf a, r;
+	size_t n;
+
+	sb_init(&a);
+	sb_init(&r);
+	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL);
+	sb_puts(&a, " = ");
+	if (r.s)
+		sb_puts(&a, r.s);
+	n = a.len;
+	if (len)
+		snprintf(buf, len, "%s", a.s ? a.s : "");
+	sb_free(&a);
+	sb_free(&r);
+	return n;
+}
+
+static void pr_prefix(struct sonde_strace *st, uint32_t tid)
+{
+	if (!st->first_tid)
+		st->first_tid = tid;
+	else if (tid != st->first_tid)
+		st->multi = 1;
+	if (st->o.pid_prefix == 1)
+		sb_printf(&st->line, "%-5u ", tid);
+	else if (st->o.pid_prefix == 2 && st->multi)
+		sb_printf(&st->line, "[pid %5u] ", tid);
+}
+
+static void pr_tstamp(struct sonde_strace *st, uint64_t ts)
+{
+	int64_t wall = (int64_t)ts + st->o.wall_offset_ns;
+	time_t sec = (time_t)(wall / 1000000000);
+	long us = (long)(wall % 1000000000) / 1000;
+	struct tm tm;
+	char b[32];
+
+	if (st->o.relative) {
+		uint64_t d = st->last_ts && ts > st->last_ts ? ts - st->last_ts : 0;
+
+		sb_printf(&st->line, "%6llu.%06llu ",
+			  (unsigned long long)(d / 1000000000),
+			  (unsigned long long)(d % 1000000000) / 1000);
+		st->last_ts = ts;
+	}
+	if (!st->o.tstamp)
+		return;
+	if (st->o.tstamp >= 3) {
+		sb_printf(&st->line, "%lld.%06ld ", (long long)sec, us);
+		return;
+	}
+	localtime_r(&sec, &tm);
+	strftime(b, sizeof(b), "%H:%M:%S", &tm);
+	if (st->o.tstamp == 2)
+		sb_printf(&st->line, "%s.%06ld ", b, us);
+	else
+		sb_printf(&st->line, "%s ", b);
+}
+
+static int emit(struct sonde_strace *st)
+{
+	if (st->line.oom)
+		return -ENOMEM;
+	if (st->line.len && fwrite(st->line.s, 1, st->line.len, st->out) != st->line.len)
+		return -EIO;
+	st->lines++;
+	st->line.len = 0;
+	if (st->line.s)
+		st->line.s[0] = 0;
+	return 0;
+}
+
+static int fd_in(const uint64_t *set, int fd)
+{
+	return fd >= 0 && fd < SONDE_STRACE_MAX_DUMP_FD &&
+	       (set[fd / 64] >> (fd % 64)) & 1;
+}
+
+/* Full data of a buffer at addr, as much as was captured, up to len. */
+static void dump_buf(struct sonde_strace *st, const struct sonde_call *c,
+		     int phase, uint64_t addr, uint64_t len)
+{
+	const struct sonde_payload *p = sonde_call_mem(c, phase, addr, 1);
+	uint64_t n;
+
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE) || !len)
+		return;
+	n = p->captured - (addr - p->addr);
+	if (n > len)
+		n = len;
+	pr_hexdump(&st->line, p->data + (addr - p->addr), (size_t)n);
+}
+
+static void dump_iov(struct sonde_strace *st, const struct sonde_call *c,
+		     int phase, uint64_t addr, uint64_t cnt, uint64_t len)
+{
+	for (uint64_t i = 0; i < cnt && i < 1024 && len; i++) {
+		uint64_t v[2];
+		const struct sonde_payload *p =
+			sonde_call_mem(c, SONDE_PL_ENTRY, addr + i * 16, 16);
+
+		if (!p)
+			p = sonde_call_mem(c, SONDE_PL_EXIT, addr + i * 16, 16);
+		if (!p || (p->flags & SONDE_PLF_UNREADABLE))
+			return;
+		memcpy(v, p->data + (addr + i * 16 - p->addr), 16);
+		dump_buf(st, c, phase, v[0], v[1] < len ? v[1] : len);
+		len -= v[1] < len ? v[1] : len;
+	}
+}
+
+/* -e read=/write=: strace dumps what the call transferred, after it. */
+static void pr_dumps(struct sonde_strace *st, const struct sonde_call *c)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	int fd = (int)sc->args[0];
+	uint64_t n = (uint64_t)sc->ret;
+
+	if (sc->ret <= 0 || (sc->hdr.flags & SONDE_SC_NORETURN))
+		return;
+	switch (sc->nr) {
+	case __NR_read:
+	case __NR_pread64:
+	case __NR_recvfrom:
+		if (fd_in(st->o.dump_read, fd))
+			dump_buf(st, c, SONDE_PL_EXIT, sc->args[1], n);
+		break;
+	case __NR_readv:
+	case __NR_preadv:
+	case __NR_preadv2:
+		if (fd_in(st->o.dump_read, fd))
+			dump_iov(st, c, SONDE_PL_EXIT, sc->args[1], sc->args[2], n);
+		break;
+	case __NR_write:
+	case __NR_pwrite64:
+	case __NR_sendto:
+		if (fd_in(st->o.dump_write, fd))
+			dump_buf(st, c, SONDE_PL_ENTRY, sc->args[1], n);
+		break;
+	case __NR_writev:
+	case __NR_pwritev:
+	case __NR_pwritev2:
+		if (fd_in(st->o.dump_write, fd))
+			dump_iov(st, c, SONDE_PL_ENTRY, sc->args[1], sc->args[2], n);
+		break;
+	}
+}
+
+/* A string argument's bytes, NUL-terminated in tmp, for the fd tables. */
+static const char *arg_string(const struct sonde_call *c, uint64_t addr,
+			      char *tmp, size_t len)
+{
+	const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_ENTRY, addr, 0);
+	size_t n;
+
+	if (!addr || !p || (p->flags & SONDE_PLF_UNREADABLE))
+		return NULL;
+	n = p->captured - (addr - p->addr);
+	if (n >= len)
+		n = len - 1;
+	if (n)
+		memcpy(tmp, p->data + (addr - p->addr), n);
+	tmp[n] = 0;
+	return tmp;
+}
+
+static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	struct fdtab_call f = { .tid = sc->hdr.tid, .nr = sc->nr, .ret = sc->ret };
+	char p0[4096], p1[4096];
+
+	for (int i = 0; i < 6; i++)
+		f.args[i] = sc->args[i];
+
+	if (sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED))
+		return;
+	f.path0 = arg_string(c, sc->args[0], p0, sizeof(p0));
+	f.path1 = arg_string(c, sc->args[1], p1, sizeof(p1));
+	if (sc->nr == __NR_openat2 || sc->nr == __NR_clone3) {
+		const struct sonde_payload *p = sonde_call_mem(
+			c, SONDE_PL_ENTRY, sc->args[sc->nr == __NR_openat2 ? 2 : 0], 8);
+
+		if (p && !(p->flags & SONDE_PLF_UNREADABLE))
+			memcpy(&f.aux, p->data + (sc->args[sc->nr == __NR_openat2 ? 2 : 0] - p->addr), 8);
+	}
+	if (sc->nr == __NR_pipe || sc->nr == __NR_pipe2 || sc->nr == __NR_socketpair) {
+		uint64_t a = sc->args[sc->nr == __NR_socketpair ? 3 : 0];
+		const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_EXIT, a, 8);
+
+		if (p && !(p->flags & SONDE_PLF_UNREADABLE)) {
+			memcpy(f.fds, p->data + (a - p->addr), 8);
+			f.have_fds = 1;
+		}
+	}
+	fdtab_apply(st->fds, &f);
+}
+
+struct track_ctx {
+	struct sonde_strace *st;
+	const struct sonde_call *c;
+};
+
+static void track_mid(void *arg)
+{
+	struct track_ctx *t = arg;
+
+	track_fds(t->st, t->c);
+}
+
+static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
+{
+	int failed = sc->ret < 0 && sc->ret >= -4095 &&
+		     !(sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+
+	if (st->o.filter_on && !sonde_sc_set_has(&st->o.trace, sc->nr))
+		return 0;
+	if (st->o.only_ok && (failed || (sc->hdr.flags & SONDE_SC_UNFINISHED)))
+		return 0;
+	if (st->o.only_failed && !failed)
+		return 0;
+	return 1;
+}
+
+int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	struct track_ctx tc = { st, c };
+	size_t col;
+	int rc = 0;
+
+	if (!shown(st, sc)) {
+		track_fds(st, c);
+		return 0;
+	}
+	{
+		pr_prefix(st, sc->hdr.tid);
+		pr_tstamp(st, sc->hdr.ts);
+		st->ret.len = 0;
+		st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc);
+		if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
+			/* Still blocked when recording stopped. */
+			st->line.len--;
+			sb_puts(&st->line, " <unfinished ...>\n");
+		} else {
+			sb_putc(&st->line, ' ');
+			col = sb_col(&st->line);
+			for (; col < st->o.acolumn; col++)
+				sb_putc(&st->line, ' ');
+			sb_puts(&st->line, "= ");
+			if (st->ret.s)
+				sb_puts(&st->line, st->ret.s);
+			if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN))
+				sb_printf(&st->line, " <%llu.%06llu>",
+					  (unsigned long long)(sc->dur / 1000000000),
+					  (unsigned long long)(sc->dur % 1000000000) / 1000);
+			sb_putc(&st->line, '\n');
+			pr_dumps(st, c);
+		}
+		rc = emit(st);
+	}
+	return rc;
+}
+
+static int pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
+{
+	char buf[16];
+	int code = e->code;
+
+	fdtab_exit(st->fds, e->hdr.tid);
+	if (st->o.quiet >= 2)
+		return 0;
+	pr_prefix(st, e->hdr.tid);
+	pr_tstamp(st, e->hdr.ts);
+	if (WIFSIGNALED(code)) {
+		const char *n = st_signame(WTERMSIG(code), buf, sizeof(buf));
+
+		if (n)
+			sb_printf(&st->line, "+++ killed by %s%s +++\n", n,
+				  WCOREDUMP(code) ? " (core dumped)" : "");
+		else
+			sb_printf(&st->line, "+++ killed by %d%s +++\n",
+				  WTERMSIG(code), WCOREDUMP(code) ? " (core dumped)" : "");
+	} else {
+		sb_printf(&st->line, "+++ exited with %d +++\n", WEXITSTATUS(code));
+	}
+	return emit(st);
+}
+
+int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	switch (rec->type) {
+	case SONDE_REC_FORK: {
+		const struct sonde_ev_fork *f = (const void *)rec;
+
+		if (rec->size < sizeof(*f))
+			return -EINVAL;
+		return fdtab_fork(st->fds, rec->tid, f->child_tid, f->clone_flags);
+	}
+	case SONDE_REC_EXIT:
+		if (rec->size < sizeof(struct sonde_ev_exit))
+			return -EINVAL;
+		return pr_exit(st, (const void *)rec);
+	case SONDE_REC_LOST: {
+		const struct sonde_ev_lost *l = (const void *)rec;
+
+		if (rec->size < sizeof(*l))
+			return -EINVAL;
+		/* No strace equivalent: say it rather than leave a silent hole. */
+		sb_printf(&st->line, "+++ sonde: %llu events lost on cpu %u +++\n",
+			  (unsigned long long)l->count, rec->cpu);
+		return emit(st);
+	}
+	}
+	return 0;
+}
+
+int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	return feed_record(&st->feed, st, rec);
+}
+
+int sonde_strace_flush(struct sonde_strace *st)
+{
+	int e = feed_flush(&st->feed, st);
+
+	if (!e && fflush(st->out))
+		e = -EIO;
+	return e;
+}

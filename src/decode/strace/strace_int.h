@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the strace decoder: output buffer, named-constant tables
+ * ("xlat", after strace), the per-call decoding state and the per-syscall
+ * signature table.
+ *
+ * A syscall is decoded from its signature: up to six argument kinds
+ * (fd, path, flags from a table, struct read at exit, ...) and a return
+ * kind. Syscalls whose arguments depend on each other (fcntl, ioctl,
+ * futex, clone, socket options...) have a decoder function instead.
+ */
+#ifndef SONDE_STRACE_INT_H
+#define SONDE_STRACE_INT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sonde/strace.h>
+
+/* Growable text buffer; on allocation failure it stops growing and sets oom. */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+void sb_init(struct strbuf *b);
+void sb_free(struct strbuf *b);
+void sb_putc(struct strbuf *b, char c);
+void sb_puts(struct strbuf *b, const char *s);
+void sb_putn(struct strbuf *b, const char *s, size_t n);
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Column of the cursor: characters since the last newline. */
+size_t sb_col(const struct strbuf *b);
+
+/* A named constant. Tables are searched in order: for flag sets the order
+ * decides which name wins for overlapping bits (O_SYNC before O_DSYNC). */
+struct xlat_ent {
+	uint64_t val;
+	const char *name;
+};
+struct xlat {
+	const struct xlat_ent *e;
+	unsigned int n;
+	uint8_t decimal; /* raw values print in decimal, not hex */
+};
+#define XE(c) { (uint64_t)(c), #c }
+#define XN(v, s) { (uint64_t)(v), s }
+#define XLAT_DEF(name, dec, ...)                                             \
+	static const struct xlat_ent name##_ents[] = { __VA_ARGS__ };         \
+	const struct xlat name = { name##_ents,                               \
+				   sizeof(name##_ents) / sizeof(name##_ents[0]), \
+				   dec }
+
+const char *xlat_name(const struct xlat *x, uint64_t v);
+
+#include "decode/strace/fdtab.h"
+
+/* Decoding state of one call. */
+struct st {
+	struct strbuf *o;
+	const struct sonde_strace_opts *opt;
+	const struct sonde_call *c;
+	const struct sonde_ev_syscall *sc;
+	struct fdtab *fds; /* NULL: no -y decoration */
+	int64_t ret;
+	int err;         /* errno of a failed call, else 0 */
+	int noret;       /* never returned: "= ?" */
+	char rv_aux[256]; /* printed after the return value, e.g. " (flags O_RDWR)" */
+	uint8_t rkind;   /* return kind; decoders may change it */
+};
+
+static inline uint64_t st_arg(const struct st *s, int i)
+{
+	return s->sc->args[i];
+}
+/* The call returned successfully (and did return). */
+static inline int st_ok(const struct st *s)
+{
+	return !s->noret && !s->err;
+}
+
+/* Arrays stop with "..." after -s elements, unless -v. */
+static inline int st_array_cut(const struct st *s, uint64_t i)
+{
+	return !s->opt->verbose && i >= s->opt->strsize;
+}
+
+/* Argument separator. */
+static inline void st_sep(struct st *s)
+{
+	sb_puts(s->o, ", ");
+}
+
+/* out.c: scalars, addresses, strings, buffers */
+void pr_addr(struct st *s, uint64_t a);
+void pr_int(struct st *s, uint64_t v);   /* int, decimal */
+void pr_uint(struct st *s, uint64_t v);  /* unsigned int */
+void pr_long(struct st *s, uint64_t v);  /* long */
+void pr_ulong(struct st *s, uint64_t v); /* unsigned long */
+void pr_hex(struct st *s, uint64_t v);   /* %#lx, 0 as 0 */
+void pr_oct(struct st *s, uint64_t v);   /* mode bits, %#03o */
+void pr_fd(struct st *s, int fd);
+void pr_dirfd(struct st *s, uint64_t v);
+/* Quotes len bytes as strace does; ellipsis appends "..." */
+void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
+	       int ellipsis, int force_hex);
+/* A path (PATH_MAX limit, not -s), read at entry or, for getcwd, exit. */
+void pr_path_at(struct st *s, int phase, uint64_t addr);
+static inline void pr_path(struct st *s, uint64_t addr)
+{
+	pr_path_at(s, SONDE_PL_ENTRY, addr);
+}
+/* A NUL-terminated string shown up to -s, from phase memory. */
+void pr_cstr(struct st *s, int phase, uint64_t addr);
+/* A buffer of len bytes shown up to -s; force_hex for binary data. */
+void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
+	    int force_hex);
+/*
+ * Copies size bytes at addr of phase into dst. On success returns 1; else
+ * prints NULL or the address, as strace does, and returns 0.
+ */
+int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size);
+/* Copies without printing anything; returns 1 when the bytes exist. */
+int st_peek(const struct st *s, int phase, uint64_t addr, void *dst,
+	    size_t size);
+/* Same as st_fetch, but a short payload is fine: returns the bytes copied (>0). */
+size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
+		     size_t size);
+/* Hexdump of len bytes, strace's -e read=/write= format, to b. */
+void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len);
+
+/* xlat.c */
+void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
+	      const char *dflt);
+void pr_xval(struct st *s, const struct xlat *x, uint64_t v,
+	     const char *dflt);
+/* Flags into a bare string (no -X style), e.g. for fcntl return notes. */
+void sb_flags(struct strbuf *b, const struct xlat *x, uint64_t v);
+void pr_open_flags(struct st *s, uint64_t v);
+void pr_sig(struct st *s, uint64_t v);
+const char *st_signame(int sig, char *buf, size_t len);
+void pr_sigset_bytes(struct st *s, const uint8_t *p, size_t len);
+void pr_sigset(struct st *s, int phase, uint64_t addr, uint64_t size);
+void pr_mode_t(struct st *s, uint64_t mode); /* S_IFREG|0644 */
+void pr_clockid(struct st *s, uint64_t v);
+
+/* Named constant tables (xlat_*.c). */
+extern const struct xlat x_open_access, x_open_flags, x_at_flags,
+	x_at_statx_sync, x_access_mode, x_prot, x_map_type, x_map_flags,
+	x_madv, x_msync, x_mremap, x_mlockall, x_fcntl_cmd, x_fd_flags,
+	x_seek, x_s_ifmt, x_statx_mask, x_statx_attrs, x_dirent_type,
+	x_lock_ops, x_falloc, x_fadvise, x_renameat2, x_efd, x_tfd_create,
+	x_tfd_set, x_sfd, x_inotify_init, x_inotify_mask, x_mfd, x_xattr,
+	x_splice, x_sync_file_range, x_close_range, x_mount, x_umount,
+	x_resolve, x_statfs_flags, x_faccessat_flags, x_fsmagic;
+extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
+	x_futex_op, x_sa_flags, x_sigprocmask, x_rlimit, x_clocks,
+	x_timer_flags, x_wait_opts, x_idtype, x_itimer, x_rusage_who,
+	x_prio_which, x_sched_policy, x_getrandom, x_membarrier,
+	x_personality, x_prctl, x_arch_prctl, x_ipc_cmd, x_ipc_flags,
+	x_shm_flags, x_rseq, x_pidfd;
+extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
+	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
+	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_poll, x_epoll_events,
+	x_epoll_ctl, x_epoll_create, x_ioctl;
+
+/* structs.c: struct printers; phase chooses entry or exit memory. */
+typedef void (*st_struct_fn)(struct st *s, int phase, uint64_t addr);
+void ps_timespec(struct st *s, int phase, uint64_t addr);
+void ps_timeval(struct st *s, int phase, uint64_t addr);
+void ps_timespec_pair(struct st *s, int phase, uint64_t addr);
+void ps_timeval_pair(struct st *s, int phase, uint64_t addr);
+void ps_itimerspec(struct st *s, int phase, uint64_t addr);
+void ps_itimerval(struct st *s, int phase, uint64_t addr);
+void ps_stat(struct st *s, int phase, uint64_t addr);
+void ps_statx(struct st *s, int phase, uint64_t addr);
+void ps_statfs(struct st *s, int phase, uint64_t addr);
+void ps_rlimit(struct st *s, int phase, uint64_t addr);
+void ps_rusage(struct st *s, int phase, uint64_t addr);
+void ps_utsname(struct st *s, int phase, uint64_t addr);
+void ps_sysinfo(struct st *s, int phase, uint64_t addr);
+void ps_tms(struct st *s, int phase, uint64_t addr);
+void ps_int(struct st *s, int phase, uint64_t addr);    /* [1] */
+void ps_uint(struct st *s, int phase, uint64_t addr);
+void ps_ulong(struct st *s, int phase, uint64_t addr);  /* [N] */
+void ps_off(struct st *s, int phase, uint64_t addr);    /* [N] loff_t */
+void ps_fdpair(struct st *s, int phase, uint64_t addr); /* [3, 4] */
+void ps_sched_param(struct st *s, int phase, uint64_t addr);
+void ps_utimbuf(struct st *s, int phase, uint64_t addr);
+void ps_timezone(struct st *s, int phase, uint64_t addr);
+void ps_stack_t(struct st *s, int phase, uint64_t addr);
+void ps_wait_status(struct st *s, int phase, uint64_t addr);
+void ps_siginfo(struct st *s, int phase, uint64_t addr);
+void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len);
+void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size);
+void ps_epoll_event(struct st *s, const void *ev);
+void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec);
+
+/* net.c */
+void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len);
+void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len);
+void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
+void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
+	    uint64_t data_len);
+
+/* The argument kinds of signatures. */
+enum st_kind {
+	K_NONE = 0,
+	K_INT,    /* int, decimal */
+	K_UINT,   /* unsigned int */
+	K_LONG,   /* long */
+	K_ULONG,  /* unsigned long, size_t */
+	K_HEX,    /* hex number */
+	K_PTR,    /* address, NULL */
+	K_OCT,    /* permission bits, 0644 */
+	K_MODE,   /* S_IFCHR|0644 (mknod) */
+	K_FD,     /* descriptor, -y decorated */
+	K_DIRFD,  /* AT_FDCWD or descriptor */
+	K_PATH,   /* path at entry */
+	K_STR,    /* NUL-terminated string at entry, -s */
+	K_BUFI,   /* input buffer, length = arg[aux] */
+	K_BUFO,   /* output buffer, length = return value */
+	K_FLAGS,  /* flag set from x */
+	K_XVAL,   /* enum from x */
+	K_SIG,    /* signal number */
+	K_UID,    /* uid_t/gid_t, -1 shown as -1 */
+	K_OFF,    /* loff_t, decimal */
+	K_IN,     /* struct at entry, printer fn */
+	K_OUT,    /* struct at exit (address if the call failed) */
+	K_IOVI,   /* iovec array at entry, count = arg[aux] */
+	K_IOVO,   /* iovec array at exit, count = arg[aux] */
+	K_SSETI,  /* sigset at entry, size = arg[aux] */
+	K_SSETO,  /* sigset at exit, size = arg[aux] */
+	K_SADDRI, /* sockaddr at entry, length = arg[aux] */
+	K_CLOCK,  /* clockid_t */
+	K_OPENF,  /* open(2) flags */
+};
+
+struct st_arg {
+	uint8_t kind;
+	uint8_t aux;
+	const struct xlat *x;
+	st_struct_fn fn;
+};
+
+/* Return kinds. */
+enum st_rkind {
+	R_DEC = 0, /* long, decimal */
+	R_HEX,     /* address */
+	R_FD,      /* new descriptor (-y decorated) */
+	R_OCT,     /* umask */
+	R_UDEC,    /* unsigned */
+};
+
+typedef void (*st_dec_fn)(struct st *s);
+
+struct st_sig {
+	uint8_t known; /* the entry exists */
+	uint8_t nargs;
+	uint8_t rkind;
+	struct st_arg a[6];
+	st_dec_fn fn; /* when set, prints all arguments itself */
+};
+
+extern const struct st_sig st_sigs[SONDE_NR_SYSCALLS];
+
+/* Prints argument i of s according to a (used by decoders for parts). */
+void st_print_arg(struct st *s, const struct st_arg *a, int i);
+
+/*
+ * decode.c: "name(args)" into o and the return value text into ret. mid,
+ * when set, runs in between: the renderer updates its descriptor tables
+ * there, so arguments show the descriptors before the call (close(3</x>))
+ * and a returned descriptor shows what it became (= 3</x>).
+ */
+void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
+		    const struct sonde_call *c, struct fdtab *fds,
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg);
+
+/* Decoder functions (dec_*.c). */
+#define DEC(name) void dec_##name(struct st *s)
+DEC(open); DEC(openat); DEC(openat2); DEC(fcntl); DEC(ioctl);
+DEC(getdents64); DEC(getdents); DEC(readlink); DEC(readlinkat);
+DEC(getcwd); DEC(mknod); DEC(mknodat); DEC(getxattr); DEC(fgetxattr);
+DEC(listxattr); DEC(flistxattr); DEC(setxattr); DEC(fsetxattr);
+DEC(statx); DEC(utimensat); DEC(close_range);
+DEC(clone); DEC(clone3); DEC(execve); DEC(execveat); DEC(wait4);
+DEC(waitid); DEC(futex); DEC(rt_sigaction); DEC(rt_sigprocmask);
+DEC(rt_sigtimedwait); DEC(rt_sigreturn); DEC(prctl); DEC(arch_prctl); DEC(prlimit64);
+DEC(getrandom); DEC(sched_getaffinity); DEC(sched_setaffinity);
+DEC(getgroups); DEC(setgroups); DEC(nanosleep); DEC(clock_nanosleep);
+DEC(poll); DEC(ppoll); DEC(select); DEC(pselect6); DEC(epoll_ctl);
+DEC(epoll_wait); DEC(epoll_pwait); DEC(socket); DEC(socketpair);
+DEC(accept); DEC(accept4); DEC(getsockname); DEC(recvfrom);
+DEC(sendmsg); DEC(recvmsg); DEC(sendmmsg); DEC(recvmmsg);
+DEC(setsockopt); DEC(getsockopt); DEC(mmap); DEC(sendfile);
+DEC(copy_file_range); DEC(splice); DEC(shmget); DEC(ipcget2);
+DEC(semget); DEC(shmat); DEC(ipc_ctl);
+#undef DEC
+
+#endif /* SONDE_STRACE_INT_H */

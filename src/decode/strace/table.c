@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-syscall signature table (x86-64 numbers). One line per syscall:
+ * argument kinds in order and the return kind, or a decoder function
+ * when arguments depend on each other. Names come from the syscall table
+ * of src/decode (sonde_syscall_name), not from here.
+ */
+#include <sys/syscall.h>
+
+#include "decode/strace/strace_int.h"
+
+#define A(k) { .kind = K_##k }
+#define AX(k, n) { .kind = K_##k, .aux = n }
+#define F(t) { .kind = K_FLAGS, .x = &t }
+#define F64(t) { .kind = K_FLAGS, .aux = 64, .x = &t }
+#define E(t) { .kind = K_XVAL, .x = &t }
+#define IN(f) { .kind = K_IN, .fn = f }
+#define OUT(f) { .kind = K_OUT, .fn = f }
+#define S(n, r, ...) { .known = 1, .nargs = n, .rkind = R_##r, .a = { __VA_ARGS__ } }
+#define S0(r) { .known = 1, .rkind = R_##r }
+#define D(f) { .known = 1, .fn = dec_##f }
+#define DR(f, r) { .known = 1, .rkind = R_##r, .fn = dec_##f }
+
+const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
+	/* I/O on descriptors */
+	[__NR_read] = S(3, DEC, A(FD), A(BUFO), A(ULONG)),
+	[__NR_write] = S(3, DEC, A(FD), AX(BUFI, 2), A(ULONG)),
+	[__NR_pread64] = S(4, DEC, A(FD), A(BUFO), A(ULONG), A(OFF)),
+	[__NR_pwrite64] = S(4, DEC, A(FD), AX(BUFI, 2), A(ULONG), A(OFF)),
+	[__NR_readv] = S(3, DEC, A(FD), AX(IOVO, 2), A(ULONG)),
+	[__NR_writev] = S(3, DEC, A(FD), AX(IOVI, 2), A(ULONG)),
+	[__NR_preadv] = S(4, DEC, A(FD), AX(IOVO, 2), A(ULONG), A(OFF)),
+	[__NR_pwritev] = S(4, DEC, A(FD), AX(IOVI, 2), A(ULONG), A(OFF)),
+	[__NR_preadv2] = S(5, DEC, A(FD), AX(IOVO, 2), A(ULONG), A(OFF), A(HEX)),
+	[__NR_pwritev2] = S(5, DEC, A(FD), AX(IOVI, 2), A(ULONG), A(OFF), A(HEX)),
+	[__NR_lseek] = S(3, DEC, A(FD), A(OFF), E(x_seek)),
+	[__NR_sendfile] = D(sendfile),
+	[__NR_splice] = D(splice),
+	[__NR_tee] = S(4, DEC, A(FD), A(FD), A(ULONG), F(x_splice)),
+	[__NR_copy_file_range] = D(copy_file_range),
+	[__NR_readahead] = S(3, DEC, A(FD), A(OFF), A(ULONG)),
+
+	/* descriptors */
+	[__NR_open] = DR(open, FD),
+	[__NR_openat] = DR(openat, FD),
+	[__NR_openat2] = DR(openat2, FD),
+	[__NR_creat] = S(2, FD, A(PATH), A(OCT)),
+	[__NR_close] = S(1, DEC, A(FD)),
+	[__NR_close_range] = D(close_range),
+	[__NR_dup] = S(1, FD, A(FD)),
+	[__NR_dup2] = S(2, FD, A(FD), A(FD)),
+	[__NR_dup3] = S(3, FD, A(FD), A(FD), F(x_open_flags)),
+	[__NR_pipe] = S(1, DEC, OUT(ps_fdpair)),
+	[__NR_pipe2] = S(2, DEC, OUT(ps_fdpair), F(x_open_flags)),
+	[__NR_fcntl] = D(fcntl),
+	[__NR_ioctl] = D(ioctl),
+	[__NR_flock] = S(2, DEC, A(FD), F(x_lock_ops)),
+	[__NR_fsync] = S(1, DEC, A(FD)),
+	[__NR_fdatasync] = S(1, DEC, A(FD)),
+	[__NR_syncfs] = S(1, DEC, A(FD)),
+	[__NR_sync] = S0(DEC),
+	[__NR_sync_file_range] = S(4, DEC, A(FD), A(OFF), A(OFF), F(x_sync_file_range)),
+	[__NR_ftruncate] = S(2, DEC, A(FD), A(OFF)),
+	[__NR_fallocate] = S(4, DEC, A(FD), F(x_falloc), A(OFF), A(OFF)),
+	[__NR_fadvise64] = S(4, DEC, A(FD), A(OFF), A(ULONG), E(x_fadvise)),
+	[__NR_getdents] = D(getdents),
+	[__NR_getdents64] = D(getdents64),
+	[__NR_eventfd] = S(1, FD, A(UINT)),
+	[__NR_eventfd2] = S(2, FD, A(UINT), F(x_efd)),
+	[__NR_timerfd_create] = S(2, FD, A(CLOCK), F(x_tfd_create)),
+	[__NR_timerfd_settime] = S(4, DEC, A(FD), F(x_tfd_set), IN(ps_itimerspec), OUT(ps_itimerspec)),
+	[__NR_timerfd_gettime] = S(2, DEC, A(FD), OUT(ps_itimerspec)),
+	[__NR_signalfd4] = S(4, FD, A(FD), AX(SSETI, 2), A(ULONG), F(x_sfd)),
+	[__NR_inotify_init] = S0(FD),
+	[__NR_inotify_init1] = S(1, FD, F(x_inotify_init)),
+	[__NR_inotify_add_watch] = S(3, DEC, A(FD), A(PATH), F(x_inotify_mask)),
+	[__NR_inotify_rm_watch] = S(2, DEC, A(FD), A(INT)),
+	[__NR_memfd_create] = S(2, FD, A(STR), F(x_mfd)),
+
+	/* polling */
+	[__NR_poll] = D(poll),
+	[__NR_ppoll] = D(ppoll),
+	[__NR_select] = D(select),
+	[__NR_pselect6] = D(pselect6),
+	[__NR_epoll_create] = S(1, FD, A(INT)),
+	[__NR_epoll_create1] = S(1, FD, F(x_epoll_create)),
+	[__NR_epoll_ctl] = D(epoll_ctl),
+	[__NR_epoll_wait] = D(epoll_wait),
+	[__NR_epoll_pwait] = D(epoll_pwait),
+
+	/* file names */
+	[__NR_stat] = S(2, DEC, A(PATH), OUT(ps_stat)),
+	[__NR_lstat] = S(2, DEC, A(PATH), OUT(ps_stat)),
+	[__NR_fstat] = S(2, DEC, A(FD), OUT(ps_stat)),
+	[__NR_newfstatat] = S(4, DEC, A(DIRFD), A(PATH), OUT(ps_stat), F(x_at_flags)),
+	[__NR_statx] = D(statx),
+	[__NR_statfs] = S(2, DEC, A(PATH), OUT(ps_statfs)),
+	[__NR_fstatfs] = S(2, DEC, A(FD), OUT(ps_statfs)),
+	[__NR_access] = S(2, DEC, A(PATH), F(x_access_mode)),
+	[__NR_faccessat] = S(3, DEC, A(DIRFD), A(PATH), F(x_access_mode)),
+	[__NR_faccessat2] = S(4, DEC, A(DIRFD), A(PATH), F(x_access_mode), F(x_faccessat_flags)),
+	[__NR_truncate] = S(2, DEC, A(PATH), A(OFF)),
+	[__NR_getcwd] = D(getcwd),
+	[__NR_chdir] = S(1, DEC, A(PATH)),
+	[__NR_fchdir] = S(1, DEC, A(FD)),
+	[__NR_chroot] = S(1, DEC, A(PATH)),
+	[__NR_rename] = S(2, DEC, A(PATH), A(PATH)),
+	[__NR_renameat] = S(4, DEC, A(DIRFD), A(PATH), A(DIRFD), A(PATH)),
+	[__NR_renameat2] = S(5, DEC, A(DIRFD), A(PATH), A(DIRFD), A(PATH), F(x_renameat2)),
+	[__NR_mkdir] = S(2, DEC, A(PATH), A(OCT)),
+	[__NR_mkdirat] = S(3, DEC, A(DIRFD), A(PATH), A(OCT)),
+	[__NR_rmdir] = S(1, DEC, A(PATH)),
+	[__NR_link] = S(2, DEC, A(PATH), A(PATH)),
+	[__NR_linkat] = S(5, DEC, A(DIRFD), A(PATH), A(DIRFD), A(PATH), F(x_at_flags)),
+	[__NR_unlink] = S(1, DEC, A(PATH)),
+	[__NR_unlinkat] = S(3, DEC, A(DIRFD), A(PATH), F(x_at_flags)),
+	[__NR_symlink] = S(2, DEC, A(PATH), A(PATH)),
+	[__NR_symlinkat] = S(3, DEC, A(PATH), A(DIRFD), A(PATH)),
+	[__NR_readlink] = D(readlink),
+	[__NR_readlinkat] = D(readlinkat),
+	[__NR_chmod] = S(2, DEC, A(PATH), A(OCT)),
+	[__NR_fchmod] = S(2, DEC, A(FD), A(OCT)),
+	[__NR_fchmodat] = S(3, DEC, A(DIRFD), A(PATH), A(OCT)),
+	[__NR_chown] = S(3, DEC, A(PATH), A(UID), A(UID)),
+	[__NR_lchown] = S(3, DEC, A(PATH), A(UID), A(UID)),
+	[__NR_fchown] = S(3, DEC, A(FD), A(UID), A(UID)),
+	[__NR_fchownat] = S(5, DEC, A(DIRFD), A(PATH), A(UID), A(UID), F(x_at_flags)),
+	[__NR_umask] = S(1, OCT, A(OCT)),
+	[__NR_mknod] = D(mknod),
+	[__NR_mknodat] = D(mknodat),
+	[__NR_utime] = S(2, DEC, A(PATH), IN(ps_utimbuf)),
+	[__NR_utimes] = S(2, DEC, A(PATH), IN(ps_timeval_pair)),
+	[__NR_futimesat] = S(3, DEC, A(DIRFD), A(PATH), IN(ps_timeval_pair)),
+	[__NR_utimensat] = D(utimensat),
+	[__NR_getxattr] = D(getxattr),
+	[__NR_lgetxattr] = D(getxattr),
+	[__NR_fgetxattr] = D(fgetxattr),
+	[__NR_setxattr] = D(setxattr),
+	[__NR_lsetxattr] = D(setxattr),
+	[__NR_fsetxattr] = D(fsetxattr),
+	[__NR_listxattr] = D(listxattr),
+	[__NR_llistxattr] = D(listxattr),
+	[__NR_flistxattr] = D(flistxattr),
+	[__NR_removexattr] = S(2, DEC, A(PATH), A(STR)),
+	[__NR_lremovexattr] = S(2, DEC, A(PATH), A(STR)),
+	[__NR_fremovexattr] = S(2, DEC, A(FD), A(STR)),
+	[__NR_mount] = S(5, DEC, A(PATH), A(PATH), A(STR), F(x_mount), A(PTR)),
+	[__NR_umount2] = S(2, DEC, A(PATH), F(x_umount)),
+
+	/* memory */
+	[__NR_mmap] = DR(mmap, HEX),
+	[__NR_munmap] = S(2, DEC, A(PTR), A(ULONG)),
+	[__NR_mprotect] = S(3, DEC, A(PTR), A(ULONG), F(x_prot)),
+	[__NR_pkey_mprotect] = S(4, DEC, A(PTR), A(ULONG), F(x_prot), A(INT)),
+	[__NR_brk] = S(1, HEX, A(PTR)),
+	[__NR_mremap] = S(5, HEX, A(PTR), A(ULONG), A(ULONG), F(x_mremap), A(PTR)),
+	[__NR_msync] = S(3, DEC, A(PTR), A(ULONG), F(x_msync)),
+	[__NR_madvise] = S(3, DEC, A(PTR), A(ULONG), E(x_madv)),
+	[__NR_mincore] = S(3, DEC, A(PTR), A(ULONG), A(PTR)),
+	[__NR_mlock] = S(2, DEC, A(PTR), A(ULONG)),
+	[__NR_munlock] = S(2, DEC, A(PTR), A(ULONG)),
+	[__NR_mlockall] = S(1, DEC, F(x_mlockall)),
+	[__NR_munlockall] = S0(DEC),
+	[__NR_membarrier] = S(3, DEC, E(x_membarrier), A(UINT), A(INT)),
+
+	/* processes */
+	[__NR_clone] = D(clone),
+	[__NR_clone3] = D(clone3),
+	[__NR_fork] = S0(DEC),
+	[__NR_vfork] = S0(DEC),
+	[__NR_execve] = D(execve),
+	[__NR_execveat] = D(execveat),
+	[__NR_exit] = S(1, DEC, A(INT)),
+	[__NR_exit_group] = S(1, DEC, A(INT)),
+	[__NR_wait4] = D(wait4),
+	[__NR_waitid] = D(waitid),
+	[__NR_kill] = S(2, DEC, A(INT), A(SIG)),
+	[__NR_tkill] = S(2, DEC, A(INT), A(SIG)),
+	[__NR_tgkill] = S(3, DEC, A(INT), A(INT), A(SIG)),
+	[__NR_getpid] = S0(DEC),
+	[__NR_getppid] = S0(DEC),
+	[__NR_gettid] = S0(DEC),
+	[__NR_getuid] = S0(DEC),
+	[__NR_geteuid] = S0(DEC),
+	[__NR_getgid] = S0(DEC),
+	[__NR_getegid] = S0(DEC),
+	[__NR_setuid] = S(1, DEC, A(UID)),
+	[__NR_setgid] = S(1, DEC, A(UID)),
+	[__NR_setfsuid] = S(1, DEC, A(UID)),
+	[__NR_setfsgid] = S(1, DEC, A(UID)),
+	[__NR_setreuid] = S(2, DEC, A(UID), A(UID)),
+	[__NR_setregid] = S(2, DEC, A(UID), A(UID)),
+	[__NR_setresuid] = S(3, DEC, A(UID), A(UID), A(UID)),
+	[__NR_setresgid] = S(3, DEC, A(UID), A(UID), A(UID)),
+	[__NR_getresuid] = S(3, DEC, OUT(ps_uint), OUT(ps_uint), OUT(ps_uint)),
+	[__NR_getresgid] = S(3, DEC, OUT(ps_uint), OUT(ps_uint), OUT(ps_uint)),
+	[__NR_getgroups] = D(getgroups),
+	[__NR_setgroups] = D(setgroups),
+	[__NR_setsid] = S0(DEC),
+	[__NR_getsid] = S(1, DEC, A(INT)),
+	[__NR_setpgid] = S(2, DEC, A(INT), A(INT)),
+	[__NR_getpgid] = S(1, DEC, A(INT)),
+	[__NR_getpgrp] = S0(DEC),
+	[__NR_prctl] = D(prctl),
+	[__NR_arch_prctl] = D(arch_prctl),
+	[__NR_set_tid_address] = S(1, DEC, A(PTR)),
+	[__NR_set_robust_list] = S(2, DEC, A(PTR), A(ULONG)),
+	[__NR_get_robust_list] = S(3, DEC, A(INT), A(PTR), A(PTR)),
+	[__NR_rseq] = S(4, DEC, A(PTR), A(HEX), F(x_rseq), A(HEX)),
+	[__NR_unshare] = S(1, DEC, F(x_unshare)),
+	[__NR_setns] = S(2, DEC, A(FD), F(x_unshare)),
+	[__NR_personality] = S(1, HEX, F(x_personality)),
+	[__NR_pidfd_open] = S(2, FD, A(INT), F(x_pidfd)),
+	[__NR_pidfd_send_signal] = S(4, DEC, A(FD), A(SIG), IN(ps_siginfo), A(UINT)),
+	[__NR_uname] = S(1, DEC, OUT(ps_utsname)),
+	[__NR_sysinfo] = S(1, DEC, OUT(ps_sysinfo)),
+	[__NR_times] = S(1, UDEC, OUT(ps_tms)),
+	[__NR_getrandom] = D(getrandom),
+	[__NR_getcpu] = S(3, DEC, OUT(ps_uint), OUT(ps_uint), A(PTR)),
+
+	/* scheduling and resources */
+	[__NR_sched_yield] = S0(DEC),
+	[__NR_sched_getaffinity] = D(sched_getaffinity),
+	[__NR_sched_setaffinity] = D(sched_setaffinity),
+	[__NR_sched_getparam] = S(2, DEC, A(INT), OUT(ps_sched_param)),
+	[__NR_sched_setparam] = S(2, DEC, A(INT), IN(ps_sched_param)),
+	[__NR_sched_getscheduler] = S(1, DEC, A(INT)),
+	[__NR_sched_setscheduler] = S(3, DEC, A(INT), E(x_sched_policy), IN(ps_sched_param)),
+	[__NR_sched_get_priority_max] = S(1, DEC, E(x_sched_policy)),
+	[__NR_sched_get_priority_min] = S(1, DEC, E(x_sched_policy)),
+	[__NR_sched_rr_get_interval] = S(2, DEC, A(INT), OUT(ps_timespec)),
+	[__NR_getpriority] = S(2, DEC, E(x_prio_which), A(INT)),
+	[__NR_setpriority] = S(3, DEC, E(x_prio_which), A(INT), A(INT)),
+	[__NR_getrlimit] = S(2, DEC, E(x_rlimit), OUT(ps_rlimit)),
+	[__NR_setrlimit] = S(2, DEC, E(x_rlimit), IN(ps_rlimit)),
+	[__NR_prlimit64] = D(prlimit64),
+	[__NR_getrusage] = S(2, DEC, E(x_rusage_who), OUT(ps_rusage)),
+
+	/* signals */
+	[__NR_rt_sigaction] = D(rt_sigaction),
+	[__NR_rt_sigprocmask] = D(rt_sigprocmask),
+	[__NR_rt_sigreturn] = D(rt_sigreturn),
+	[__NR_rt_sigpending] = S(2, DEC, AX(SSETO, 1), A(ULONG)),
+	[__NR_rt_sigsuspend] = S(2, DEC, AX(SSETI, 1), A(ULONG)),
+	[__NR_rt_sigtimedwait] = D(rt_sigtimedwait),
+	[__NR_rt_sigqueueinfo] = S(3, DEC, A(INT), A(SIG), IN(ps_siginfo)),
+	[__NR_rt_tgsigqueueinfo] = S(4, DEC, A(INT), A(INT), A(SIG), IN(ps_siginfo)),
+	[__NR_sigaltstack] = S(2, DEC, IN(ps_stack_t), OUT(ps_stack_t)),
+	[__NR_pause] = S0(DEC),
+	[__NR_alarm] = S(1, DEC, A(UINT)),
+	[__NR_getitimer] = S(2, DEC, E(x_itimer), OUT(ps_itimerval)),
+	[__NR_setitimer] = S(3, DEC, E(x_itimer), IN(ps_itimerval), OUT(ps_itimerval)),
+
+	/* time */
+	[__NR_nanosleep] = D(nanosleep),
+	[__NR_clock_nanosleep] = D(clock_nanosleep),
+	[__NR_clock_gettime] = S(2, DEC, A(CLOCK), OUT(ps_timespec)),
+	[__NR_clock_settime] = S(2, DEC, A(CLOCK), IN(ps_timespec)),
+	[__NR_clock_getres] = S(2, DEC, A(CLOCK), OUT(ps_timespec)),
+	[__NR_gettimeofday] = S(2, DEC, OUT(ps_timeval), OUT(ps_timezone)),
+	[__NR_settimeofday] = S(2, DEC, IN(ps_timeval), IN(ps_timezone)),
+	[__NR_time] = S(1, DEC, OUT(ps_ulong)),
+	[__NR_futex] = D(futex),
+
+	/* sockets */
+	[__NR_socket] = DR(socket, FD),
+	[__NR_socketpair] = D(socketpair),
+	[__NR_bind] = S(3, DEC, A(FD), AX(SADDRI, 2), A(UINT)),
+	[__NR_connect] = S(3, DEC, A(FD), AX(SADDRI, 2), A(UINT)),
+	[__NR_listen] = S(2, DEC, A(FD), A(INT)),
+	[__NR_accept] = DR(accept, FD),
+	[__NR_accept4] = DR(accept4, FD),
+	[__NR_getsockname] = D(getsockname),
+	[__NR_getpeername] = D(getsockname),
+	[__NR_sendto] = S(6, DEC, A(FD), AX(BUFI, 2), A(ULONG), F(x_msg_flags), AX(SADDRI, 5), A(UINT)),
+	[__NR_recvfrom] = D(recvfrom),
+	[__NR_sendmsg] = D(sendmsg),
+	[__NR_recvmsg] = D(recvmsg),
+	[__NR_sendmmsg] = D(sendmmsg),
+	[__NR_recvmmsg] = D(recvmmsg),
+	[__NR_shutdown] = S(2, DEC, A(FD), E(x_shutdown)),
+	[__NR_setsockopt] = D(setsockopt),
+	[__NR_getsockopt] = D(getsockopt),
+
+	/* System V IPC */
+	[__NR_shmget] = D(shmget),
+	[__NR_shmat] = DR(shmat, HEX),
+	[__NR_shmdt] = S(1, DEC, A(PTR)),
+	[__NR_shmctl] = D(ipc_ctl),
+	[__NR_semget] = D(semget),
+	[__NR_msgget] = D(ipcget2),
+	[__NR_msgctl] = D(ipc_ctl),
+};
+
+int sonde_strace_is_decoded(unsigned int nr)
+{
+	return nr < SONDE_NR_SYSCALLS && st_sigs[nr].known;
+}
+
+unsigned int sonde_strace_decoded_count(void)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS; i++)
+		n += st_sigs[i].known;
+	return n;
+}

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Printing named constants the way strace does, in its three -X styles:
+ *   abbrev (default)  O_WRONLY|O_CREAT|O_TRUNC
+ *   raw               0x241
+ *   verbose           0x241 /\* O_WRONLY|O_CREAT|O_TRUNC *\/
+ * Flag bits with no name are kept as a hex remainder (FLAG|0x10000);
+ * an enum value with no name prints as a number with an optional
+ * "XXX_???" comment.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/strace/strace_int.h"
+
+const char *xlat_name(const struct xlat *x, uint64_t v)
+{
+	for (unsigned int i = 0; i < x->n; i++)
+		if (x->e[i].val == v)
+			return x->e[i].name;
+	return NULL;
+}
+
+/*
+ * strace's comment for a value with no name: the table's prefix and
+ * "???" (PROT_???, O_???, POLL???), derived from the first entry.
+ */
+static const char *auto_dflt(const struct xlat *x, char *buf, size_t len)
+{
+	const char *n = x->n ? x->e[0].name : NULL;
+	const char *us;
+	size_t k;
+
+	if (!n)
+		return NULL;
+	us = strchr(n, '_');
+	if (us && us != n)
+		k = (size_t)(us - n) + 1;
+	else if ((k = strlen(n)) > 2 && !strcmp(n + k - 2, "IN"))
+		k -= 2;
+	snprintf(buf, len, "%.*s???", (int)k, n);
+	return buf;
+}
+
+static void pr_num(struct strbuf *b, const struct xlat *x, uint64_t v)
+{
+	if (x && x->decimal)
+		sb_printf(b, "%lld", (long long)v);
+	else
+		sb_printf(b, "%#llx", (unsigned long long)v);
+}
+
+/* Names of the bits of v joined by '|', remainder in hex; returns the
+ * number of names printed. */
+static int sb_flags_n(struct strbuf *b, const struct xlat *x, uint64_t v)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < x->n && v; i++) {
+		uint64_t f = x->e[i].val;
+
+		if (f && (v & f) == f) {
+			if (n++)
+				sb_putc(b, '|');
+			sb_puts(b, x->e[i].name);
+			v &= ~f;
+		}
+	}
+	if (v) {
+		if (n++)
+			sb_putc(b, '|');
+		sb_printf(b, "%#llx", (unsigned long long)v);
+	}
+	return n;
+}
+
+void sb_flags(struct strbuf *b, const struct xlat *x, uint64_t v)
+{
+	if (!v) {
+		const char *z = xlat_name(x, 0);
+		sb_puts(b, z ? z : "0");
+		return;
+	}
+	sb_flags_n(b, x, v);
+}
+
+static int has_named_bit(const struct xlat *x, uint64_t v)
+{
+	for (unsigned int i = 0; i < x->n; i++)
+		if (x->e[i].val && (v & x->e[i].val) == x->e[i].val)
+			return 1;
+	return v == 0 && xlat_name(x, 0);
+}
+
+void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
+	      const char *dflt)
+{
+	char dbuf[32];
+
+	if (!dflt)
+		dflt = auto_dflt(x, dbuf, sizeof(dbuf));
+	switch (s->opt->xlat) {
+	case SONDE_XLAT_RAW:
+		sb_printf(s->o, v ? "%#llx" : "0", (unsigned long long)v);
+		return;
+	case SONDE_XLAT_VERBOSE:
+		sb_printf(s->o, v ? "%#llx" : "0", (unsigned long long)v);
+		if (has_named_bit(x, v)) {
+			sb_puts(s->o, " /* ");
+			sb_flags(s->o, x, v);
+			sb_puts(s->o, " */");
+		}
+		return;
+	}
+	if (!has_named_bit(x, v) && v) {
+		sb_printf(s->o, "%#llx", (unsigned long long)v);
+		if (dflt)
+			sb_printf(s->o, " /* %s */", dflt);
+		return;
+	}
+	sb_flags(s->o, x, v);
+}
+
+void pr_xval(struct st *s, const struct xlat *x, uint64_t v,
+	     const char *dflt)
+{
+	const char *name = xlat_name(x, v);
+	char dbuf[32];
+
+	if (!dflt)
+		dflt = auto_dflt(x, dbuf, sizeof(dbuf));
+	if (s->opt->xlat == SONDE_XLAT_RAW || !name) {
+		pr_num(s->o, x, v);
+		if (!name && dflt && s->opt->xlat != SONDE_XLAT_RAW)
+			sb_printf(s->o, " /* %s */", dflt);
+		return;
+	}
+	if (s->opt->xlat == SONDE_XLAT_VERBOSE) {
+		pr_num(s->o, x, v);
+		sb_printf(s->o, " /* %s */", name);
+		return;
+	}
+	sb_puts(s->o, name);
+}
+
+/* open(2) flags: the access mode is an enum in the low two bits, the rest
+ * are flags; O_RDONLY alone is printed even though it is 0. */
+void pr_open_flags(struct st *s, uint64_t v)
+{
+	uint32_t f = (uint32_t)v;
+	const char *acc = xlat_name(&x_open_access, f & 3);
+
+	if (s->opt->xlat != SONDE_XLAT_ABBREV) {
+		sb_printf(s->o, "%#x", f);
+		if (s->opt->xlat == SONDE_XLAT_VERBOSE) {
+			sb_puts(s->o, " /* ");
+			sb_puts(s->o, acc ? acc : "0x3");
+			if (f & ~3u) {
+				sb_putc(s->o, '|');
+				sb_flags_n(s->o, &x_open_flags, f & ~3u);
+			}
+			sb_puts(s->o, " */");
+		}
+		return;
+	}
+	if (acc)
+		sb_puts(s->o, acc);
+	else
+		sb_printf(s->o, "%#x", f & 3);
+	if (f & ~3u) {
+		sb_putc(s->o, '|');
+		sb_flags_n(s->o, &x_open_flags, f & ~3u);
+	}
+}
+
+const char *st_signame(int sig, char *buf, size_t len)
+{
+	const char *n = xlat_name(&x_signals, (uint64_t)sig);
+
+	if (n)
+		return n;
+	if (sig == 32)
+		return "SIGRTMIN";
+	if (sig > 32 && sig <= 64) {
+		snprintf(buf, len, "SIGRT_%d", sig - 32);
+		return buf;
+	}
+	return NULL;
+}
+
+void pr_sig(struct st *s, uint64_t v)
+{
+	char buf[16];
+	const char *n = st_signame((int)v, buf, sizeof(buf));
+
+	if (!n || s->opt->xlat == SONDE_XLAT_RAW) {
+		sb_printf(s->o, "%d", (int)v);
+		return;
+	}
+	if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+		sb_printf(s->o, "%d /* %s */", (int)v, n);
+	else
+		sb_puts(s->o, n);
+}
+
+/* [CHLD USR1], or ~[KILL STOP] when more than half the bits are set. */
+void pr_sigset_bytes(struct st *s, const uint8_t *p, size_t len)
+{
+	uint64_t m = 0;
+	unsigned int nbits, set;
+	int first = 1;
+	char buf[16];
+
+	if (len > 8)
+		len = 8;
+	memcpy(&m, p, len);
+	nbits = (unsigned int)len * 8;
+	set = (unsigned int)__builtin_popcountll(m);
+	if (set * 2 > nbits) {
+		sb_putc(s->o, '~');
+		m = ~m;
+		if (nbits < 64)
+			m &= (1ULL << nbits) - 1;
+	}
+	sb_putc(s->o, '[');
+	for (unsigned int i = 0; i < nbits; i++) {
+		const char *n;
+
+		if (!(m & (1ULL << i)))
+			continue;
+		if (!first)
+			sb_putc(s->o, ' ');
+		first = 0;
+		n = st_signame((int)i + 1, buf, sizeof(buf));
+		if (n)
+			sb_puts(s->o, n + 3);
+		else
+			sb_printf(s->o, "%u", i + 1);
+	}
+	sb_putc(s->o, ']');
+}
+
+void pr_sigset(struct st *s, int phase, uint64_t addr, uint64_t size)
+{
+	uint8_t b[8];
+
+	if (size > 8 || !size) {
+		/* strace prints what it cannot interpret as an address. */
+		pr_addr(s, addr);
+		return;
+	}
+	if (!st_fetch(s, phase, addr, b, size))
+		return;
+	pr_sigset_bytes(s, b, size);
+}
+
+void pr_mode_t(struct st *s, uint64_t mode)
+{
+	uint32_t m = (uint32_t)mode;
+	const char *t = xlat_name(&x_s_ifmt, m & 0170000);
+
+	if (s->opt->xlat == SONDE_XLAT_RAW) {
+		sb_printf(s->o, "%#03o", m);
+		return;
+	}
+	if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+		sb_printf(s->o, "%#03o /* ", m);
+	if (t)
+		sb_printf(s->o, "%s|", t);
+	else if (m & 0170000)
+		sb_printf(s->o, "%#o|", m & 0170000);
+	if (m & 04000)
+		sb_puts(s->o, "S_ISUID|");
+	if (m & 02000)
+		sb_puts(s->o, "S_ISGID|");
+	if (m & 01000)
+		sb_puts(s->o, "S_ISVTX|");
+	sb_printf(s->o, "%#03o", m & 0777);
+	if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+		sb_puts(s->o, " */");
+}
+
+void pr_clockid(struct st *s, uint64_t v)
+{
+	pr_xval(s, &x_clocks, (uint64_t)(int)v, NULL);
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space side of payload capture (bpf/capture.bpf.h): the snaplen
+ * and scratch sizing before load, the per-syscall capture plans after
+ * load, and the end-of-run accounting. Plans come from the strace
+ * decoders (sonde_strace_capture_plan) so what is captured is exactly
+ * what the decoders read.
+ */
+#include <errno.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "record/rec_int.h"
+#include "record/payload.h"
+#include "sonde.skel.h"
+#include <sonde/payload.h>
+#include <sonde/strace.h>
+
+int rec_payload_config(struct rec_bpf *b, const struct sonde_record_opts *o)
+{
+	uint32_t snap = o->snaplen > SONDE_SNAPLEN_MAX ? SONDE_SNAPLEN_MAX : o->snaplen;
+
+	b->skel->rodata->cap_snaplen = snap;
+	/* One scratch slot per CPU; indexed by the CPU number. */
+	return bpf_map__set_max_entries(b->skel->maps.cap_buf, b->ncpus);
+}
+
+int rec_payload_plans(struct rec_bpf *b, const struct sonde_record_opts *o)
+{
+	int fd = bpf_map__fd(b->skel->maps.cap_plan);
+
+	if (!o->snaplen)
+		return 0;
+	for (uint32_t nr = 0; nr < SONDE_NR_SYSCALLS; nr++) {
+		struct sonde_cap_plan p;
+
+		if (!sonde_strace_capture_plan(nr, &p))
+			continue;
+		if (bpf_map_update_elem(fd, &nr, &p, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+void rec_payload_stats(const struct rec_bpf *b, struct sonde_cap_cpu *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	if (!b->skel || !b->skel->bss)
+		return;
+	for (unsigned int i = 0; i < b->ncpus; i++) {
+		const struct sonde_cap_cpu *c = &b->skel->bss->cap_cpus[i];
+
+		sum->records += c->records;
+		sum->bytes += c->bytes;
+		sum->shed += c->shed;
+		sum->shed_bytes += c->shed_bytes;
+		sum->faults += c->faults;
+	}
+}

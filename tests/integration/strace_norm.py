@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Compares a `strace -f -o` log with a `sonde strace -f -o` log.
+
+Normalised only for what must differ between two runs: process ids (named
+after their place in the process tree: P0, P0c0, ...), addresses, the
+alignment padding that depends on their length, time values, and
+strace's split of concurrent calls into <unfinished ...>/<... resumed>
+(a ptrace timing artefact). Per process, the call sequences are aligned
+(difflib) and matched lines counted. Prints "MATCH matched total" and the
+unmatched lines of both sides.
+"""
+import difflib
+import re
+import sys
+
+LINE = re.compile(r'^(\d+)\s+(.*)$')
+FORK = re.compile(r'^(clone3?|fork|vfork)\(.*\)\s+= (\d+)$')
+
+
+def parse(path):
+    pending, out = {}, []
+    with open(path, errors='replace') as f:
+        for raw in f:
+            m = LINE.match(raw.rstrip('\n'))
+            if not m:
+                continue
+            pid, text = int(m.group(1)), m.group(2)
+            if text.endswith(' <unfinished ...>'):
+                pending[pid] = text[:-len(' <unfinished ...>')]
+                continue
+            r = re.match(r'^<\.\.\. \S+ resumed>(.*)$', text)
+            if r:
+                text = pending.pop(pid, '') + r.group(1)
+            out.append((pid, text))
+    for pid, text in pending.items():
+        out.append((pid, text + ' <unfinished ...>'))
+    return out
+
+
+def label(lines):
+    names, kids = {}, {}
+    for pid, text in lines:
+        if pid not in names:
+            names[pid] = 'P%d' % len(names) if not names else 'X%d' % pid
+        m = FORK.match(re.sub(r'\s+= ', ' = ', text))
+        if m and int(m.group(2)) > 0:
+            n = kids.get(pid, 0)
+            kids[pid] = n + 1
+            names[int(m.group(2))] = '%sc%d' % (names[pid], n)
+    return names
+
+
+def norm(text, names):
+    text = re.sub(r'0x[0-9a-f]{6,}', '0xADDR', text)
+    text = re.sub(r'\s+= ', ' = ', text)
+    text = re.sub(r'(tv_sec|tv_nsec|tv_usec)=\d+', r'\1=N', text)
+    text = re.sub(r'getrandom\("[^"]*"', 'getrandom("RANDOM"', text)
+    # Machine state sampled at two different moments.
+    text = re.sub(r'^sysinfo\(\{.*\}\)', 'sysinfo({STATE})', text)
+    text = re.sub(r'(f_bfree|f_bavail|f_ffree)=\d+', r'\1=N', text)
+    # The tracer itself is the traced command's parent.
+    text = re.sub(r'^getppid\(\) = \d+$', 'getppid() = TRACER', text)
+    for pid, name in names.items():
+        text = re.sub(r'\b%d\b' % pid, name, text)
+    return text
+
+
+def seqs(lines):
+    names = label(lines)
+    by = {}
+    for pid, text in lines:
+        by.setdefault(names.get(pid, str(pid)), []).append(norm(text, names))
+    return by
+
+
+def main():
+    a, b = seqs(parse(sys.argv[1])), seqs(parse(sys.argv[2]))
+    matched = total = 0
+    diffs = []
+    for who, sa in a.items():
+        sb = b.get(who, [])
+        sm = difflib.SequenceMatcher(None, sa, sb, autojunk=False)
+        blocks = sm.get_matching_blocks()
+        matched += sum(x.size for x in blocks)
+        total += len(sa)
+        for op, i1, i2, j1, j2 in sm.get_opcodes():
+            if op == 'equal':
+                continue
+            diffs += ['- %s %s' % (who, x) for x in sa[i1:i2]]
+            diffs += ['+ %s %s' % (who, x) for x in sb[j1:j2]]
+    for who, sb in b.items():
+        if who not in a:
+            diffs += ['+ %s %s' % (who, x) for x in sb]
+    print('MATCH %d %d' % (matched, total))
+    for d in diffs:
+        print(d)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/* strace decoders of socket and multiplexing syscalls: strace 6.1 text. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "check.h"
+#include "test_strace_util.h"
+
+static struct tcall T;
+
+TEST(sockets)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(1) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(80) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX, .sun_path = "/tmp/nonexist.sock" };
+	int one = 1;
+
+	in.sin_addr.s_addr = htonl(0x7f000001);
+	in6.sin6_addr.s6_addr[15] = 1;
+	tc_new(&T, SYS_socket, 6, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_IP) = 6");
+	tc_new(&T, SYS_socket, 7, AF_UNIX, SOCK_DGRAM, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "socket(AF_UNIX, SOCK_DGRAM, 0) = 7");
+	tc_new(&T, SYS_socket, 3, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK, 0) = 3");
+	tc_new(&T, SYS_connect, -111, 6, 0x1000, sizeof(in), 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &in, sizeof(in));
+	CHECK_EQ_STR(tc_fmt(&T), "connect(6, {sa_family=AF_INET, sin_port=htons(1), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = -1 ECONNREFUSED (Connection refused)");
+	tc_new(&T, SYS_connect, -2, 7, 0x1000, sizeof(un), 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &un, sizeof(un));
+	CHECK_EQ_STR(tc_fmt(&T), "connect(7, {sa_family=AF_UNIX, sun_path=\"/tmp/nonexist.sock\"}, 110) = -1 ENOENT (No such file or directory)");
+	tc_new(&T, SYS_connect, -111, 8, 0x1000, sizeof(in6), 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &in6, sizeof(in6));
+	CHECK_EQ_STR(tc_fmt(&T), "connect(8, {sa_family=AF_INET6, sin6_port=htons(80), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, \"::1\", &sin6_addr), sin6_scope_id=0}, 28) = -1 ECONNREFUSED (Connection refused)");
+	tc_new(&T, SYS_setsockopt, 0, 6, SOL_SOCKET, SO_REUSEADDR, 0x1000, 4, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 3, 0x1000, &one, 4);
+	CHECK_EQ_STR(tc_fmt(&T), "setsockopt(6, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0");
+
+	/* getsockname with an in/out length: [128 => 2] */
+	int in_len = 128, out_len = 2;
+	uint16_t fam = AF_UNIX;
+	tc_new(&T, SYS_getsockname, 0, 6, 0x1000, 0x2000, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x2000, &in_len, 4);
+	tc_mem(&T, SONDE_PL_EXIT, 2, 0x2000, &out_len, 4);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &fam, 2);
+	CHECK_EQ_STR(tc_fmt(&T), "getsockname(6, {sa_family=AF_UNIX}, [128 => 2]) = 0");
+	int fds[2] = { 6, 7 };
+	tc_new(&T, SYS_socketpair, 0, AF_UNIX, SOCK_STREAM, 0, 0x1000, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 3, 0x1000, fds, 8);
+	CHECK_EQ_STR(tc_fmt(&T), "socketpair(AF_UNIX, SOCK_STREAM, 0, [6, 7]) = 0");
+	tc_new(&T, SYS_recvfrom, 1, 6, 0x1000, 8, MSG_DONTWAIT, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, "x", 1);
+	CHECK_EQ_STR(tc_fmt(&T), "recvfrom(6, \"x\", 8, MSG_DONTWAIT, NULL, NULL) = 1");
+}
+
+TEST(msghdr)
+{
+	uint64_t iov[2] = { 0x3000, 3 };
+	struct { uint64_t name; uint32_t namelen, pad; uint64_t iov, iovlen, control, controllen;
+		 int32_t flags, pad2; } m = { 0, 0, 0, 0x2000, 1, 0, 0, 0, 0 };
+
+	tc_new(&T, SYS_sendmsg, 3, 7, 0x1000, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &m, 56);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x2000, iov, 16);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x3000, "abc", 3);
+	CHECK_EQ_STR(tc_fmt(&T), "sendmsg(7, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"abc\", iov_len=3}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 3");
+	iov[1] = 8;
+	tc_new(&T, SYS_recvmsg, 3, 6, 0x1000, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &m, 56);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x2000, iov, 16);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x3000, "abc", 3);
+	CHECK_EQ_STR(tc_fmt(&T), "recvmsg(6, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"abc\", iov_len=8}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 3");
+}
+
+TEST(poll_select_epoll)
+{
+	struct pollfd in[2] = { { 3, POLLIN, 0 }, { 4, POLLOUT, 0 } };
+	struct pollfd out[2] = { { 3, POLLIN, 0 }, { 4, POLLOUT, POLLOUT } };
+
+	tc_new(&T, SYS_poll, 1, 0x1000, 2, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x1000, in, sizeof(in));
+	tc_mem(&T, SONDE_PL_EXIT, 0, 0x1000, out, sizeof(out));
+	CHECK_EQ_STR(tc_fmt(&T), "poll([{fd=3, events=POLLIN}, {fd=4, events=POLLOUT}], 2, 0) = 1 ([{fd=4, revents=POLLOUT}])");
+	tc_new(&T, SYS_poll, 0, 0x1000, 1, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x1000, in, sizeof(in[0]));
+	CHECK_EQ_STR(tc_fmt(&T), "poll([{fd=3, events=POLLIN}], 1, 0) = 0 (Timeout)");
+
+	uint64_t set = 1 << 6, ts[2] = { 0, 0 };
+	tc_new(&T, SYS_pselect6, 1, 7, 0x1000, 0, 0, 0x2000, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &set, 8);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &set, 8);
+	tc_mem(&T, SONDE_PL_ENTRY, 4, 0x2000, ts, 16);
+	tc_mem(&T, SONDE_PL_EXIT, 4, 0x2000, ts, 16);
+	CHECK_EQ_STR(tc_fmt(&T), "pselect6(7, [6], NULL, NULL, {tv_sec=0, tv_nsec=0}, NULL) = 1 (in [6], left {tv_sec=0, tv_nsec=0})");
+
+	uint8_t ev[12] = { EPOLLIN, 0, 0, 0x80, 7 };
+	tc_new(&T, SYS_epoll_ctl, 0, 9, EPOLL_CTL_ADD, 3, 0x1000, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 3, 0x1000, ev, sizeof(ev));
+	CHECK_EQ_STR(tc_fmt(&T), "epoll_ctl(9, EPOLL_CTL_ADD, 3, {events=EPOLLIN|EPOLLET, data={u32=7, u64=7}}) = 0");
+	tc_new(&T, SYS_epoll_wait, 0, 9, 0x1000, 1, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "epoll_wait(9, [], 1, 0) = 0");
+	tc_new(&T, SYS_epoll_create1, 9, EPOLL_CLOEXEC, 0, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "epoll_create1(EPOLL_CLOEXEC) = 9");
+}
+
+int main(void)
+{
+	RUN(sockets);
+	RUN(msghdr);
+	RUN(poll_select_epoll);
+	CHECK_EXIT();
+}

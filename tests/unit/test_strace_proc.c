@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/* strace decoders of process, signal and time syscalls: strace 6.1 text. */
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "check.h"
+#include "test_strace_util.h"
+
+static struct tcall T;
+
+TEST(clone_fork_forms)
+{
+	tc_new(&T, SYS_clone, 6111, CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | SIGCHLD, 0, 0,
+	       0x7fa31a67aa10, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7fa31a67aa10) = 6111");
+	tc_new(&T, SYS_vfork, 5113, 0, 0, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "vfork() = 5113");
+}
+
+TEST(execve_argv_envp)
+{
+	uint64_t argv[4] = { 0x2000, 0x2100, 0x2200, 0 }, envp[3] = { 0x3000, 0x3100, 0 };
+	struct sonde_strace_opts o;
+
+	tc_new(&T, SYS_execve, 0, 0x1000, 0x1800, 0x7fff60065078, 0, 0, 0);
+	tc_str(&T, 0, 0x1000, "/usr/bin/sh");
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1800, argv, sizeof(argv));
+	tc_str(&T, 1, 0x2000, "sh");
+	tc_str(&T, 1, 0x2100, "-c");
+	tc_str(&T, 1, 0x2200, "ls -la /etc/hostname /nonexist; echo hi");
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x7fff60065078, envp, sizeof(envp));
+	tc_str(&T, 2, 0x3000, "A=1");
+	tc_str(&T, 2, 0x3100, "B=2");
+	CHECK_EQ_STR(tc_fmt(&T), "execve(\"/usr/bin/sh\", [\"sh\", \"-c\", \"ls -la /etc/hostname /nonexist; \"...], 0x7fff60065078 /* 2 vars */) = 0");
+	sonde_strace_opts_init(&o);
+	o.verbose = 1;
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "execve(\"/usr/bin/sh\", [\"sh\", \"-c\", \"ls -la /etc/hostname /nonexist; \"...], [\"A=1\", \"B=2\"]) = 0");
+}
+
+TEST(wait_and_exit)
+{
+	int st = 3 << 8;
+
+	tc_new(&T, SYS_wait4, 6111, 6111, 0x1000, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &st, 4);
+	CHECK_EQ_STR(tc_fmt(&T), "wait4(6111, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 6111");
+	st = SIGKILL;
+	tc_new(&T, SYS_wait4, 6112, 6112, 0x1000, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &st, 4);
+	CHECK_EQ_STR(tc_fmt(&T), "wait4(6112, [{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL}], 0, NULL) = 6112");
+	tc_new(&T, SYS_wait4, -10, -1, 0x7ffc1000, 1, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "wait4(-1, 0x7ffc1000, WNOHANG, NULL) = -1 ECHILD (No child processes)");
+	tc_new(&T, SYS_exit_group, 0, 3, 0, 0, 0, 0, 0);
+	T.sc.hdr.flags = SONDE_SC_NORETURN;
+	CHECK_EQ_STR(tc_fmt(&T), "exit_group(3) = ?");
+}
+
+TEST(signals)
+{
+	uint64_t act[4] = { 0x5557e1ab3dc0, 0x04000000, 0x7f8a47243050, ~0ULL & ~(3ULL << 31) };
+	uint64_t old[4] = { 0, 0, 0, 0 };
+
+	tc_new(&T, SYS_rt_sigaction, 0, SIGCHLD, 0x1000, 0, 8, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, act, sizeof(act));
+	CHECK_EQ_STR(tc_fmt(&T), "rt_sigaction(SIGCHLD, {sa_handler=0x5557e1ab3dc0, sa_mask=~[RTMIN RT_1], sa_flags=SA_RESTORER, sa_restorer=0x7f8a47243050}, NULL, 8) = 0");
+	tc_new(&T, SYS_rt_sigaction, 0, SIGINT, 0, 0x2000, 8, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 2, 0x2000, old, sizeof(old));
+	CHECK_EQ_STR(tc_fmt(&T), "rt_sigaction(SIGINT, NULL, {sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0");
+
+	uint64_t none = 0, all_but = ~0ULL & ~((1ULL << 8) | (1ULL << 18) | (3ULL << 31));
+	tc_new(&T, SYS_rt_sigprocmask, 0, SIG_SETMASK, 0x1000, 0x2000, 8, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &none, 8);
+	tc_mem(&T, SONDE_PL_EXIT, 2, 0x2000, &all_but, 8);
+	CHECK_EQ_STR(tc_fmt(&T), "rt_sigprocmask(SIG_SETMASK, [], ~[KILL STOP RTMIN RT_1], 8) = 0");
+	uint64_t rt = (1ULL << 33) | (1ULL << 39);
+	tc_new(&T, SYS_rt_sigprocmask, 0, SIG_BLOCK, 0x1000, 0, 8, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &rt, 8);
+	CHECK_EQ_STR(tc_fmt(&T), "rt_sigprocmask(SIG_BLOCK, [RT_2 RT_8], NULL, 8) = 0");
+	tc_new(&T, SYS_kill, 0, 6110, SIGUSR1, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "kill(6110, SIGUSR1) = 0");
+	tc_new(&T, SYS_tgkill, 0, 6112, 6112, SIGKILL, 0, 0, 0);
+	T.sc.hdr.flags = SONDE_SC_NORETURN;
+	CHECK_EQ_STR(tc_fmt(&T), "tgkill(6112, 6112, SIGKILL) = ?");
+}
+
+TEST(resources_time_misc)
+{
+	uint64_t rl[2] = { 8192 * 1024, ~0ULL };
+	struct timespec ts = { 0, 1000 };
+	struct utsname u = { .sysname = "Linux", .nodename = "vm" };
+	int futex_word = 0;
+
+	(void)futex_word;
+	tc_new(&T, SYS_prlimit64, 0, 0, RLIMIT_STACK, 0, 0x1000, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 3, 0x1000, rl, sizeof(rl));
+	CHECK_EQ_STR(tc_fmt(&T), "prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0");
+	tc_new(&T, SYS_clock_nanosleep, 0, CLOCK_REALTIME, 0, 0x1000, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x1000, &ts, sizeof(ts));
+	CHECK_EQ_STR(tc_fmt(&T), "clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=0, tv_nsec=1000}, NULL) = 0");
+	tc_new(&T, SYS_uname, 0, 0x1000, 0, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 0, 0x1000, &u, sizeof(u));
+	CHECK_EQ_STR(tc_fmt(&T), "uname({sysname=\"Linux\", nodename=\"vm\", ...}) = 0");
+	tc_new(&T, SYS_arch_prctl, 0, 0x1002, 0x7f8a47204740, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "arch_prctl(ARCH_SET_FS, 0x7f8a47204740) = 0");
+	tc_new(&T, SYS_arch_prctl, -22, 0x3001, 0x1234, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "arch_prctl(0x3001 /* ARCH_??? */, 0x1234) = -1 EINVAL (Invalid argument)");
+	tc_new(&T, SYS_rseq, 0, 0x7f8a47205060, 0x20, 0, 0x53053053, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "rseq(0x7f8a47205060, 0x20, 0, 0x53053053) = 0");
+	tc_new(&T, SYS_futex, 0, 0x7ffe0df7a684, 0x80 | 10, 1, 0, 0, 0xffffffff);
+	CHECK_EQ_STR(tc_fmt(&T), "futex(0x7ffe0df7a684, FUTEX_WAKE_BITSET_PRIVATE, 1, FUTEX_BITSET_MATCH_ANY) = 0");
+	tc_new(&T, SYS_futex, -11, 0x7ffe0df7a684, 0x80 | 0x100 | 9, 1, 0, 0, 0xffffffff);
+	CHECK_EQ_STR(tc_fmt(&T), "futex(0x7ffe0df7a684, FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME, 1, NULL, FUTEX_BITSET_MATCH_ANY) = -1 EAGAIN (Resource temporarily unavailable)");
+	tc_new(&T, SYS_prctl, 1, 3 /* PR_GET_DUMPABLE */, 0, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "prctl(PR_GET_DUMPABLE) = 1 (SUID_DUMP_USER)");
+	tc_new(&T, SYS_getrandom, 8, 0x1000, 8, 1, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 0, 0x1000, "\x4c\x0d\xef\xb7\x8b\xd7\xc7\x6d", 8);
+	CHECK_EQ_STR(tc_fmt(&T), "getrandom(\"\\x4c\\x0d\\xef\\xb7\\x8b\\xd7\\xc7\\x6d\", 8, GRND_NONBLOCK) = 8");
+	uint64_t mask = 0x2; /* bit 1: SIGINT */
+	tc_new(&T, SYS_rt_sigreturn, 0, 0, 0, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x7ffc0128, &mask, 8);
+	CHECK_EQ_STR(tc_fmt(&T), "rt_sigreturn({mask=[INT]}) = 0");
+}
+
+TEST(xlat_styles)
+{
+	struct sonde_strace_opts o;
+
+	sonde_strace_opts_init(&o);
+	tc_new(&T, SYS_openat, 3, (uint64_t)-100, 0x1000, 0x241, 0666, 0, 0);
+	tc_str(&T, 1, 0x1000, "x");
+	o.xlat = SONDE_XLAT_RAW;
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "openat(-100, \"x\", 0x241, 0666) = 3");
+	o.xlat = SONDE_XLAT_VERBOSE;
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "openat(-100 /* AT_FDCWD */, \"x\", 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0666) = 3");
+	tc_new(&T, SYS_mmap, 0x7fa82e375000, 0, 4096, 0x40, 0x22, (uint64_t)-1, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "mmap(NULL, 4096, 0x40 /* PROT_??? */, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7fa82e375000");
+}
+
+int main(void)
+{
+	RUN(clone_fork_forms);
+	RUN(execve_argv_envp);
+	RUN(wait_and_exit);
+	RUN(signals);
+	RUN(resources_time_misc);
+	RUN(xlat_styles);
+	CHECK_EXIT();
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The strace renderer: strace -f -o line layout (pid, -a column 40),
+ * timestamps, -T, -z/-Z, -e trace=, -y descriptor tables (open, dup,
+ * fork inheritance, close-on-exec), -e write= hexdumps, exit lines, and
+ * the feed that groups chunked payload records with their call.
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+
+#include "check.h"
+#include "test_strace_util.h"
+#include <sonde/payload.h>
+
+static struct tcall T;
+static char out[65536];
+
+/* Renders calls into out through a memory stream. */
+struct rr {
+	FILE *f;
+	struct sonde_strace *st;
+};
+
+static void rr_open(struct rr *r, struct sonde_strace_opts *o)
+{
+	memset(out, 0, sizeof(out));
+	r->f = fmemopen(out, sizeof(out) - 1, "w");
+	r->st = sonde_strace_new(o, r->f);
+}
+
+static const char *rr_close(struct rr *r)
+{
+	sonde_strace_free(r->st);
+	fclose(r->f);
+	return out;
+}
+
+static void rr_call(struct rr *r, struct tcall *t)
+{
+	t->call.sc = &t->sc;
+	t->call.pl = t->pl;
+	t->call.npl = t->npl;
+	sonde_strace_call(r->st, &t->call);
+}
+
+TEST(line_layout)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+
+	sonde_strace_opts_init(&o);
+	o.pid_prefix = 1;
+	rr_open(&r, &o);
+	tc_new(&T, SYS_brk, 0x55580f4c0000, 0, 0, 0, 0, 0, 0);
+	T.sc.hdr.tid = 5112;
+	rr_call(&r, &T);
+	tc_new(&T, SYS_access, -2, 0x1000, 4, 0, 0, 0, 0);
+	tc_str(&T, 0, 0x1000, "/etc/ld.so.preload");
+	T.sc.hdr.tid = 5112;
+	rr_call(&r, &T);
+	tc_new(&T, SYS_exit_group, 0, 3, 0, 0, 0, 0, 0);
+	T.sc.hdr.tid = 6111;
+	T.sc.hdr.flags = SONDE_SC_NORETURN;
+	rr_call(&r, &T);
+	struct sonde_ev_exit ex = { .hdr = { .tid = 6111, .pid = 6111, .type = SONDE_REC_EXIT,
+					     .size = sizeof(ex) }, .code = 3 << 8 };
+	sonde_strace_record(r.st, &ex.hdr);
+	ex.code = 9;
+	sonde_strace_record(r.st, &ex.hdr);
+	CHECK_EQ_STR(rr_close(&r),
+		     "5112  brk(NULL)                         = 0x55580f4c0000\n"
+		     "5112  access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n"
+		     "6111  exit_group(3)                     = ?\n"
+		     "6111  +++ exited with 3 +++\n"
+		     "6111  +++ killed by SIGKILL +++\n");
+}
+
+TEST(timestamps_and_durations)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+
+	sonde_strace_opts_init(&o);
+	o.tstamp = 3;
+	o.show_time = 1;
+	o.wall_offset_ns = 1795253963000000000LL - 1000000000LL;
+	rr_open(&r, &o);
+	tc_new(&T, SYS_close, 0, 3, 0, 0, 0, 0, 0);
+	T.sc.hdr.ts = 1000000000ULL + 418954000ULL;
+	T.sc.dur = 8000;
+	rr_call(&r, &T);
+	CHECK_EQ_STR(rr_close(&r), "1795253963.418954 close(3)              = 0 <0.000008>\n");
+
+	sonde_strace_opts_init(&o);
+	o.relative = 1;
+	rr_open(&r, &o);
+	T.sc.hdr.ts = 5000000000ULL;
+	rr_call(&r, &T);
+	T.sc.hdr.ts = 5002108000ULL;
+	rr_call(&r, &T);
+	CHECK_EQ_STR(rr_close(&r), "     0.000000 close(3)                  = 0\n"
+				   "     0.002108 close(3)                  = 0\n");
+}
+
+TEST(filters)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+	char err[128];
+
+	sonde_strace_opts_init(&o);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "trace=close", err, sizeof(err)), 0);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'Z', NULL, err, sizeof(err)), 0);
+	rr_open(&r, &o);
+	tc_new(&T, SYS_close, 0, 3, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	tc_new(&T, SYS_close, -9, 99, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	tc_new(&T, SYS_dup, -9, 99, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	CHECK_EQ_STR(rr_close(&r), "close(99)                               = -1 EBADF (Bad file descriptor)\n");
+	CHECK(sonde_strace_opt(&o, 'X', "bogus", err, sizeof(err)) < 0);
+	CHECK(sonde_strace_opt(&o, 'e', "read=x", err, sizeof(err)) < 0);
+	CHECK(sonde_strace_opt(&o, 's', "-3", err, sizeof(err)) < 0);
+}
+
+TEST(decode_fds)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+
+	sonde_strace_opts_init(&o);
+	o.decode_fds = 1;
+	rr_open(&r, &o);
+	sonde_strace_set_fd(r.st, 0, 1, "/dev/null");
+	sonde_strace_set_fd(r.st, 0, -100, "/tmp");
+	tc_new(&T, SYS_openat, 3, (uint64_t)-100, 0x1000, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	tc_str(&T, 1, 0x1000, "sub/../x");
+	rr_call(&r, &T);
+	tc_new(&T, SYS_dup2, 7, 3, 7, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	/* A fork: the child inherits 3 and 7 (and 1 from the template). */
+	struct sonde_ev_fork f = { .hdr = { .tid = 1000, .pid = 1000, .type = SONDE_REC_FORK,
+					    .size = sizeof(f) }, .child_pid = 2000, .child_tid = 2000,
+				   .clone_flags = 17 };
+	sonde_strace_record(r.st, &f.hdr);
+	tc_new(&T, SYS_execve, 0, 0, 0, 0, 0, 0, 0);
+	T.sc.hdr.tid = 2000;
+	rr_call(&r, &T);
+	/* After exec 3 (close-on-exec) is gone, 7 (dup2 clears it) stays. */
+	tc_new(&T, SYS_close, 0, 3, 0, 0, 0, 0, 0);
+	T.sc.hdr.tid = 2000;
+	rr_call(&r, &T);
+	tc_new(&T, SYS_write, 1, 7, 0x1000, 1, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, "a", 1);
+	T.sc.hdr.tid = 2000;
+	rr_call(&r, &T);
+	tc_new(&T, SYS_write, 1, 1, 0x1000, 1, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, "b", 1);
+	T.sc.hdr.tid = 2000;
+	rr_call(&r, &T);
+	CHECK_EQ_STR(rr_close(&r),
+		     "openat(AT_FDCWD</tmp>, \"sub/../x\", O_RDONLY|O_CLOEXEC) = 3</tmp/x>\n"
+		     "dup2(3</tmp/x>, 7)                      = 7</tmp/x>\n"
+		     "execve(NULL, NULL, NULL)                = 0\n"
+		     "close(3)                                = 0\n"
+		     "write(7</tmp/x>, \"a\", 1)                = 1\n"
+		     "write(1</dev/null>, \"b\", 1)             = 1\n");
+}
+
+TEST(hexdump)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+	char err[64];
+
+	sonde_strace_opts_init(&o);
+	sonde_strace_opt(&o, 'e', "write=1", err, sizeof(err));
+	rr_open(&r, &o);
+	tc_new(&T, SYS_write, 22, 1, 0x1000, 22, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, "0123456789abcdef\001\002xyz\n", 22);
+	rr_call(&r, &T);
+	CHECK_EQ_STR(rr_close(&r),
+		     "write(1, \"0123456789abcdef\\1\\2xyz\\n\", 22) = 22\n"
+		     " | 00000  30 31 32 33 34 35 36 37  38 39 61 62 63 64 65 66  0123456789abcdef |\n"
+		     " | 00010  01 02 78 79 7a 0a                                 ..xyz.           |\n");
+}
+
+/* A payload record with its data, as the recorder writes it. */
+static size_t mk_payload(uint8_t *buf, uint32_t tid, uint64_t ts, uint64_t addr,
+			 const char *data, uint32_t len, uint32_t off, uint32_t total,
+			 uint8_t phase, uint8_t arg)
+{
+	struct sonde_ev_payload *p = (void *)buf;
+
+	memset(p, 0, sizeof(*p));
+	p->hdr.type = SONDE_REC_PAYLOAD;
+	p->hdr.tid = p->hdr.pid = tid;
+	p->hdr.ts = ts;
+	p->hdr.size = (uint16_t)((sizeof(*p) + len + 7) & ~7u);
+	p->addr = addr;
+	p->requested = p->returned = p->captured = total;
+	p->offset = off;
+	p->chunk = len;
+	p->phase = phase;
+	p->arg = arg;
+	memcpy(p + 1, data, len);
+	return p->hdr.size;
+}
+
+TEST(feed_groups_and_chunks)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+	uint8_t b1[256], b2[256];
+
+	sonde_strace_opts_init(&o);
+	o.strsize = 64;
+	rr_open(&r, &o);
+	/* The exit payload arrives in two chunks, one before and one after
+	 * the syscall record (different CPU streams, same entry time). */
+	mk_payload(b1, 1000, 77, 0x5000, "hello ", 6, 0, 11, SONDE_PL_EXIT, 1);
+	mk_payload(b2, 1000, 77, 0x5000, "world", 5, 6, 11, SONDE_PL_EXIT, 1);
+	tc_new(&T, SYS_read, 11, 3, 0x5000, 100, 0, 0, 0);
+	T.sc.hdr.ts = 77;
+	T.sc.hdr.type = SONDE_REC_SYSCALL;
+	sonde_strace_feed(r.st, (const struct sonde_hdr *)b1);
+	sonde_strace_feed(r.st, &T.sc.hdr);
+	sonde_strace_feed(r.st, (const struct sonde_hdr *)b2);
+	/* An empty string payload (newfstatat(3, "")) has no data bytes. */
+	mk_payload(b1, 1000, 78, 0x6000, "", 0, 0, 0, SONDE_PL_ENTRY, 1);
+	((struct sonde_ev_payload *)b1)->flags = SONDE_PLR_STRING | SONDE_PLR_NUL;
+	tc_new(&T, SYS_unlink, -2, 0x6000, 0, 0, 0, 0, 0);
+	T.sc.hdr.ts = 78;
+	T.sc.hdr.type = SONDE_REC_SYSCALL;
+	sonde_strace_feed(r.st, (const struct sonde_hdr *)b1);
+	sonde_strace_feed(r.st, &T.sc.hdr);
+	sonde_strace_flush(r.st);
+	CHECK_EQ_STR(rr_close(&r), "read(3, \"hello world\", 100)             = 11\n"
+				   "unlink(\"\")                              = -1 ENOENT (No such file or directory)\n");
+}
+
+int main(void)
+{
+	setenv("TZ", "UTC", 1);
+	RUN(line_layout);
+	RUN(timestamps_and_durations);
+	RUN(filters);
+	RUN(decode_fds);
+	RUN(hexdump);
+	RUN(feed_groups_and_chunks);
+	CHECK_EXIT();
+}
