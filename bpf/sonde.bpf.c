@@ -201,8 +201,10 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	cs->slot.e.args[5] = regs->r9;
 	cs->slot.e.nr = nr;
 	cs->slot.e.active = 1;
-	if (nr_selected(nr))
-		capture_enter(t, &cs->slot.e);
+	/* Payload capture needs the trusted task (storage); the helper call
+	 * is only made when capture is on (cap_snaplen is in .rodata). */
+	if (cap_snaplen && nr_selected(nr))
+		capture_enter(bpf_get_current_task_btf(), &cs->slot.e);
 	return 0;
 }
 
@@ -250,7 +252,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (failed_only && !is_failure(ret))
 		return 0;
-	capture_exit(t, e, ret);
+	if (cap_snaplen)
+		capture_exit(bpf_get_current_task_btf(), e, ret);
 	now = bpf_ktime_get_ns();
 	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
 	return 0;
