@@ -93,6 +93,8 @@ static int record_open_writer(struct sonde_writer **w, const struct sonde_record
 	struct timespec mono, wall;
 	struct utsname u;
 
+	if (o->live && o->live_only)
+		return 0;
 	uname(&u);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &wall);
@@ -184,6 +186,10 @@ static void run_wait(struct run *r, sigset_t *sigs)
 			r->stop_signal = sig;
 			return;
 		}
+		if (rec_live_failed(r->c.live)) {
+			r->stop_signal = SIGPIPE; /* the live output broke */
+			return;
+		}
 		run_reap(r, WNOHANG);
 		if (r->o->duration > 0 && (double)(now - start) / 1e9 >= r->o->duration)
 			return;
@@ -214,10 +220,11 @@ static void run_stop(struct run *r)
 static void run_summary(struct run *r, struct sonde_record_summary *s, uint64_t t0,
 			uint64_t unfinished)
 {
-	struct sonde_writer_stats ws;
+	struct sonde_writer_stats ws = { 0 };
 	struct rusage ru;
 
-	sonde_writer_stats(r->w, &ws);
+	if (r->w)
+		sonde_writer_stats(r->w, &ws);
 	s->records = ws.records;
 	s->raw_bytes = ws.raw_bytes;
 	memcpy(s->by_type, r->c.by_type, sizeof(s->by_type));
@@ -255,6 +262,9 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	e = rec_consumer_init(&r->c, &r->b, r->w, err, errlen);
 	if (e)
 		return e;
+	e = rec_live_start(&r->c.live, o->live, err, errlen);
+	if (e)
+		return e;
 	e = rec_bpf_attach(&r->b, err, errlen);
 	if (e)
 		return e;
@@ -279,6 +289,8 @@ static void run_cleanup(struct run *r)
 		rec_child_kill(&r->ch);
 	rec_consumer_stop(&r->c);
 	rec_consumer_free(&r->c);
+	rec_live_free(r->c.live);
+	r->c.live = NULL;
 	if (r->w)
 		sonde_writer_close(r->w);
 	r->w = NULL;
@@ -333,6 +345,7 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	run_wait(&r, &sigs);
 	run_stop(&r);
 	unfinished = rec_proc_unfinished(&r.b, &r.c, r.b.ncpus, o);
+	rec_live_stop(r.c.live);
 	run_summary(&r, sum, t0, unfinished);
 	e = sonde_writer_close(r.w);
 	r.w = NULL;
@@ -344,7 +357,8 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 			 o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT,
 			 strerror(-r.c.write_err), (unsigned long long)r.c.lost_writer);
 	e = e ? e : r.c.write_err;
-	if (!stat(o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT, &st))
+	if (!(o->live && o->live_only) &&
+	    !stat(o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT, &st))
 		sum->file_bytes = st.st_size;
 	if (!r.stop_signal)
 		run_reap(&r, 0);

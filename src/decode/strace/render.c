@@ -385,8 +385,13 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		if (rec->size < sizeof(*l))
 			return -EINVAL;
 		/* No strace equivalent: say it rather than leave a silent hole. */
-		sb_printf(&st->line, "+++ sonde: %llu events lost on cpu %u +++\n",
-			  (unsigned long long)l->count, rec->cpu);
+		if (l->kind == SONDE_LOST_LIVE)
+			sb_printf(&st->line,
+				  "+++ sonde: %llu events not shown: the output could not keep up +++\n",
+				  (unsigned long long)l->count);
+		else
+			sb_printf(&st->line, "+++ sonde: %llu events lost on cpu %u +++\n",
+				  (unsigned long long)l->count, rec->cpu);
 		return emit(st);
 	}
 	}
