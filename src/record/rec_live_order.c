@@ -61,20 +61,26 @@ static void lrec_free(struct live_order *o, struct lrec *r)
 
 /* --- the heap ----------------------------------------------------------- */
 
-static int lrec_before(const struct lrec *a, const struct lrec *b)
-{
-	uint64_t ta = lrec_hdr(a)->ts, tb = lrec_hdr(b)->ts;
+/* The key sits in the heap array itself: comparisons touch no record
+ * (chasing record pointers made heap_pop a third of the printer's time). */
+struct hent {
+	uint64_t ts, seq;
+	struct lrec *r;
+};
 
-	return ta != tb ? ta < tb : a->seq < b->seq;
+static int hent_before(const struct hent *a, const struct hent *b)
+{
+	return a->ts != b->ts ? a->ts < b->ts : a->seq < b->seq;
 }
 
 static int heap_push(struct live_order *o, struct lrec *r)
 {
+	struct hent e = { lrec_hdr(r)->ts, r->seq, r };
 	size_t i;
 
 	if (o->n == o->cap) {
 		size_t cap = o->cap ? o->cap * 2 : 1024;
-		struct lrec **h = realloc(o->heap, cap * sizeof(*h));
+		struct hent *h = realloc(o->heap, cap * sizeof(*h));
 
 		if (!h)
 			return -ENOMEM;
@@ -82,19 +88,20 @@ static int heap_push(struct live_order *o, struct lrec *r)
 		o->cap = cap;
 	}
 	for (i = o->n++; i > 0; i = (i - 1) / 2) {
-		struct lrec *p = o->heap[(i - 1) / 2];
+		struct hent *p = &o->heap[(i - 1) / 2];
 
-		if (!lrec_before(r, p))
+		if (!hent_before(&e, p))
 			break;
-		o->heap[i] = p;
+		o->heap[i] = *p;
 	}
-	o->heap[i] = r;
+	o->heap[i] = e;
 	return 0;
 }
 
 static struct lrec *heap_pop(struct live_order *o)
 {
-	struct lrec *top = o->heap[0], *last = o->heap[--o->n];
+	struct lrec *top = o->heap[0].r;
+	struct hent last = o->heap[--o->n];
 	size_t i = 0;
 
 	for (;;) {
@@ -102,9 +109,9 @@ static struct lrec *heap_pop(struct live_order *o)
 
 		if (c >= o->n)
 			break;
-		if (c + 1 < o->n && lrec_before(o->heap[c + 1], o->heap[c]))
+		if (c + 1 < o->n && hent_before(&o->heap[c + 1], &o->heap[c]))
 			c++;
-		if (!lrec_before(o->heap[c], last))
+		if (!hent_before(&o->heap[c], &last))
 			break;
 		o->heap[i] = o->heap[c];
 		i = c;
@@ -272,10 +279,10 @@ static void order_settle(struct live_order *o, const struct sonde_hdr *h)
  * for them, as many as fit (the others follow as a group of their own). */
 static void group_pop(struct live_order *o)
 {
-	uint64_t ts = lrec_hdr(o->heap[0])->ts;
+	uint64_t ts = o->heap[0].ts;
 
 	o->ngrp = 0;
-	while (o->n && lrec_hdr(o->heap[0])->ts == ts) {
+	while (o->n && o->heap[0].ts == ts) {
 		if (o->ngrp == o->gcap) {
 			size_t cap = o->gcap ? o->gcap * 2 : 64;
 			struct lrec **g = realloc(o->grp, cap * sizeof(*g));
@@ -335,7 +342,7 @@ size_t order_release(struct live_order *o, uint64_t limit)
 {
 	size_t n = 0;
 
-	while (o->n && lrec_hdr(o->heap[0])->ts < limit) {
+	while (o->n && o->heap[0].ts < limit) {
 		group_pop(o);
 		if (!o->ngrp) /* not even one slot: alone */
 			n += release_one(o, heap_pop(o));
@@ -368,7 +375,7 @@ void order_free(struct live_order *o)
 {
 	order_drop_pending(o);
 	while (o->n)
-		lrec_free(o, o->heap[--o->n]);
+		lrec_free(o, o->heap[--o->n].r);
 	free(o->heap);
 	free(o->tids);
 	free(o->grp);

@@ -14,10 +14,11 @@
 #include <sonde/events.h>
 
 struct lrec;
+struct hent;
 struct tid_ent;
 
 struct live_order {
-	struct lrec **heap;
+	struct hent *heap; /* binary min-heap by (ts, seq) */
 	size_t n, cap;
 	struct lrec **grp; /* the records of one timestamp being released */
 	size_t ngrp, gcap;

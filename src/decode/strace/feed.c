@@ -91,8 +91,11 @@ static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 
 static int group_render(struct feed *f, struct sonde_strace *st)
 {
-	struct pl_build *pls = calloc(GROUP_PAYLOADS, sizeof(*pls));
-	struct sonde_payload *mine = calloc(GROUP_PAYLOADS, sizeof(*mine));
+	/* A group has at most one payload per record: sized to it, not to the
+	 * cap (two 512-entry callocs per call were a tenth of live printing). */
+	size_t cap = f->nrec < GROUP_PAYLOADS ? f->nrec : GROUP_PAYLOADS;
+	struct pl_build *pls = calloc(cap, sizeof(*pls));
+	struct sonde_payload *mine = calloc(cap, sizeof(*mine));
 	size_t npl = 0;
 	int rc = 0;
 
@@ -106,7 +109,7 @@ static int group_render(struct feed *f, struct sonde_strace *st)
 
 		if (r->hdr.type != SONDE_REC_PAYLOAD || r->hdr.size < sizeof(*r))
 			continue;
-		b = pl_get(pls, &npl, GROUP_PAYLOADS, r);
+		b = pl_get(pls, &npl, cap, r);
 		if (b)
 			pl_add_chunk(b, r);
 	}
