@@ -100,6 +100,25 @@ check "strace_live: -p shows the end of the process" grep -q '+++ exited with 0 
 reap $fpid
 check "strace_live: the traced process exited normally" [ "$rc" = 0 ]
 
+# --- 2b. Ctrl-C on a terminal: SIGINT to the whole process group ---------
+# (python resets SIGINT, which a non-interactive shell ignores in jobs)
+setsid python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' $SONDE strace -o "$TMP/i.out" sleep 30 &
+spid=$!
+# sleep's start-up calls are printed while it sleeps, the sleep is not
+# (a call's line is printed when it returns).
+wait_for "$TMP/i.out" '^close\('
+sleep 0.3
+check "strace_live: a blocked call is not printed before it returns" \
+	[ "$(grep -c 'nanosleep' "$TMP/i.out")" = 0 ]
+kill -INT -- -"$spid"
+reap $spid 10
+check "strace_live: Ctrl-C: sonde exits with the command's status (130)" [ "$rc" = 130 ]
+check "strace_live: Ctrl-C: the interrupted call and the exit are printed" \
+	grep -qE 'nanosleep\(.*= \? ERESTART_RESTARTBLOCK' "$TMP/i.out" &&
+	grep -q '+++ killed by SIGINT +++' "$TMP/i.out"
+
 # --- 3. same text as the offline path -------------------------------------
 cmd=(sh -c "cat /etc/hostname | wc -l; ls / > /dev/null; $F /nonexistent 1")
 (cd "$TMP" && $SONDE strace -f -o "$TMP/on.out" --trace-file "$TMP/on.trace" "${cmd[@]}" > /dev/null)
