@@ -258,3 +258,37 @@ void st_jflag_names(struct st *s, const struct xlat *x, uint64_t v)
 	if (v)
 		sonde_line_printf(st_jv(s), "\"%#" PRIx64 "\"", v);
 }
+
+struct st *st_cap_begin(struct st *s, struct st_cap *c)
+{
+	if (!s->j)
+		return s;
+	c->t = *s;
+	c->o = *s->opt;
+	c->o.xlat = SONDE_XLAT_ABBREV;
+	sb_init(&c->b);
+	c->t.j = NULL;
+	c->t.o = &c->b;
+	c->t.opt = &c->o;
+	return &c->t;
+}
+
+void st_cap_flags(struct st *s, struct st_cap *c)
+{
+	const char *p;
+
+	if (!s->j)
+		return;
+	st_arr_begin(s);
+	/* "A|B|0x10 /\* X_??? *\/": names, and a remainder without its
+	 * comment. */
+	for (p = c->b.s; p && *p;) {
+		size_t n = strcspn(p, "|"), k = strcspn(p, " |");
+
+		if (k)
+			st_jstrn(s, (const uint8_t *)p, k);
+		p += n + (p[n] == '|');
+	}
+	st_arr_end(s);
+	sb_free(&c->b);
+}

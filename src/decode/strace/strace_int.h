@@ -156,6 +156,20 @@ void pr_unfetched(struct st *s, int phase, uint64_t addr);
 void st_res_begin(struct st *s, struct st *t, struct strbuf *b,
 		  const char *key);
 void st_res_end(struct st *s, struct st *t, struct strbuf *b);
+/*
+ * Composite flag values strace prints from several tables (MAP_PRIVATE|
+ * MAP_ANONYMOUS, CLONE_VM|SIGCHLD, B38400|CS8|CREAD...): the decoder
+ * prints them as text with the st that st_cap_begin returns (s itself in
+ * text mode); in JSON st_cap_flags then writes the '|'-separated names as
+ * an array, ["MAP_PRIVATE","MAP_ANONYMOUS"].
+ */
+struct st_cap {
+	struct st t;
+	struct strbuf b;
+	struct sonde_strace_opts o;
+};
+struct st *st_cap_begin(struct st *s, struct st_cap *c);
+void st_cap_flags(struct st *s, struct st_cap *c);
 /* Appends names of the bits of v to an open JSON array (flag sets). */
 void st_jflag_names(struct st *s, const struct xlat *x, uint64_t v);
 
