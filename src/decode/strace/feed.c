@@ -89,7 +89,7 @@ static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 
 #define GROUP_PAYLOADS 512
 
-static int group_render(struct feed *f, struct sonde_strace *st)
+static int group_render(struct feed *f, const struct feed_sink *k)
 {
 	struct pl_build *pls = calloc(GROUP_PAYLOADS, sizeof(*pls));
 	struct sonde_payload *mine = calloc(GROUP_PAYLOADS, sizeof(*mine));
@@ -118,7 +118,7 @@ static int group_render(struct feed *f, struct sonde_strace *st)
 		if (h->type == SONDE_REC_PAYLOAD)
 			continue;
 		if (h->type != SONDE_REC_SYSCALL) {
-			e = sonde_strace_record(st, h);
+			e = k->record(k->ctx, h);
 			rc = rc ? rc : (e == -EIO ? e : 0);
 			continue;
 		}
@@ -129,7 +129,7 @@ static int group_render(struct feed *f, struct sonde_strace *st)
 		for (size_t k = 0; k < npl; k++)
 			if (pls[k].tid == h->tid)
 				mine[c.npl++] = pls[k].p;
-		e = sonde_strace_call(st, &c);
+		e = k->call(k->ctx, &c);
 		if (e && !rc)
 			rc = e;
 	}
@@ -142,13 +142,13 @@ out:
 	return rc;
 }
 
-int feed_record(struct feed *f, struct sonde_strace *st, const struct sonde_hdr *rec)
+int feed_record(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec)
 {
 	int rc = 0;
 	void *copy;
 
 	if (f->nrec && rec->ts != f->ts)
-		rc = group_render(f, st);
+		rc = group_render(f, k);
 	if (f->nrec == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 64;
 		void **n = realloc(f->recs, cap * sizeof(*n));
@@ -167,7 +167,46 @@ int feed_record(struct feed *f, struct sonde_strace *st, const struct sonde_hdr 
 	return rc;
 }
 
-int feed_flush(struct feed *f, struct sonde_strace *st)
+int feed_flush(struct feed *f, const struct feed_sink *k)
 {
-	return f->nrec ? group_render(f, st) : 0;
+	return f->nrec ? group_render(f, k) : 0;
+}
+
+/* The grouping for other renderers (sonde_calls_*, strace.h). */
+struct sonde_calls {
+	struct feed feed;
+	struct feed_sink sink;
+};
+
+struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_call *c),
+				    int (*record)(void *ctx, const struct sonde_hdr *rec),
+				    void *ctx)
+{
+	struct sonde_calls *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	feed_init(&g->feed);
+	g->sink.call = call;
+	g->sink.record = record;
+	g->sink.ctx = ctx;
+	return g;
+}
+
+int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec)
+{
+	return feed_record(&g->feed, &g->sink, rec);
+}
+
+int sonde_calls_flush(struct sonde_calls *g)
+{
+	return feed_flush(&g->feed, &g->sink);
+}
+
+void sonde_calls_free(struct sonde_calls *g)
+{
+	if (!g)
+		return;
+	feed_free(&g->feed);
+	free(g);
 }
