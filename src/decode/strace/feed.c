@@ -89,6 +89,16 @@ static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 
 #define GROUP_PAYLOADS 512
 
+/* A payload record whose lengths can be trusted: a hostile file must not
+ * make the reassembly allocate more than the largest snaplen. */
+static int pl_valid(const struct sonde_hdr *h)
+{
+	const struct sonde_ev_payload *r = (const void *)h;
+
+	return h->type == SONDE_REC_PAYLOAD && h->size >= sizeof(*r) &&
+	       r->captured <= SONDE_SNAPLEN_MAX;
+}
+
 static int group_render(struct feed *f, const struct feed_sink *k)
 {
 	struct pl_build *pls = calloc(GROUP_PAYLOADS, sizeof(*pls));
@@ -104,7 +114,7 @@ static int group_render(struct feed *f, const struct feed_sink *k)
 		const struct sonde_ev_payload *r = (const void *)f->recs[i];
 		struct pl_build *b;
 
-		if (r->hdr.type != SONDE_REC_PAYLOAD || r->hdr.size < sizeof(*r))
+		if (!pl_valid(&r->hdr))
 			continue;
 		b = pl_get(pls, &npl, GROUP_PAYLOADS, r);
 		if (b)
@@ -115,15 +125,15 @@ static int group_render(struct feed *f, const struct feed_sink *k)
 		struct sonde_call c = { 0 };
 		int e;
 
-		if (h->type == SONDE_REC_PAYLOAD)
+		/* Malformed payload records go on as records: the consumer
+		 * counts them with the records it cannot show. */
+		if (pl_valid(h))
 			continue;
-		if (h->type != SONDE_REC_SYSCALL) {
+		if (h->type != SONDE_REC_SYSCALL || h->size < sizeof(struct sonde_ev_syscall)) {
 			e = k->record(k->ctx, h);
 			rc = rc ? rc : (e == -EIO ? e : 0);
 			continue;
 		}
-		if (h->size < sizeof(struct sonde_ev_syscall))
-			continue;
 		c.sc = (const void *)h;
 		c.pl = mine;
 		for (size_t k = 0; k < npl; k++)
