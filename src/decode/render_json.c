@@ -153,13 +153,15 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 		int unreadable = !!(p->flags & SONDE_PLF_UNREADABLE);
 
 		sonde_line_printf(l, "%s{\"arg\":%u", i ? "," : "", p->arg);
-		name = sonde_render_sc_decoded(r, c->sc->nr) ?
-			       sonde_strace_arg_name(c->sc->nr, p->arg) : NULL;
+		name = sonde_render_sc_decoded(r, c->sc->nr)
+			       ? sonde_strace_arg_name(c->sc->nr, p->arg)
+			       : NULL;
 		if (name)
 			json_key_str(l, "name", name, 64);
 		sonde_line_printf(l,
-				  ",\"phase\":\"%s\",\"addr\":\"%#" PRIx64 "\",\"requested\":%" PRIu32
-				  ",\"returned\":%" PRIu32 ",\"captured\":%" PRIu32
+				  ",\"phase\":\"%s\",\"addr\":\"%#" PRIx64
+				  "\",\"requested\":%" PRIu32 ",\"returned\":%" PRIu32
+				  ",\"captured\":%" PRIu32
 				  ",\"unreadable\":%s,\"encoding\":\"%s\",\"data\":\"",
 				  p->phase == SONDE_PL_EXIT ? "exit" : "entry", (uint64_t)p->addr,
 				  p->requested, p->returned, unreadable ? 0 : p->captured,

@@ -88,17 +88,18 @@ TEST(text_syscalls)
 	/* built-in table: the trace names only 0..3, nr 257 is beyond it.
 	 * Decoded as strace does; no memory captured: addresses. */
 	out = render("text", NULL, NULL, recs, 7);
-	CHECK_EQ_STR(out,
-		     "[pid   100] read(16, 0x20, 48)          = 832 <0.000012>\n"
-		     "[pid   101] openat(16, 0x20, O_RDONLY|0x30) = -1 ENOENT (No such file or "
-		     "directory) <0.000004>\n"
-		     "[pid   100] exit_group(3)               = ?\n"
-		     "[pid   101] wait4(16, 0x20, 0x30 /* W??? */, 0x40 <unfinished ...>\n"
-		     "[pid   100] mmap(0x10, 32, PROT_SEM|0x20, 0 /* MAP_??? */|MAP_32BIT, 80, 0x60) "
-		     "= 0x7f0000001000 <0.000000>\n"
-		     "[pid   100] read(16, 0x20, 48)          = ? ERESTARTSYS (To be restarted if "
-		     "SA_RESTART is set) <1.500000>\n"
-		     "[pid   100] syscall_0x190(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0 <0.000000>\n");
+	CHECK_EQ_STR(
+		out,
+		"[pid   100] read(16, 0x20, 48)          = 832 <0.000012>\n"
+		"[pid   101] openat(16, 0x20, O_RDONLY|0x30) = -1 ENOENT (No such file or "
+		"directory) <0.000004>\n"
+		"[pid   100] exit_group(3)               = ?\n"
+		"[pid   101] wait4(16, 0x20, 0x30 /* W??? */, 0x40 <unfinished ...>\n"
+		"[pid   100] mmap(0x10, 32, PROT_SEM|0x20, 0 /* MAP_??? */|MAP_32BIT, 80, 0x60) "
+		"= 0x7f0000001000 <0.000000>\n"
+		"[pid   100] read(16, 0x20, 48)          = ? ERESTARTSYS (To be restarted if "
+		"SA_RESTART is set) <1.500000>\n"
+		"[pid   100] syscall_0x190(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0 <0.000000>\n");
 	free(out);
 	/* --raw: every syscall's raw arguments, for its arity */
 	out = render("text", NULL, &(struct sonde_render_opts){ .raw = 1 }, recs, 7);
@@ -349,6 +350,77 @@ TEST(json_all_types)
 	free(out);
 }
 
+/* write(1, "hello\377", 6) with its captured buffer, payload record first
+ * (entry and exit may run on different CPUs: any order within a call). */
+struct write_call {
+	struct {
+		struct sonde_ev_payload p;
+		uint8_t data[8];
+	} pl;
+	struct sonde_ev_syscall sc;
+	const struct sonde_hdr *recs[2];
+};
+
+static void write_call(struct write_call *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->sc = sc(MONO0, 100, 1, 6, 2000);
+	w->sc.args[0] = 1;
+	w->sc.args[1] = 0x7ffd0000;
+	w->sc.args[2] = 6;
+	hdr(&w->pl.p.hdr, SONDE_REC_PAYLOAD, sizeof(w->pl), MONO0, 100, 100, 0);
+	w->pl.p.addr = 0x7ffd0000;
+	w->pl.p.requested = w->pl.p.returned = w->pl.p.captured = w->pl.p.chunk = 6;
+	w->pl.p.nr = 1;
+	w->pl.p.arg = 1;
+	w->pl.p.phase = 0;
+	memcpy(w->pl.data, "hello\377", 6);
+	w->recs[0] = &w->pl.p.hdr;
+	w->recs[1] = &w->sc.hdr;
+}
+
+TEST(payloads_decoded_everywhere)
+{
+	struct sonde_render_opts o = { .utc = 1 };
+	struct write_call w;
+	char *out;
+
+	write_call(&w);
+	out = render("text", &meta, NULL, w.recs, 2);
+	CHECK_EQ_STR(out, "[pid   100] write(1, \"hello\\377\", 6)    = 6 <0.000002>\n");
+	free(out);
+	out = render("flight", &meta, &o, w.recs, 2);
+	CHECK_EQ_STR(out, "03:04:05.000000 #1 100 write() -->\n"
+			  "03:04:05.000002 #1 100 write() <-- 6\n");
+	free(out);
+	o.payload = SONDE_PAYLOAD_HEX;
+	out = render("json", &meta, &o, w.recs, 2);
+	CHECK_EQ_STR(out,
+		     "{\"type\":\"syscall\",\"ts\":1000000000000,\"cpu\":1,\"pid\":100,\"tid\":100,"
+		     "\"name\":\"write\",\"nr\":1,\"args\":[1,2147287040,6],\"ret\":6,\"dur\":2000,"
+		     "\"noreturn\":false,\"unfinished\":false,\"argv\":{\"fd\":1,\"buf\":"
+		     "\"hello\\udcff\",\"count\":6},\"payload\":[{\"arg\":1,\"name\":\"buf\","
+		     "\"phase\":\"entry\",\"addr\":\"0x7ffd0000\",\"requested\":6,\"returned\":6,"
+		     "\"captured\":6,\"unreadable\":false,\"encoding\":\"hex\",\"data\":"
+		     "\"68656c6c6fff\"}]}\n");
+	free(out);
+	o.payload = SONDE_PAYLOAD_BASE64;
+	o.strsize = 2;
+	out = render("json", &meta, &o, w.recs, 2);
+	CHECK(strstr(out, "\"argv\":{\"fd\":1,\"buf\":\"he\",\"count\":6}"));
+	CHECK(strstr(out, "\"encoding\":\"base64\",\"data\":\"aGVsbG//\"}]}\n"));
+	free(out);
+	/* memory that could not be read: flagged, no bytes */
+	w.pl.p.flags = SONDE_PLR_UNREADABLE;
+	w.pl.p.captured = w.pl.p.chunk = 0;
+	w.pl.p.hdr.size = sizeof(w.pl.p);
+	out = render("json", &meta, &o, w.recs, 2);
+	CHECK(strstr(out, "\"buf\":{\"addr\":\"0x7ffd0000\",\"unreadable\":true}"));
+	CHECK(strstr(out,
+		     "\"captured\":0,\"unreadable\":true,\"encoding\":\"base64\",\"data\":\"\"}"));
+	free(out);
+}
+
 TEST(malformed_records_are_skipped)
 {
 	struct sonde_ev_syscall a = sc(MONO0, 100, 0, 1, 1);
@@ -450,7 +522,8 @@ TEST(random_records_are_safe)
 		fits += sonde_rec_fits(h);
 		/* payload records the grouping takes are never shown or
 		 * skipped: they go with their syscall */
-		payloads += h->type == SONDE_REC_PAYLOAD && h->size >= sizeof(struct sonde_ev_payload) &&
+		payloads += h->type == SONDE_REC_PAYLOAD &&
+			    h->size >= sizeof(struct sonde_ev_payload) &&
 			    ((struct sonde_ev_payload *)h)->captured <= SONDE_SNAPLEN_MAX;
 		for (int k = 0; k < 3; k++)
 			CHECK_EQ_INT(sonde_render_record(r[k], h), 0);
@@ -496,6 +569,7 @@ int main(void)
 	RUN(flight_orders_exit_lines);
 	RUN(flight_flushes_at_close_and_errors);
 	RUN(json_all_types);
+	RUN(payloads_decoded_everywhere);
 	RUN(malformed_records_are_skipped);
 	RUN(write_errors_are_reported);
 	RUN(random_records_are_safe);

@@ -221,8 +221,7 @@ void pr_unfetched(struct st *s, int phase, uint64_t addr)
 			  p && (p->flags & SONDE_PLF_UNREADABLE) ? "true" : "false");
 }
 
-void st_res_begin(struct st *s, struct st *t, struct strbuf *b,
-		  const char *key)
+void st_res_begin(struct st *s, struct st *t, struct strbuf *b, const char *key)
 {
 	*t = *s;
 	sb_init(b);
