@@ -221,6 +221,40 @@ void pr_unfetched(struct st *s, int phase, uint64_t addr)
 			  p && (p->flags & SONDE_PLF_UNREADABLE) ? "true" : "false");
 }
 
+/*
+ * A value the call reads and updates through a pointer: [128 => 16],
+ * [128] when unchanged or only one side is known; JSON {"in":128,"out":16}
+ * with the members known.
+ */
+void pr_inout(struct st *s, int have_in, int64_t in, int have_out,
+		     int64_t out, uint64_t addr)
+{
+	if (!addr) {
+		pr_addr(s, 0);
+		return;
+	}
+	if (!have_in && !have_out) {
+		pr_unfetched(s, SONDE_PL_ENTRY, addr);
+		return;
+	}
+	if (s->j) {
+		st_obj_begin(s);
+		if (have_in) {
+			st_jkey(s, "in");
+			st_jint(s, in);
+		}
+		if (have_out) {
+			st_jkey(s, "out");
+			st_jint(s, out);
+		}
+		st_obj_end(s);
+	} else if (have_in && have_out && in != out) {
+		sb_printf(s->o, "[%lld => %lld]", (long long)in, (long long)out);
+	} else {
+		sb_printf(s->o, "[%lld]", (long long)(have_out ? out : in));
+	}
+}
+
 void st_res_begin(struct st *s, struct st *t, struct strbuf *b, const char *key)
 {
 	*t = *s;

@@ -148,6 +148,9 @@ void pr_sym(struct st *s, const char *name);
 /* Memory a decoder could not show: the address in text; in JSON
  * {"addr":"0x...","unreadable":true} (false: not captured). */
 void pr_unfetched(struct st *s, int phase, uint64_t addr);
+/* A value the call reads and updates through a pointer: [128 => 16]. */
+void pr_inout(struct st *s, int have_in, int64_t in, int have_out,
+	      int64_t out, uint64_t addr);
 /*
  * A decoded part of the return value: text into t->o (the caller's
  * scratch buffer b, copied to rv_aux by st_res_end), JSON into the call's
