@@ -95,7 +95,7 @@ TEST(text_syscalls)
 		"directory) <0.000004>\n"
 		"[pid   100] exit_group(3)               = ?\n"
 		"[pid   101] wait4(16, 0x20, 0x30 /* W??? */, 0x40 <unfinished ...>\n"
-		"[pid   100] mmap(0x10, 32, PROT_SEM|0x20, 0 /* MAP_??? */|MAP_32BIT, 80, 0x60) "
+		"[pid   100] mmap(0x10, 32, 0x30 /* PROT_??? */, 0 /* MAP_??? */|MAP_32BIT, 80, 0x60) "
 		"= 0x7f0000001000 <0.000000>\n"
 		"[pid   100] read(16, 0x20, 48)          = ? ERESTARTSYS (To be restarted if "
 		"SA_RESTART is set) <1.500000>\n"
