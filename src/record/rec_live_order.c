@@ -299,15 +299,15 @@ static void group_pop(struct live_order *o)
 static int group_has_call(const struct live_order *o, uint32_t tid)
 {
 	for (size_t i = 0; i < o->ngrp; i++) {
-		const struct sonde_hdr *h = lrec_hdr(o->grp[i]);
+		const struct sonde_hdr *h = o->grp[i] ? lrec_hdr(o->grp[i]) : NULL;
 
-		if (h->type == SONDE_REC_SYSCALL && h->tid == tid)
+		if (h && h->type == SONDE_REC_SYSCALL && h->tid == tid)
 			return 1;
 	}
 	return 0;
 }
 
-/* A payload whose call has not come: it waits for it. 1 if kept. */
+/* A payload whose call is not in the group waits for it. 1 if kept. */
 static int group_defer(struct live_order *o, struct lrec *r)
 {
 	const struct sonde_hdr *h = lrec_hdr(r);
@@ -322,12 +322,10 @@ static int group_defer(struct live_order *o, struct lrec *r)
 	return 1;
 }
 
-static size_t release_one(struct live_order *o, struct lrec *r)
+static void release_one(struct live_order *o, struct lrec *r)
 {
 	const struct sonde_hdr *h = lrec_hdr(r);
 
-	if (group_defer(o, r))
-		return 0;
 	order_settle(o, h);
 	if (h->ts < o->last_ts)
 		o->late++;
@@ -335,7 +333,6 @@ static size_t release_one(struct live_order *o, struct lrec *r)
 		o->last_ts = h->ts;
 	o->deliver(o->arg, h);
 	lrec_free(o, r);
-	return 1;
 }
 
 size_t order_release(struct live_order *o, uint64_t limit)
@@ -344,10 +341,24 @@ size_t order_release(struct live_order *o, uint64_t limit)
 
 	while (o->n && o->heap[0].ts < limit) {
 		group_pop(o);
-		if (!o->ngrp) /* not even one slot: alone */
-			n += release_one(o, heap_pop(o));
+		if (!o->ngrp) { /* not even one slot: alone */
+			struct lrec *r = heap_pop(o);
+
+			if (!group_defer(o, r)) {
+				release_one(o, r);
+				n++;
+			}
+			continue;
+		}
+		/* Decide on the whole group first: delivering frees records. */
 		for (size_t i = 0; i < o->ngrp; i++)
-			n += release_one(o, o->grp[i]);
+			if (o->grp[i] && group_defer(o, o->grp[i]))
+				o->grp[i] = NULL;
+		for (size_t i = 0; i < o->ngrp; i++)
+			if (o->grp[i]) {
+				release_one(o, o->grp[i]);
+				n++;
+			}
 		o->ngrp = 0;
 	}
 	return n;
