@@ -3,8 +3,10 @@
  * sonde strace: strace's command line, sonde's recorder. Records the
  * command (or -p processes) with payload capture and prints the calls as
  * they happen, through the recorder's live sink, with the strace decoders
- * exactly as strace would print them; -c summarises at the end. No trace
- * file is written unless --trace-file asks for one.
+ * exactly as strace would print them; -c summarises at the end. --json
+ * streams the same records through the JSON renderer instead (the objects
+ * of `sonde print --json`) and -c --json gives `sonde stat --json`'s
+ * report. No trace file is written unless --trace-file asks for one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 #include <sonde/format.h>
 #include <sonde/payload.h>
 #include <sonde/record.h>
+#include <sonde/render.h>
 #include <sonde/strace.h>
 #include "cli/cli.h"
 
@@ -29,7 +32,8 @@
 
 static const char strace_usage[] =
 	"usage: sonde strace [-fcCvyxzZqrtT] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
-	"                    [--snaplen N|full] [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
+	"                    [--json [--payload=hex|base64]] [--snaplen N|full]\n"
+	"                    [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
 	"\n"
 	"Trace CMD (or the processes -p names) and print its system calls exactly as\n"
 	"strace does, decoded from an eBPF recording: the traced program is never\n"
@@ -57,6 +61,16 @@ static const char strace_usage[] =
 	"  -e status=successful|failed, -e verbose=all\n"
 	"\n"
 	"sonde options:\n"
+	"  --json            NDJSON, one object per event, live: the objects of\n"
+	"                    'sonde print --json' (syscalls with \"argv\", their\n"
+	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
+	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
+	"                    -s is given); the text options -a -t -r -T -v -x -X -y -qq\n"
+	"                    -e read=/write= do not (every object has ts and dur).\n"
+	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
+	"                    the objects, then that report as the last line\n"
+	"  --payload=ENC     with --json: each call's captured memory in \"payload\"\n"
+	"                    (hex or base64)\n"
 	"  --snaplen N|full  payload bytes captured per call (default 256K; full = 2M)\n"
 	"  --trace-file FILE also keep the recording in FILE (read it with 'sonde print')\n"
 	"  --live-buffer N   bytes of records held for the output (default 256M,\n"
@@ -70,13 +84,15 @@ static const char strace_usage[] =
 	"everything recorded so far. sonde exits with the command's status (127 if it\n"
 	"is not found). Needs root (CAP_BPF, CAP_PERFMON).\n";
 
-enum { OPT_SNAPLEN = 256, OPT_TRACEFILE, OPT_LIVEBUF };
+enum { OPT_SNAPLEN = 256, OPT_TRACEFILE, OPT_LIVEBUF, OPT_JSON, OPT_PAYLOAD };
 
 static const struct option strace_longopts[] = {
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
 	{ "trace-file", required_argument, NULL, OPT_TRACEFILE },
 	{ "live-buffer", required_argument, NULL, OPT_LIVEBUF },
 	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "payload", required_argument, NULL, OPT_PAYLOAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -90,6 +106,9 @@ struct strace_cli {
 	const char *trace_file;
 	size_t live_bytes; /* --live-buffer */
 	int follow, count, count_and_print;
+	int json;			/* --json */
+	int strsize_set;		/* -s given: cuts JSON strings too */
+	struct sonde_render_opts ropts; /* --json: --payload, -s */
 };
 
 /* N, NK or NM bytes. */
@@ -161,6 +180,17 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			}
 			break;
 		case OPT_TRACEFILE: c->trace_file = optarg; break;
+		case OPT_JSON: c->json = 1; break;
+		case OPT_PAYLOAD:
+			if (!strcmp(optarg, "hex")) {
+				c->ropts.payload = SONDE_PAYLOAD_HEX;
+			} else if (!strcmp(optarg, "base64")) {
+				c->ropts.payload = SONDE_PAYLOAD_BASE64;
+			} else {
+				cli_err("strace", "unknown --payload '%s': use hex or base64", optarg);
+				return -EINVAL;
+			}
+			break;
 		case OPT_LIVEBUF: {
 			unsigned long n;
 
@@ -176,6 +206,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			cli_err("strace", "bad option; 'sonde help strace' lists them");
 			return -EINVAL;
 		default:
+			c->strsize_set |= opt == 's';
 			if (sonde_strace_opt(&c->so, opt, optarg, err, sizeof(err))) {
 				cli_err("strace", "%s", err);
 				return -EINVAL;
@@ -186,6 +217,12 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		cli_err("strace", "must have a command to run or -p PID; 'sonde help strace'");
 		return -EINVAL;
 	}
+	if (c->ropts.payload && !c->json) {
+		cli_err("strace", "--payload needs --json (strace's text shows data with -e read=FD, -e write=FD)");
+		return -EINVAL;
+	}
+	if (c->strsize_set)
+		c->ropts.strsize = c->so.strsize;
 	return 0;
 }
 
@@ -282,11 +319,48 @@ static void set_inherited_fds(struct sonde_strace *st)
  */
 struct live_out {
 	struct strace_cli *c;
-	struct sonde_strace *st;
-	struct count *counts;
+	struct sonde_strace *st;    /* text */
+	struct count *counts;	    /* text -c */
+	struct sonde_render *render; /* --json */
+	struct sonde_filter filter;  /* --json: -e trace=, -z, -Z */
+	struct sonde_stats *stats;   /* --json -c */
 	uint32_t first_tid;
 	int werr; /* errno of the failed write */
 };
+
+/*
+ * --json: the records go through the filters `sonde print` applies for
+ * the same options and into the JSON renderer, which groups each syscall
+ * with its payloads as it does reading a trace file: the objects are
+ * those of `sonde print --json` for the same records.
+ */
+static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
+{
+	const struct strace_cli *c = lo->c;
+	int e;
+
+	if (!sonde_filter_match(&lo->filter, h))
+		return 0;
+	if (c->count && h->type == SONDE_REC_SYSCALL && sonde_stats_add(lo->stats, h))
+		return -ENOMEM;
+	if (c->count && !c->count_and_print)
+		return 0;
+	e = sonde_render_record(lo->render, h);
+	if (e == -EIO)
+		lo->werr = errno;
+	return e;
+}
+
+static int live_json_flush(struct live_out *lo)
+{
+	int e = sonde_render_flush(lo->render);
+
+	if (!e && fflush(lo->render->out))
+		e = -EIO;
+	if (e == -EIO)
+		lo->werr = errno;
+	return e;
+}
 
 static int live_record(void *ctx, const struct sonde_hdr *h)
 {
@@ -304,6 +378,8 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	    (h->type == SONDE_REC_SYSCALL || h->type == SONDE_REC_EXIT ||
 	     h->type == SONDE_REC_PAYLOAD))
 		return 0;
+	if (c->json)
+		return live_json_record(lo, h);
 	if (c->count && h->type == SONDE_REC_SYSCALL && h->size >= sizeof(struct sonde_ev_syscall))
 		count_add(lo->counts, (const void *)h, &c->so);
 	if (c->count && !c->count_and_print)
@@ -319,8 +395,11 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 static int live_flush(void *ctx)
 {
 	struct live_out *lo = ctx;
-	int e = sonde_strace_flush(lo->st);
+	int e;
 
+	if (lo->c->json)
+		return live_json_flush(lo);
+	e = sonde_strace_flush(lo->st);
 	if (e == -EIO) {
 		lo->werr = errno;
 		return e;
@@ -352,10 +431,54 @@ static FILE *open_output(const struct strace_cli *c)
 	return f;
 }
 
-static void live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *out)
+/* --json: the renderer, print's filters for -e trace=, -z and -Z, and
+ * the statistics of -c. Returns 0 or -errno. */
+static int live_json_init(struct live_out *lo, FILE *out)
+{
+	const struct sonde_strace_opts *so = &lo->c->so;
+	int e;
+
+	sonde_filter_init(&lo->filter);
+	lo->filter.has_sc = so->filter_on;
+	lo->filter.sc = so->trace;
+	lo->filter.status = so->only_failed ? SONDE_STATUS_FAILED :
+			    so->only_ok	    ? SONDE_STATUS_SUCCESSFUL :
+					      SONDE_STATUS_ANY;
+	if (lo->c->count && !(lo->stats = sonde_stats_new(0)))
+		return -ENOMEM;
+	e = sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
+	return e;
+}
+
+/* -c --json: `sonde stat --json`'s report of the calls counted. */
+static int live_json_report(struct live_out *lo, FILE *out)
+{
+	struct sonde_stats_report rep = { .sort = SONDE_SORT_TIME };
+
+	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
+	int e;
+
+	if (!names)
+		return -ENOMEM;
+	rep.names = names;
+	e = sonde_stats_report_json(out, lo->stats, &rep);
+	if (e == -EIO)
+		lo->werr = errno;
+	sonde_sc_names_free(names);
+	return e;
+}
+
+/* Returns 0 or -errno. */
+static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *out)
 {
 	struct timespec mono, wall;
 
+	sink->record = live_record;
+	sink->flush = live_flush;
+	sink->ctx = lo;
+	sink->max_bytes = lo->c->live_bytes;
+	if (lo->c->json)
+		return live_json_init(lo, out);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	lo->c->so.wall_offset_ns = ((int64_t)wall.tv_sec - mono.tv_sec) * 1000000000ll +
@@ -363,12 +486,10 @@ static void live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *o
 	lo->c->so.pid_prefix = lo->c->follow ? (lo->c->out_path ? 1 : 2) : 0;
 	lo->st = sonde_strace_new(&lo->c->so, out);
 	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
-	if (lo->st)
-		set_inherited_fds(lo->st);
-	sink->record = live_record;
-	sink->flush = live_flush;
-	sink->ctx = lo;
-	sink->max_bytes = lo->c->live_bytes;
+	if (!lo->st || !lo->counts)
+		return -ENOMEM;
+	set_inherited_fds(lo->st);
+	return 0;
 }
 
 static int print_feed(void *ctx, const struct sonde_hdr *rec)
@@ -402,6 +523,24 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE
 		cli_err("print", "warning: %s: %llu damaged chunks skipped", file,
 			(unsigned long long)stats.bad_chunks);
 	sonde_strace_free(st);
+	return e;
+}
+
+/* Once recording ended: what the renderer still groups, then -c's
+ * summary (strace's table, or with --json the JSON report). Returns 0 or
+ * -errno. */
+static int live_finish(struct live_out *lo, FILE *out)
+{
+	int e;
+
+	if (!lo->c->json) {
+		if (lo->c->count)
+			count_print(out, lo->counts);
+		return 0;
+	}
+	e = live_json_flush(lo);
+	if (!e && lo->c->count)
+		e = live_json_report(lo, out);
 	return e;
 }
 
@@ -442,9 +581,9 @@ static int cmd_strace_run(int argc, char **argv)
 	if (!out)
 		return 1;
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
-	live_init(&lo, &sink, out);
-	if (!lo.st || !lo.counts) {
-		cli_err("strace", "out of memory");
+	e = live_init(&lo, &sink, out);
+	if (e) {
+		cli_err("strace", "cannot start the output: %s", strerror(-e));
 		status = 1;
 		goto out;
 	}
@@ -474,9 +613,11 @@ static int cmd_strace_run(int argc, char **argv)
 			"the output", lo.werr ? strerror(lo.werr) : strerror(-sink.error));
 		status = 1;
 	}
-	if (c.count && !sink.error)
-		count_print(out, lo.counts);
-	if (fflush(out) && !sink.error) {
+	if (!sink.error && (e = live_finish(&lo, out))) {
+		cli_err("strace", "writing %s: %s", c.out_path ? c.out_path : "the output",
+			strerror(lo.werr ? lo.werr : -e));
+		status = 1;
+	} else if (fflush(out) && !sink.error) {
 		cli_err("strace", "writing %s: %s", c.out_path ? c.out_path : "the output",
 			strerror(errno));
 		status = 1;
@@ -486,6 +627,9 @@ static int cmd_strace_run(int argc, char **argv)
 		status = WIFSIGNALED(sum.cmd_status) ? 128 + WTERMSIG(sum.cmd_status) :
 						       WEXITSTATUS(sum.cmd_status);
 out:
+	/* Write errors were reported above, once. */
+	sonde_render_close(lo.render);
+	sonde_stats_free(lo.stats);
 	free(lo.counts);
 	sonde_strace_free(lo.st);
 	if (fclose(out) && !status)

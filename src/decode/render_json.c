@@ -25,7 +25,9 @@
  *   exec     filename, argv, argc, argv_truncated, old_tid, comm
  *   exit     status (raw wait status), code or signal + signal_name,
  *            core_dumped, group_dead
- *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind
+ *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind (ring,
+ *            writer, or live: not shown by `sonde strace --json`, which
+ *            could not keep up)
  * Strings are JSON-escaped; bytes that are not UTF-8 come out as \udcXX
  * (see sonde_line_json_str) so that no byte of argv is lost.
  */
@@ -312,6 +314,7 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 		sonde_line_printf(l, ",\"count\":%" PRIu64 ",\"kind\":\"%s\"", (uint64_t)e->count,
 				  e->kind == SONDE_LOST_RING	 ? "ring"
 				  : e->kind == SONDE_LOST_WRITER ? "writer"
+				  : e->kind == SONDE_LOST_LIVE	 ? "live"
 								 : "unknown");
 		break;
 	}
