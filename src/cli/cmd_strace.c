@@ -436,7 +436,6 @@ static FILE *open_output(const struct strace_cli *c)
 static int live_json_init(struct live_out *lo, FILE *out)
 {
 	const struct sonde_strace_opts *so = &lo->c->so;
-	int e;
 
 	sonde_filter_init(&lo->filter);
 	lo->filter.has_sc = so->filter_on;
@@ -446,8 +445,7 @@ static int live_json_init(struct live_out *lo, FILE *out)
 					      SONDE_STATUS_ANY;
 	if (lo->c->count && !(lo->stats = sonde_stats_new(0)))
 		return -ENOMEM;
-	e = sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
-	return e;
+	return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
 }
 
 /* -c --json: `sonde stat --json`'s report of the calls counted. */
