@@ -181,9 +181,9 @@ void cg_store_to(struct cg *cg, struct node *n, int vptr, int off, struct type *
 	cg_store_scalar(cg, vptr, off, cg_expr(cg, n), 8);
 }
 
-int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int *size)
+int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int lead, int *size)
 {
-	int koff[MAX_KEYS], total = 0, off, vk, k = 0;
+	int koff[MAX_KEYS], total = lead, off, vk, k = 0;
 
 	for (int i = 0; i < nkeys; i++) {
 		koff[i] = total;

@@ -77,9 +77,9 @@ void cg_store_scalar(struct cg *cg, int vptr, int off, int v, int width);
 int cg_load_scalar(struct cg *cg, int vptr, int off, struct type *t);
 /* Reads a scalar of type t from unchecked kernel/user memory at vaddr. */
 int cg_read_scalar(struct cg *cg, int vaddr, struct type *t, int user);
-/* Builds the tuple key of an aggregation or associative array in scratch;
- * returns the vreg pointing at it. */
-int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int *size);
+/* Builds the tuple key of an aggregation or associative array in scratch,
+ * after `lead` bytes left for the caller; returns the vreg pointing at it. */
+int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int lead, int *size);
 /* Value pointer for key in map, inserting a zero value when absent;
  * returns a vreg, and jumps to lbl_fail (after counting a drop) when the
  * map is full. */

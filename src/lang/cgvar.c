@@ -15,26 +15,34 @@ static int map_ptr(struct cg *cg, int map)
 	return r;
 }
 
-/* Key for a self-> variable: the thread id (low half of pid_tgid). */
-static int self_key(struct cg *cg)
+/* Stores the thread id (low half of pid_tgid) at [vkey]. */
+static void tid_into(struct cg *cg, int vkey)
 {
-	int off = cg_scratch(cg, 8);
 	int v = cg_call(cg, BPF_FUNC_get_current_pid_tgid, 0, NULL);
 
 	ir_alui(cg->ir, BPF_LSH, v, 32);
 	ir_alui(cg->ir, BPF_RSH, v, 32);
-	cg_store_scalar(cg, cg->vscr, off, v, 8);
-	return cg_scratch_ptr(cg, off);
+	cg_store_scalar(cg, vkey, 0, v, 8);
 }
 
-/* Pointer to the key of a dynamic variable (self-> or assoc[...]). */
+/* Pointer to the key of a dynamic variable:
+ *   self->x        | tid |
+ *   self->a[k...]  | tid | k1 | k2 ... |   (each key 8-aligned)
+ *   a[k...]        | k1 | k2 ... |
+ */
 static int dyn_key(struct cg *cg, struct node *n)
 {
-	int size;
+	int size, vk;
 
-	if (n->var->s == VS_SELF)
-		return self_key(cg);
-	return cg_key(cg, n->args, n->var->nkeys, n->var->kt, &size);
+	if (n->var->s == VS_SELF) {
+		vk = cg_scratch_ptr(cg, cg_scratch(cg, 8));
+		tid_into(cg, vk);
+		return vk;
+	}
+	vk = cg_key(cg, n->args, n->var->nkeys, n->var->kt, n->var->s == VS_SELFA ? 8 : 0, &size);
+	if (n->var->s == VS_SELFA)
+		tid_into(cg, vk);
+	return vk;
 }
 
 /* Reads a variable: scalars as values, strings as pointers. Absent

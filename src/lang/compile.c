@@ -140,14 +140,15 @@ static int maps_plan(struct lcc *cc)
 		char name[24];
 		int ksz = 8;
 
-		if (v->s != VS_SELF && v->s != VS_ASSOC)
+		if (v->s != VS_SELF && v->s != VS_ASSOC && v->s != VS_SELFA)
 			continue;
-		if (v->s == VS_ASSOC) {
-			ksz = 0;
+		if (v->s != VS_SELF) {
+			ksz = v->s == VS_SELFA ? 8 : 0; /* thread id first */
 			for (int k = 0; k < v->nkeys; k++)
 				ksz += type_slot_size(v->kt[k]);
 		}
-		snprintf(name, sizeof(name), "%s%s", v->s == VS_SELF ? "self_" : "", v->name);
+		snprintf(name, sizeof(name), "%s%s",
+			 v->s == VS_SELF ? "self_" : v->s == VS_SELFA ? "selfa_" : "", v->name);
 		v->map = map_add(cc, name, BPF_MAP_TYPE_HASH, ksz, type_slot_size(v->t),
 				 cc->o->dynvarsize, "dynvarsize");
 	}

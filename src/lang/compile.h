@@ -33,13 +33,16 @@
 #define DIRECT_RING_CPUS 16
 #define MAX_ARGS 10
 
-enum vscope { VS_GLOBAL, VS_SELF, VS_THIS, VS_ASSOC };
+/* VS_SELFA: thread-local associative array self->a[k], keyed by thread id
+ * then the tuple (DTrace's LDTAA/STTAA). Clause-local arrays do not exist
+ * in D (D_ARR_LOCAL). */
+enum vscope { VS_GLOBAL, VS_SELF, VS_THIS, VS_ASSOC, VS_SELFA };
 
 struct var {
 	enum vscope s;
 	char *name;
 	struct type *t;
-	int nkeys; /* VS_ASSOC */
+	int nkeys; /* VS_ASSOC, VS_SELFA */
 	struct type *kt[MAX_KEYS];
 	int key_size;
 	int off; /* VS_GLOBAL: in the globals value; VS_THIS: scratch */

@@ -159,6 +159,57 @@ static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **k
 	return 0;
 }
 
+/* Scope and name of an indexed variable: a[k] (global associative array)
+ * or self->a[k] (thread-local one). D has no clause-local arrays:
+ * this->a[k] is DTrace's D_ARR_LOCAL error. */
+static int index_scope(struct lcc *cc, struct node *n, enum vscope *s, const char **name)
+{
+	struct node *l = n->l;
+
+	if (l->k == N_SELF) {
+		*s = VS_SELFA;
+		*name = l->name;
+		return 0;
+	}
+	if (l->k == N_THIS) {
+		cc_error(cc, n->loc,
+			 "this->%s: clause-local variables cannot be associative arrays (as in "
+			 "DTrace); use self->%s[...] or a global %s[...]",
+			 l->name, l->name, l->name);
+		return -1;
+	}
+	if (l->k != N_IDENT || builtin_find(l->name)) {
+		cc_error(cc, n->loc,
+			 "only associative arrays (a[k], self->a[k]) and args[] can be indexed");
+		return -1;
+	}
+	*s = VS_ASSOC;
+	*name = l->name;
+	return 0;
+}
+
+/* A scalar use (x, self->x) of a name already used as an array, or an
+ * indexed use of a scalar: one name has one kind, as in D. */
+static int scalar_is_array(struct lcc *cc, struct node *n, enum vscope s, const char *name)
+{
+	static const enum vscope other[] = {
+		[VS_GLOBAL] = VS_ASSOC, [VS_ASSOC] = VS_GLOBAL,
+		[VS_SELF] = VS_SELFA,	[VS_SELFA] = VS_SELF,
+		[VS_THIS] = VS_THIS,
+	};
+	const char *pre = s == VS_SELF || s == VS_SELFA ? "self->" : "";
+
+	if (s == VS_THIS || !var_find(cc, other[s], name))
+		return 0;
+	if (s == VS_GLOBAL || s == VS_SELF)
+		cc_error(cc, n->loc, "'%s%s' is an associative array: index it, %s%s[key]", pre,
+			 name, pre, name);
+	else
+		cc_error(cc, n->loc, "'%s%s' is a scalar variable: it cannot be indexed", pre,
+			 name);
+	return -1;
+}
+
 /* Lvalue: the variable an assignment or ++ targets, declared on first
  * write. */
 static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct type *vt)
@@ -182,16 +233,10 @@ static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct 
 		s = VS_THIS;
 		break;
 	case N_INDEX:
-		if (l->l->k != N_IDENT || builtin_find(l->l->name)) {
-			cc_error(cc, l->loc,
-				 "cannot assign to this expression: only variables, self->x, "
-				 "this->x, a[key] and @a[key] are assignable");
+		if (index_scope(cc, l, &s, &name))
 			return -1;
-		}
 		if (sema_args(cc, c, l))
 			return -1;
-		s = VS_ASSOC;
-		name = l->l->name;
 		break;
 	default:
 		cc_error(cc, l->loc,
@@ -200,10 +245,8 @@ static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct 
 		return -1;
 	}
 	v = var_find(cc, s, name);
-	if (!v && s == VS_GLOBAL && var_find(cc, VS_ASSOC, name)) {
-		cc_error(cc, l->loc, "'%s' is an associative array: index it, %s[key]", name, name);
+	if (!v && scalar_is_array(cc, l, s, name))
 		return -1;
-	}
 	if (!v) {
 		if (vt->k == TY_VOID || vt->k == TY_STRUCT || vt->k == TY_ARRAY ||
 		    vt->k == TY_STACK || vt->k == TY_USTACK) {
@@ -213,7 +256,8 @@ static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct 
 		v = var_new(cc, s, name, l->loc);
 		v->t = storage_type(cc, vt);
 		v->nkeys = -1;
-		if (s == VS_ASSOC && sema_keys(cc, l, &v->nkeys, v->kt, "associative array", name))
+		if ((s == VS_ASSOC || s == VS_SELFA) &&
+		    sema_keys(cc, l, &v->nkeys, v->kt, "associative array", name))
 			return -1;
 	} else {
 		if (!compatible(v->t, vt)) {
@@ -221,7 +265,8 @@ static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct 
 				 tn(v->t), tn(vt));
 			return -1;
 		}
-		if (s == VS_ASSOC && sema_keys(cc, l, &v->nkeys, v->kt, "associative array", name))
+		if ((s == VS_ASSOC || s == VS_SELFA) &&
+		    sema_keys(cc, l, &v->nkeys, v->kt, "associative array", name))
 			return -1;
 	}
 	l->var = v;
@@ -331,10 +376,7 @@ static int sema_ident(struct lcc *cc, struct clause *c, struct node *n)
 	}
 	v = var_find(cc, VS_GLOBAL, n->name);
 	if (!v) {
-		if (var_find(cc, VS_ASSOC, n->name))
-			cc_error(cc, n->loc, "'%s' is an associative array: index it, %s[key]",
-				 n->name, n->name);
-		else
+		if (!scalar_is_array(cc, n, VS_GLOBAL, n->name))
 			cc_error(cc, n->loc,
 				 "unknown variable '%s': assign it before use, or check the name "
 				 "of the built-in",
@@ -349,6 +391,8 @@ static int sema_ident(struct lcc *cc, struct clause *c, struct node *n)
 static int sema_index(struct lcc *cc, struct clause *c, struct node *n)
 {
 	struct var *v;
+	enum vscope s;
+	const char *name;
 
 	if (sema_args(cc, c, n))
 		return -1;
@@ -361,15 +405,16 @@ static int sema_index(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = n->bi->type(cc, c, n);
 		return n->t ? 0 : -1;
 	}
-	if (n->l->k != N_IDENT) {
-		cc_error(cc, n->loc, "only associative arrays and args[] can be indexed");
+	if (index_scope(cc, n, &s, &name))
 		return -1;
-	}
-	v = var_find(cc, VS_ASSOC, n->l->name);
+	v = var_find(cc, s, name);
 	if (!v) {
-		cc_error(cc, n->loc,
-			 "unknown associative array '%s': assign %s[...] before reading it",
-			 n->l->name, n->l->name);
+		if (!scalar_is_array(cc, n, s, name))
+			cc_error(cc, n->loc,
+				 "unknown associative array '%s%s': assign %s%s[...] before "
+				 "reading it",
+				 s == VS_SELFA ? "self->" : "", name, s == VS_SELFA ? "self->" : "",
+				 name);
 		return -1;
 	}
 	if (sema_keys(cc, n, &v->nkeys, v->kt, "associative array", v->name))
@@ -649,8 +694,9 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 	case N_THIS:
 		v = var_find(cc, n->k == N_SELF ? VS_SELF : VS_THIS, n->name);
 		if (!v) {
-			cc_error(cc, n->loc, "%s->%s is read before any assignment to it",
-				 n->k == N_SELF ? "self" : "this", n->name);
+			if (!scalar_is_array(cc, n, n->k == N_SELF ? VS_SELF : VS_THIS, n->name))
+				cc_error(cc, n->loc, "%s->%s is read before any assignment to it",
+					 n->k == N_SELF ? "self" : "this", n->name);
 			return -1;
 		}
 		n->var = v;
@@ -840,7 +886,7 @@ int sema_program(struct lcc *cc)
 
 void sema_dump(struct lcc *cc, FILE *f)
 {
-	static const char *const scope[] = { "global", "self->", "this->", "assoc" };
+	static const char *const scope[] = { "global", "self->", "this->", "assoc", "self->[]" };
 
 	fprintf(f, "-- variables\n");
 	for (struct var *v = cc->vars; v; v = v->next) {
