@@ -66,6 +66,10 @@ int cg_scratch(struct cg *cg, int size);    /* offset, 8-aligned */
 int cg_scratch_ptr(struct cg *cg, int off); /* vreg = &scratch[off] */
 int cg_call(struct cg *cg, int helper, int nargs, const int *args);
 int cg_imm(struct cg *cg, int64_t v);
+int cg_map_ptr(struct cg *cg, int map); /* vreg = &map */
+int cg_bpf_size(int width);		/* BPF_B/H/W/DW */
+/* Truncates/extends v to integer type t in place. */
+void cg_convert(struct cg *cg, int v, const struct type *t);
 void cg_drop(struct cg *cg, enum drop_kind k);
 /* Zeroes [ptr+off, ptr+off+size) with 8-byte stores (size % 8 == 0). */
 void cg_zero(struct cg *cg, int vptr, int off, int size);

@@ -7,14 +7,6 @@
  */
 #include "lang/cg.h"
 
-static int map_ptr(struct cg *cg, int map)
-{
-	int r = ir_vreg(cg->ir);
-
-	ir_ldmap(cg->ir, r, map);
-	return r;
-}
-
 /* Stores the thread id (low half of pid_tgid) at [vkey]. */
 static void tid_into(struct cg *cg, int vkey)
 {
@@ -61,7 +53,7 @@ int cg_var_read(struct cg *cg, struct node *n)
 		ir_alui(cg->ir, BPF_ADD, p, v->off);
 		break;
 	default:
-		args[0] = map_ptr(cg, v->map);
+		args[0] = cg_map_ptr(cg, v->map);
 		args[1] = dyn_key(cg, n);
 		got = ir_label(cg->ir);
 		done = ir_label(cg->ir);
@@ -116,7 +108,7 @@ void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs)
 		cg_store_scalar(cg, p, 0, vval, 8);
 		ir_jmpi(cg->ir, BPF_JEQ, vval, 0, del);
 	}
-	args[0] = map_ptr(cg, v->map);
+	args[0] = cg_map_ptr(cg, v->map);
 	args[1] = vkey;
 	args[2] = p;
 	args[3] = cg_imm(cg, BPF_ANY);
@@ -127,7 +119,7 @@ void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs)
 		/* only integers are freed by assigning 0 */
 		ir_ja(cg->ir, done);
 		ir_bind(cg->ir, del);
-		args[0] = map_ptr(cg, v->map);
+		args[0] = cg_map_ptr(cg, v->map);
 		args[1] = vkey;
 		cg_call(cg, BPF_FUNC_map_delete_elem, 2, args);
 	}
