@@ -135,6 +135,7 @@ static int check_trace(struct lcc *cc, struct clause *c, struct node *n)
 	}
 	act = action_new(cc, A_TRACE, n->loc);
 	add_arg(act, rec_type(n->args->t));
+	act->tsize = n->args->t->size;
 	n->aux = act->id;
 	n->t = &t_void;
 	return 0;
@@ -299,6 +300,8 @@ static int emit_speculate(struct cg *cg, struct node *n)
 	ir_movi(cg->ir, v, 0xffffffff);
 	ir_bind(cg->ir, ok);
 	cg->vspec = v;
+	if (cg->probe_line)
+		cg_probe_rec(cg, A_PROBE); /* held with the clause's records */
 	return NO_REG;
 }
 

@@ -316,6 +316,59 @@ static void cg_stmt(struct cg *cg, struct node *s)
 	}
 }
 
+/* Whether a statement list holds a statement matching fn. */
+static int stmt_find(const struct node *s, int (*fn)(const struct node *call))
+{
+	if (!s)
+		return 0;
+	if (s->k == N_BLOCK) {
+		for (const struct node *x = s->args; x; x = x->next)
+			if (stmt_find(x, fn))
+				return 1;
+		return 0;
+	}
+	if (s->k == N_IF)
+		return stmt_find(s->r, fn) || stmt_find(s->x, fn);
+	return s->k == N_EXPR && s->l->k == N_CALL && fn(s->l);
+}
+
+/* Data-recording actions: everything but speculate() among the actions,
+ * and stack()/ustack() as statements (typed void by sema). */
+static int is_recording(const struct node *call)
+{
+	if (call->fn->action)
+		return strcmp(call->name, "speculate") != 0;
+	return call->t == &t_void;
+}
+
+static int is_speculate(const struct node *call)
+{
+	return !strcmp(call->name, "speculate");
+}
+
+void cg_probe_rec(struct cg *cg, enum akind k)
+{
+	struct action *a = action_new(cg->cc, k, cg->c->loc);
+	int off, vr, which;
+
+	a->clause = cg->c;
+	a->prog = (int)(cg->p - cg->cc->progs);
+	if (k == A_PROBE) {
+		a->nargs = 2;
+		a->args[0] = (struct arec_arg){ &t_u64, REC_HDR };
+		a->args[1] = (struct arec_arg){ &t_s64, REC_HDR + 8 };
+		a->size = REC_HDR + 16;
+	}
+	vr = cg_rec_begin(cg, a, &off);
+	if (k == A_PROBE) {
+		which = cg->np > 1 && cg->p->prov->which ? cg->p->prov->which(cg) : cg_imm(cg, -1);
+		cg_store_scalar(cg, vr, REC_HDR,
+				cg_call(cg, BPF_FUNC_get_smp_processor_id, 0, NULL), 8);
+		cg_store_scalar(cg, vr, REC_HDR + 8, which, 8);
+	}
+	cg_rec_submit(cg, vr, a->size);
+}
+
 static void cg_prologue(struct cg *cg)
 {
 	struct ir *ir = cg->ir;
@@ -375,7 +428,15 @@ static void cg_clause(struct cg *cg, int pi, struct clause *c, int base)
 		cg->p->prov->filter(cg, cg->lbl_end);
 	if (c->pred)
 		cg_cond(cg, c->pred, cg->lbl_end);
+	/* DTrace's default output: a clause recording data, or with no
+	 * statement at all, prints its probe line unless quiet. Under
+	 * speculate() the line is emitted (speculatively) by it. */
+	cg->probe_line = !cg->cc->o->quiet && (!c->body->args || stmt_find(c->body, is_recording));
+	if (cg->probe_line && !stmt_find(c->body, is_speculate))
+		cg_probe_rec(cg, A_PROBE);
 	cg_stmt(cg, c->body);
+	if (cg->probe_line)
+		cg_probe_rec(cg, A_PROBE_END);
 	ir_bind(cg->ir, cg->lbl_end);
 }
 

@@ -57,6 +57,7 @@ struct cg {
 	long pv[4];	/* provider state: vregs computed in prologue;
 			 * pv[3]: destination of stack()/ustack() */
 	int sdst, scap; /* destination offered to a string producer */
+	int probe_line; /* not quiet: the clause prints DTrace's probe line */
 };
 
 int cg_expr(struct cg *cg, struct node *n);
@@ -91,6 +92,8 @@ int cg_map_slot(struct cg *cg, int map, int vkey, enum drop_kind dk, int lbl_fai
 /* Output record: reserve space in scratch, write the header. */
 int cg_rec_begin(struct cg *cg, struct action *a, int *off);
 void cg_rec_submit(struct cg *cg, int vrec, int size);
+/* Not quiet: A_PROBE (CPU and probe of the firing) or A_PROBE_END. */
+void cg_probe_rec(struct cg *cg, enum akind k);
 
 /* cgstr.c: strings. vdst points at a buffer of cap bytes. */
 void cg_str_copy(struct cg *cg, int vdst, int cap, int vsrc, const struct type *st);

@@ -92,8 +92,10 @@ static int pragmas(struct lang_opts *o, char *err, size_t errlen)
 		}
 		p += strlen("#pragma D option ");
 		snprintf(nv, sizeof(nv), "%.*s", (int)strcspn(p, " \t\r\n"), p);
-		if (!strcmp(nv, "quiet"))
+		if (!strcmp(nv, "quiet")) {
+			o->quiet = 1;
 			continue;
+		}
 		if (lang_opt_set(o, nv, err, errlen))
 			return -1;
 	}
@@ -148,7 +150,10 @@ static int maps_plan(struct lcc *cc)
 				ksz += type_slot_size(v->kt[k]);
 		}
 		snprintf(name, sizeof(name), "%s%s",
-			 v->s == VS_SELF ? "self_" : v->s == VS_SELFA ? "selfa_" : "", v->name);
+			 v->s == VS_SELF    ? "self_"
+			 : v->s == VS_SELFA ? "selfa_"
+					    : "",
+			 v->name);
 		v->map = map_add(cc, name, BPF_MAP_TYPE_HASH, ksz, type_slot_size(v->t),
 				 cc->o->dynvarsize, "dynvarsize");
 	}
@@ -302,7 +307,7 @@ static int attach_all(struct lcc *cc)
 
 static int run_live(struct lcc *cc, pid_t child, int go)
 {
-	struct rt rt = { .cc = cc, .out = cc->o->out, .json = cc->o->json };
+	struct rt rt = { .cc = cc, .out = cc->o->out, .json = cc->o->json, .quiet = cc->o->quiet };
 	struct ring_buffer *rb = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	time_t last = time(NULL);

@@ -85,6 +85,8 @@ enum akind {
 	A_DISCARD,
 	A_STACK,
 	A_USTACK,
+	A_PROBE,     /* non-quiet: "CPU ID FUNCTION:NAME" before a firing's records */
+	A_PROBE_END, /* ... and the newline after them */
 };
 
 struct arec_arg {
@@ -108,6 +110,9 @@ struct action {
 	struct arec_arg args[MAX_ARGS + 2];
 	int size;
 	struct agg *agg;
+	int tsize;	       /* trace(): byte size of the traced value's type */
+	struct clause *clause; /* A_PROBE: the clause and program that fired */
+	int prog;
 };
 
 #define REC_HDR 8
@@ -188,6 +193,11 @@ int rodata_add(struct lcc *cc, const char *s, int len, int cap);
 
 /* prov.c */
 int probes_match(struct lcc *cc);
+/* The probe of clause c in program prog whose filter is key (-1: any). */
+const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog,
+				long key);
+/* DTrace-style probe id: BEGIN 1, END 2, ERROR 3, then one per probe. */
+int probe_number(const struct lcc *cc, const struct lprobe *p);
 void probes_list(struct lcc *cc, FILE *f);
 struct lprobe *probe_add(struct lcc *cc, const struct provider *p, struct clause *c);
 

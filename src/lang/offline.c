@@ -654,7 +654,9 @@ static int check_providers(struct lcc *cc)
 
 int offline_run(struct lcc *cc)
 {
-	struct rt rt = { .cc = cc, .out = cc->o->out, .json = cc->o->json, .ncpus = 1 };
+	struct rt rt = {
+		.cc = cc, .out = cc->o->out, .json = cc->o->json, .quiet = cc->o->quiet, .ncpus = 1
+	};
 	struct ovm *vm = calloc(1, sizeof(*vm));
 	struct sonde_reader *r = NULL;
 	const struct sonde_hdr *h;

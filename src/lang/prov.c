@@ -146,6 +146,46 @@ int probes_match(struct lcc *cc)
 	return group_progs(cc);
 }
 
+const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog, long key)
+{
+	const struct lprobe *first = NULL;
+
+	for (int i = 0; i < cc->nprobes; i++) {
+		const struct lprobe *p = &cc->probes[i];
+
+		if (p->c != c || p->prog != prog)
+			continue;
+		if (key < 0 || p->filter == key)
+			return p;
+		if (!first)
+			first = p;
+	}
+	return first;
+}
+
+static int same_probe(const struct lprobe *a, const struct lprobe *b)
+{
+	for (int i = 0; i < 4; i++)
+		if (strcmp(a->f[i], b->f[i]))
+			return 0;
+	return 1;
+}
+
+int probe_number(const struct lcc *cc, const struct lprobe *p)
+{
+	static const char *const special[] = { "BEGIN", "END", "ERROR" };
+
+	if (p->prov == &prov_dtrace)
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(p->f[3], special[i]))
+				return i + 1;
+	/* one number per distinct probe, whichever clauses enable it */
+	for (int i = 0; i < cc->nprobes; i++)
+		if (same_probe(&cc->probes[i], p))
+			return 4 + i;
+	return 0;
+}
+
 void probes_list(struct lcc *cc, FILE *f)
 {
 	fprintf(f, "%-10s %-32s %-28s %s\n", "PROVIDER", "MODULE", "FUNCTION", "NAME");

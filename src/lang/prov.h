@@ -28,6 +28,9 @@ struct provider {
 	void (*filter)(struct cg *cg, int lbl_skip);
 	int (*arg)(struct cg *cg, int i);  /* argN as int64 */
 	int (*args)(struct cg *cg, int i); /* args[i], typed */
+	/* When a program serves several probes of one clause: a vreg equal
+	 * to the lprobe filter of the one that fired. */
+	int (*which)(struct cg *cg);
 	/* Provider-specific value of a built-in, or NO_REG for the default. */
 	int (*builtin)(struct cg *cg, const char *name);
 	/* Runs before code generation: loads BTF, resolves symbols. */

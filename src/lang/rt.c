@@ -184,6 +184,7 @@ void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt)
 
 void rt_print_aggs(struct rt *rt)
 {
+	rt_line_end(rt);
 	for (struct agg *a = rt->cc->aggs; a; a = a->next)
 		rt_print_agg(rt, a, NULL);
 }
@@ -220,6 +221,71 @@ static int64_t rec_int(const struct action *a, const unsigned char *rec, int k)
 	return v;
 }
 
+void rt_line_end(struct rt *rt)
+{
+	if (rt->line_open)
+		fputc('\n', rt->out);
+	rt->line_open = 0;
+}
+
+/* DTrace's default output, "%3d %6d %32s " before the records of a
+ * firing; the heading once, before the first. */
+static void probe_line(struct rt *rt, const struct action *a, const unsigned char *rec)
+{
+	const struct lprobe *p = probe_find(rt->cc, a->clause, a->prog, (long)rec_int(a, rec, 1));
+	int cpu = (int)rec_int(a, rec, 0), id = p ? probe_number(rt->cc, p) : 0;
+	char name[4 * 128 + 4];
+
+	if (!p)
+		return;
+	if (rt->json) {
+		fprintf(rt->out, "{\"type\":\"probe\",\"cpu\":%d,\"id\":%d,\"probe\":", cpu, id);
+		snprintf(name, sizeof(name), "%s:%s:%s:%s", p->f[0], p->f[1], p->f[2], p->f[3]);
+		out_json_str(rt->out, name, sizeof(name));
+		fprintf(rt->out, "}\n");
+		return;
+	}
+	if (!rt->header)
+		fprintf(rt->out, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
+	rt->header = 1;
+	rt_line_end(rt);
+	snprintf(name, sizeof(name), "%s:%s", p->f[2], p->f[3]);
+	fprintf(rt->out, "%3d %6d %32s ", cpu, id, name);
+	rt->line_open = 1;
+}
+
+/* trace(x) as DTrace prints it: bare when quiet, otherwise right-aligned
+ * in a width that depends on the value's size (strings left-aligned). */
+static void trace_value(struct rt *rt, const struct action *a, const unsigned char *rec)
+{
+	const struct type *t = a->args[0].t;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (rt->json || rt->quiet || t->k == TY_STACK || t->k == TY_USTACK) {
+		if (rt->json)
+			fprintf(rt->out, "{\"type\":\"trace\",\"data\":");
+		out_value(rt, rt->out, t, rec + a->args[0].off);
+		if (rt->json)
+			fprintf(rt->out, "}\n");
+		return;
+	}
+	m = open_memstream(&s, &len);
+	out_value(rt, m, t, rec + a->args[0].off);
+	fclose(m);
+	if (t->k == TY_STR)
+		fprintf(rt->out, "  %-33s", s);
+	else
+		fprintf(rt->out, " %*s",
+			a->tsize == 1	? 3
+			: a->tsize == 2 ? 5
+			: a->tsize == 4 ? 8
+					: 16,
+			s);
+	free(s);
+}
+
 static void do_action(struct rt *rt, const struct action *a, const unsigned char *rec)
 {
 	int64_t v;
@@ -229,14 +295,13 @@ static void do_action(struct rt *rt, const struct action *a, const unsigned char
 		out_printf(rt, a, rec);
 		break;
 	case A_TRACE:
-		if (rt->json) {
-			fprintf(rt->out, "{\"type\":\"trace\",\"data\":");
-			out_value(rt, rt->out, a->args[0].t, rec + a->args[0].off);
-			fprintf(rt->out, "}\n");
-		} else {
-			out_value(rt, rt->out, a->args[0].t, rec + a->args[0].off);
-			fputc('\n', rt->out);
-		}
+		trace_value(rt, a, rec);
+		break;
+	case A_PROBE:
+		probe_line(rt, a, rec);
+		break;
+	case A_PROBE_END:
+		rt_line_end(rt);
 		break;
 	case A_STACK:
 	case A_USTACK:

@@ -86,14 +86,14 @@ check "lang/dump-annotated" bash -c "'$SONDE' script -S 'BEGIN { x = pid + 2; }'
 check "lang/verbose-log" bash -c "'$SONDE' script -v -s $dir/err.verifier.d 2>&1 | grep -q 'processed'"
 
 # -o writes to a file.
-"$SONDE" script -o "$TMP/o.txt" 'BEGIN { printf("to file\n"); exit(0); }'
+"$SONDE" script -q -o "$TMP/o.txt" 'BEGIN { printf("to file\n"); exit(0); }'
 check "lang/output-file" grep -qx "to file" "$TMP/o.txt"
 
 # -p traces a running process until it exits.
 "$FIX/lang_work" 2 & sleep_pid=$!
 # the fixture is quick; a sleeping target shows -p ends with the process
 sleep 2 & sp=$!
-out=$("$SONDE" script -p $sp 'tick-100ms { n++; } END { printf("%d\n", n > 0); }')
+out=$("$SONDE" script -q -p $sp 'tick-100ms { n++; } END { printf("%d\n", n > 0); }')
 check "lang/pid-option" test "$out" = 1
 wait $sleep_pid 2>/dev/null
 

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* Integer operators, precedence, division by zero (0), casts, shifts. */
 BEGIN
 {
