@@ -114,7 +114,12 @@ struct type *lbtf_type(int id)
 
 struct type *lbtf_struct(const char *name)
 {
-	int id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_STRUCT);
+	char err[256];
+	int id;
+
+	if (lbtf_load(err, sizeof(err)))
+		return NULL; /* callers report the missing type */
+	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_STRUCT);
 
 	if (id < 0)
 		id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_UNION);

@@ -134,15 +134,17 @@ int cg_load_scalar(struct cg *cg, int vptr, int off, struct type *t)
 }
 
 /* bpf_probe_read_{kernel,user}(scratch, size, addr), then a checked load:
- * the only safe way to dereference an arbitrary address. On a fault the
- * helper zeroes the buffer, so the value reads as 0. */
+ * the only safe way to dereference an arbitrary address. A fault is
+ * DTrace's "invalid address" (cgfault.c). */
 int cg_read_scalar(struct cg *cg, int vaddr, struct type *t, int user)
 {
 	int off = cg_scratch(cg, 8);
 	int w = t->k == TY_INT ? t->size : 8;
 	int args[3] = { cg_scratch_ptr(cg, off), cg_imm(cg, w), vaddr };
+	int ret =
+		cg_call(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel, 3, args);
 
-	cg_call(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel, 3, args);
+	cg_fault_if(cg, ret, FLT_BADADDR, args[2]);
 	return cg_load_scalar(cg, cg->vscr, off, t);
 }
 
@@ -352,7 +354,7 @@ void cg_probe_rec(struct cg *cg, enum akind k)
 	int off, vr, which;
 
 	a->clause = cg->c;
-	a->prog = (int)(cg->p - cg->cc->progs);
+	a->prog = cg->probes[0]->prog; /* ERROR clauses: the ERROR program */
 	if (k == A_PROBE) {
 		a->nargs = 2;
 		a->args[0] = (struct arec_arg){ &t_u64, REC_HDR };
@@ -409,22 +411,31 @@ static int this_size(struct lcc *cc)
 
 static void cg_clause(struct cg *cg, int pi, struct clause *c, int base)
 {
-	cg->c = c;
 	cg->np = 0;
 	for (int i = 0; i < cg->cc->nprobes; i++)
 		if (cg->cc->probes[i].c == c && cg->cc->probes[i].prog == pi &&
 		    cg->np < (int)(sizeof(cg->probes) / sizeof(cg->probes[0])))
 			cg->probes[cg->np++] = &cg->cc->probes[i];
-	if (!cg->np)
-		return;
+	if (cg->np)
+		cg_clause_body(cg, c, base);
+}
+
+void cg_clause_body(struct cg *cg, struct clause *c, int base)
+{
+	int resume = ir_label(cg->ir);
+
+	cg->c = c;
 	cg->soff = base;
 	cg->vspec = NO_REG;
 	cg->sdst = NO_REG;
 	cg->pv[3] = NO_REG;
 	cg->lbl_end = ir_label(cg->ir);
+	cg->lbl_fault = ir_label(cg->ir);
+	cg->nfaults = 0;
+	cg->actno = 0;
 	cg->ir->loc = c->loc;
 	cg->ir->note = "clause";
-	if (cg->p->prov->filter)
+	if (cg->p->prov->filter && !cg->in_error)
 		cg->p->prov->filter(cg, cg->lbl_end);
 	if (c->pred)
 		cg_cond(cg, c->pred, cg->lbl_end);
@@ -434,7 +445,17 @@ static void cg_clause(struct cg *cg, int pi, struct clause *c, int base)
 	cg->probe_line = !cg->cc->o->quiet && (!c->body->args || stmt_find(c->body, is_recording));
 	if (cg->probe_line && !stmt_find(c->body, is_speculate))
 		cg_probe_rec(cg, A_PROBE);
-	cg_stmt(cg, c->body);
+	for (struct node *s = c->body->args; s; s = s->next) {
+		cg->actno++;
+		cg_stmt(cg, s);
+	}
+	if (cg->nfaults) {
+		ir_ja(cg->ir, resume);
+		ir_bind(cg->ir, cg->lbl_fault);
+		cg_fault_handler(cg);
+	}
+	ir_bind(cg->ir, resume);
+	cg->lbl_fault = -1;
 	if (cg->probe_line)
 		cg_probe_rec(cg, A_PROBE_END);
 	ir_bind(cg->ir, cg->lbl_end);
@@ -448,7 +469,7 @@ int cg_programs(struct lcc *cc)
 		cc->scratch_size = base;
 	for (int pi = 0; pi < cc->nprogs; pi++) {
 		struct lprog *p = &cc->progs[pi];
-		struct cg cg = { .cc = cc, .p = p, .ir = &p->ir, .sdst = NO_REG };
+		struct cg cg = { .cc = cc, .p = p, .ir = &p->ir, .sdst = NO_REG, .lbl_fault = -1 };
 
 		cg.lbl_exit = ir_label(&p->ir);
 		cg_prologue(&cg);

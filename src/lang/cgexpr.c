@@ -51,8 +51,9 @@ static int alu_op(int tok, int sign, int *off)
 	}
 }
 
-/* dst op= src, with division by zero yielding 0 instead of the BPF
- * semantics (x/0 = 0, x%0 = x) differing from each other. */
+/* dst op= src. Division by zero is DTrace's "divide-by-zero" fault
+ * (outside clauses, where no handler exists, it yields 0 instead of the
+ * BPF semantics x/0 = 0, x%0 = x differing from each other). */
 static void cg_arith(struct cg *cg, int tok, int dst, int src, const struct type *t)
 {
 	int off, op = alu_op(tok, t->sign, &off);
@@ -61,8 +62,10 @@ static void cg_arith(struct cg *cg, int tok, int dst, int src, const struct type
 		int nz = ir_label(cg->ir), done = ir_label(cg->ir);
 
 		ir_jmpi(cg->ir, BPF_JNE, src, 0, nz);
-		ir_movi(cg->ir, dst, 0);
-		ir_ja(cg->ir, done);
+		if (!cg_fault(cg, FLT_DIVZERO, NO_REG)) {
+			ir_movi(cg->ir, dst, 0);
+			ir_ja(cg->ir, done);
+		}
 		ir_bind(cg->ir, nz);
 		ir_alu(cg->ir, op, dst, src);
 		cg->ir->v[cg->ir->n - 1].i.off = off;
@@ -277,8 +280,12 @@ static int cg_place_value(struct cg *cg, int vaddr, struct type *t, int user)
 		args[0] = d;
 		args[1] = cg_imm(cg, t->size);
 		args[2] = vaddr;
-		cg_call(cg, user ? BPF_FUNC_probe_read_user_str : BPF_FUNC_probe_read_kernel_str, 3,
-			args);
+		cg_fault_if(cg,
+			    cg_call(cg,
+				    user ? BPF_FUNC_probe_read_user_str
+					 : BPF_FUNC_probe_read_kernel_str,
+				    3, args),
+			    FLT_BADADDR, vaddr);
 		return d;
 	}
 	return cg_read_scalar(cg, vaddr, t, user);
@@ -350,7 +357,7 @@ static int cg_builtin(struct cg *cg, struct node *n)
 	const char *name = n->bi->name;
 	int r = NO_REG;
 
-	if (cg->p->prov->builtin)
+	if (cg->p->prov->builtin && !cg->in_error)
 		r = cg->p->prov->builtin(cg, name);
 	return r != NO_REG ? r : n->bi->emit(cg, n);
 }

@@ -87,6 +87,7 @@ enum akind {
 	A_USTACK,
 	A_PROBE,     /* non-quiet: "CPU ID FUNCTION:NAME" before a firing's records */
 	A_PROBE_END, /* ... and the newline after them */
+	A_ERROR,     /* a runtime fault (cgfault.c) */
 };
 
 struct arec_arg {
@@ -194,8 +195,7 @@ int rodata_add(struct lcc *cc, const char *s, int len, int cap);
 /* prov.c */
 int probes_match(struct lcc *cc);
 /* The probe of clause c in program prog whose filter is key (-1: any). */
-const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog,
-				long key);
+const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog, long key);
 /* DTrace-style probe id: BEGIN 1, END 2, ERROR 3, then one per probe. */
 int probe_number(const struct lcc *cc, const struct lprobe *p);
 void probes_list(struct lcc *cc, FILE *f);

@@ -85,7 +85,7 @@ static int emit_copyinstr(struct cg *cg, struct node *n)
 		args[1] = cg_imm(cg, cap);
 	}
 	args[2] = addr;
-	cg_call(cg, BPF_FUNC_probe_read_user_str, 3, args);
+	cg_fault_if(cg, cg_call(cg, BPF_FUNC_probe_read_user_str, 3, args), FLT_BADADDR, addr);
 	return d;
 }
 
@@ -114,7 +114,7 @@ static int emit_copyin(struct cg *cg, struct node *n)
 	args[2] = cg_expr(cg, n->args);
 	args[0] = cg_scratch_ptr(cg, off);
 	args[1] = cg_imm(cg, size);
-	cg_call(cg, BPF_FUNC_probe_read_user, 3, args);
+	cg_fault_if(cg, cg_call(cg, BPF_FUNC_probe_read_user, 3, args), FLT_BADADDR, args[2]);
 	return cg_scratch_ptr(cg, off);
 }
 

@@ -286,6 +286,44 @@ static void trace_value(struct rt *rt, const struct action *a, const unsigned ch
 	free(s);
 }
 
+/* A runtime fault, reported as DTrace does, with the script location. */
+static void rt_error(struct rt *rt, const struct action *a, const unsigned char *rec)
+{
+	static const char *const faults[] = { "unknown fault", "invalid address",
+					      "invalid alignment", "illegal operation",
+					      "divide-by-zero" };
+	uint64_t w = (uint64_t)rec_int(a, rec, 0), addr = (uint64_t)rec_int(a, rec, 1);
+	uint64_t epid = (uint64_t)rec_int(a, rec, 2);
+	unsigned int kind = w & 0xff, act = (w >> 8) & 0xff;
+	const struct lprobe *p;
+	char where[32], detail[32] = "";
+
+	if (!epid || epid > (uint64_t)rt->cc->nprobes)
+		return;
+	p = &rt->cc->probes[epid - 1];
+	if (kind >= sizeof(faults) / sizeof(faults[0]))
+		kind = 0;
+	if (kind == FLT_BADADDR || kind == FLT_BADALIGN)
+		snprintf(detail, sizeof(detail), " (0x%llx)", (unsigned long long)addr);
+	if (act)
+		snprintf(where, sizeof(where), "action #%u", act);
+	else
+		snprintf(where, sizeof(where), "predicate");
+	fprintf(stderr,
+		"sonde script: error on enabled probe ID %llu (ID %d: %s:%s:%s:%s): %s%s in %s "
+		"at %s:%u:%u\n",
+		(unsigned long long)epid, probe_number(rt->cc, p), p->f[0], p->f[1], p->f[2],
+		p->f[3], faults[kind], detail, where,
+		rt->cc->o->src_name ? rt->cc->o->src_name : "<program>",
+		(unsigned int)(w >> 16) & 0xffffff, (unsigned int)(w >> 40) & 0xffffff);
+	if (rt->json)
+		fprintf(rt->out,
+			"{\"type\":\"error\",\"epid\":%llu,\"fault\":\"%s\",\"address\":%llu,"
+			"\"action\":%u,\"line\":%u,\"column\":%u}\n",
+			(unsigned long long)epid, faults[kind], (unsigned long long)addr, act,
+			(unsigned int)(w >> 16) & 0xffffff, (unsigned int)(w >> 40) & 0xffffff);
+}
+
 static void do_action(struct rt *rt, const struct action *a, const unsigned char *rec)
 {
 	int64_t v;
@@ -302,6 +340,9 @@ static void do_action(struct rt *rt, const struct action *a, const unsigned char
 		break;
 	case A_PROBE_END:
 		rt_line_end(rt);
+		break;
+	case A_ERROR:
+		rt_error(rt, a, rec);
 		break;
 	case A_STACK:
 	case A_USTACK:

@@ -295,6 +295,13 @@ int sema_ident(struct lcc *cc, struct clause *c, struct node *n)
 	struct var *v;
 
 	if (b) {
+		if (b->live_only && cc->o->offline) {
+			cc_error(cc, n->loc,
+				 "%s is not recorded in traces: it cannot be used with -r (run the "
+				 "script live)",
+				 n->name);
+			return -1;
+		}
 		n->bi = b;
 		n->t = b->t ? b->t : b->type(cc, c, n);
 		return n->t ? 0 : -1;

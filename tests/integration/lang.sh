@@ -8,6 +8,8 @@
 #   @@opts O...   extra options (--json, -x name=value)
 #   @@norm SED    sed expression applied to the output before comparing
 #   @@sort        sort the output (records from several CPUs)
+#   @@stderr      (tst.*) append "-- @@stderr --" and stderr to the output,
+#                 as dtrace-utils does, to assert runtime error messages
 # FIX in a script is replaced by the fixtures directory.
 # SONDE_LANG_UPDATE=1 rewrites the .r files (review the diff!).
 source "$(dirname "$0")/lib.sh"
@@ -33,6 +35,10 @@ run_case() { # file -> sets out, err, rc
 	# @@sort: output from several CPUs has no defined order
 	if grep -q '@@sort' "$f"; then
 		sort -o "$TMP/out" "$TMP/out"
+	fi
+	if grep -q '@@stderr' "$f" && [[ $f == */tst.* ]]; then
+		printf '%s\n' '-- @@stderr --' >> "$TMP/out"
+		cat "$TMP/err" >> "$TMP/out"
 	fi
 }
 
@@ -110,3 +116,9 @@ else
 	sed 's/^/    /' "$TMP/diff" | head -20
 fi
 check "lang/offline-rejects-profile" bash -c "! '$SONDE' script -r '$TMP/w.sonde' 'profile-99 { x = 1; }' 2>/dev/null"
+# Built-ins a trace does not hold are refused offline, with the reason.
+"$SONDE" script -r "$TMP/w.sonde" 'BEGIN { x = uid; }' > /dev/null 2> "$TMP/uid.err"
+check "lang/offline-rejects-uid" grep -qx "sonde script: <program>:1:13: uid is not recorded in traces: it cannot be used with -r (run the script live)" "$TMP/uid.err"
+# User memory is not in a trace: copyinstr() is "" offline, not a fault.
+"$SONDE" script -q -r "$TMP/w.sonde" 'syscall::openat:entry { printf("[%s]\n", copyinstr(arg1)); }' > "$TMP/ci.out" 2> "$TMP/ci.err"
+check "lang/offline-copyinstr-empty" bash -c "[ -s '$TMP/ci.out' ] && ! grep -qv '^\[\]$' '$TMP/ci.out' && [ ! -s '$TMP/ci.err' ]"
