@@ -159,6 +159,14 @@ static int member_find(int sid, const char *name, int base, struct btf_member_in
 
 int lbtf_member(const struct type *st, const char *name, struct btf_member_info *mi)
 {
+	memset(mi, 0, sizeof(*mi));
+	for (int i = 0; i < st->nfields; i++)
+		if (!strcmp(st->fields[i].name, name)) {
+			mi->t = st->fields[i].t;
+			mi->offset = st->fields[i].offset;
+			mi->dataloc = st->fields[i].dataloc;
+			return 0;
+		}
 	if (!vmlinux || st->k != TY_STRUCT)
 		return -ENOENT;
 	return member_find(st->btf_id, name, 0, mi);

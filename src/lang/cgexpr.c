@@ -248,17 +248,36 @@ static int cg_bin(struct cg *cg, struct node *n)
 	return a;
 }
 
-/* Address of a member place: for a->b the pointer plus the offset; for
- * a.b (a itself a struct place) the address of a plus the offset. */
+static int cg_addr(struct cg *cg, struct node *n);
+
+/* Address of the struct holding member n: the pointer for a->b, the
+ * address of the place a for a.b. */
+static int cg_base(struct cg *cg, struct node *n)
+{
+	int r = ir_vreg(cg->ir);
+
+	ir_mov(cg->ir, r, n->op == T_ARROW ? cg_expr(cg, n->l) : cg_addr(cg, n->l));
+	return r;
+}
+
+/* Address of a member place: its struct's address plus the offset. A
+ * __data_loc field locates its data in the record: base + (u32 & 0xffff). */
 static int cg_addr(struct cg *cg, struct node *n)
 {
 	int base, r = ir_vreg(cg->ir);
 
 	if (n->k == N_MEMBER) {
-		base = n->op == T_ARROW ? cg_expr(cg, n->l) : cg_addr(cg, n->l);
+		base = cg_base(cg, n);
 		ir_mov(cg->ir, r, base);
 		if (n->aux)
 			ir_alui(cg->ir, BPF_ADD, r, n->aux);
+		if (n->dataloc) {
+			int loc = cg_read_scalar(cg, r, &t_u32, 0);
+
+			ir_alui(cg->ir, BPF_AND, loc, 0xffff);
+			ir_mov(cg->ir, r, base);
+			ir_alu(cg->ir, BPF_ADD, r, loc);
+		}
 		return r;
 	}
 	if (n->k == N_UN && n->op == T_STAR)
@@ -404,6 +423,8 @@ static int cg_expr_inner(struct cg *cg, struct node *n)
 	case N_TERN:
 		return cg_tern(cg, n);
 	case N_MEMBER:
+		if (n->dataloc && n->t->k == TY_PTR)
+			return cg_addr(cg, n); /* u8[], u64[]...: the first element */
 		return cg_place_value(cg, cg_addr(cg, n), n->t, n->l->t->user);
 	case N_CAST:
 		r = ir_vreg(cg->ir);

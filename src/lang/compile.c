@@ -429,6 +429,7 @@ out:
 	program_free(&cc->prog);
 	lex_free(&cc->lx);
 	free(cc->ring_fds);
+	free(cc->tprecs);
 	lbtf_free();
 	types_free();
 	out_ksym_free();

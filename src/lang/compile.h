@@ -178,9 +178,11 @@ struct lcc {
 	struct lprog *progs;
 	int nprogs;
 	int ncpus;
-	int *ring_fds;	     /* per-CPU output rings */
-	int64_t wall_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
-	int uses_ustack;     /* snapshot $target's mappings while it runs */
+	int *ring_fds;	      /* per-CPU output rings */
+	int64_t wall_offset;  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int uses_ustack;      /* snapshot $target's mappings while it runs */
+	struct type **tprecs; /* tracepoint record types parsed so far */
+	int ntprecs;
 };
 
 /* Diagnostics: "LINE:COL: message" stored once in cc->err. */

@@ -266,6 +266,14 @@ const char *prov_tracefs_dir(void)
 	return NULL;
 }
 
+void prov_tracefs_error(struct lcc *cc, struct loc loc)
+{
+	cc_error(cc, loc,
+		 "tracefs is not mounted and mounting it failed (%s): run 'mount -t tracefs nodev "
+		 "/sys/kernel/tracing'",
+		 strerror(errno));
+}
+
 int prov_tracefs_id(struct lcc *cc, const char *cat, const char *name, struct loc loc)
 {
 	const char *dir = prov_tracefs_dir();
@@ -273,10 +281,7 @@ int prov_tracefs_id(struct lcc *cc, const char *cat, const char *name, struct lo
 	int fd, n;
 
 	if (!dir) {
-		cc_error(cc, loc,
-			 "tracefs is not mounted and mounting it failed (%s): run 'mount -t "
-			 "tracefs nodev /sys/kernel/tracing'",
-			 strerror(errno));
+		prov_tracefs_error(cc, loc);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, cat, name);

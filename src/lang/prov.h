@@ -54,5 +54,10 @@ int prov_task_field(struct cg *cg, int vtask, const char *field, struct type *t)
 /* Id of a tracefs event, mounting tracefs when needed; -1 + cc_error. */
 int prov_tracefs_id(struct lcc *cc, const char *cat, const char *name, struct loc loc);
 const char *prov_tracefs_dir(void);
+/* "tracefs is not mounted and mounting it failed..." */
+void prov_tracefs_error(struct lcc *cc, struct loc loc);
+/* tpformat.c: the record of tracepoint cat:ev as a struct type, from its
+ * tracefs format file; NULL after cc_error. */
+struct type *tpformat_struct(struct lcc *cc, const char *cat, const char *ev);
 
 #endif

@@ -288,6 +288,7 @@ static int sema_member(struct lcc *cc, struct clause *c, struct node *n)
 		return -1;
 	}
 	n->aux = mi.offset;
+	n->dataloc = mi.dataloc;
 	n->t = mi.t;
 	if (n->t->k == TY_PTR && t->user)
 		n->t = type_ptr(n->t->ref, 1);

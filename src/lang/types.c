@@ -41,6 +41,12 @@ void types_free(void)
 		struct type *t = allocated;
 
 		allocated = t->next_alloc;
+		if (t->fields) {
+			for (int i = 0; i < t->nfields; i++)
+				free(t->fields[i].name);
+			free(t->fields);
+			free((char *)t->name);
+		}
 		free(t);
 	}
 }

@@ -31,6 +31,14 @@ enum tfmt {
 	TF_KSYM,    /* kernel address: symbol+offset */
 };
 
+/* A member of a struct without BTF (tracepoint records, tpformat.c). */
+struct type_field {
+	char *name;
+	struct type *t;
+	int offset;
+	int dataloc; /* __data_loc: a u32 (len << 16 | offset in the record) */
+};
+
 struct type {
 	enum tkind k;
 	int size;   /* bytes (ints: 1/2/4/8; strings: capacity) */
@@ -40,8 +48,10 @@ struct type {
 	int nelem;  /* arrays */
 	int btf_id; /* structs/arrays/pointee in vmlinux BTF, 0 = none */
 	enum tfmt fmt;
-	struct type *ref; /* pointers: pointee; arrays: element */
-	const char *name; /* for diagnostics and -S */
+	struct type *ref;	   /* pointers: pointee; arrays: element */
+	const char *name;	   /* for diagnostics and -S */
+	struct type_field *fields; /* structs without BTF: owned, name too */
+	int nfields;
 	struct type *next_alloc;
 };
 
@@ -73,6 +83,7 @@ struct btf_member_info {
 	struct type *t;
 	int offset;   /* bytes from the start of the struct */
 	int bitfield; /* bitfields cannot be read safely: rejected */
+	int dataloc;  /* tracepoint __data_loc field */
 };
 /* Loads /sys/kernel/btf/vmlinux once; 0 or -errno with *err set. */
 int lbtf_load(char *err, size_t errlen);
