@@ -171,6 +171,18 @@ void cg_store_to(struct cg *cg, struct node *n, int vptr, int off, struct type *
 		cg_str_into(cg, n, d, slot_t->size);
 		return;
 	}
+	if (slot_t->k == TY_SYM) {
+		/* | pid | address |: user addresses need their process */
+		int pid = cg_imm(cg, 0);
+
+		if (slot_t->user) {
+			pid = cg_call(cg, BPF_FUNC_get_current_pid_tgid, 0, NULL);
+			ir_alui(cg->ir, BPF_RSH, pid, 32);
+		}
+		cg_store_scalar(cg, vptr, off, pid, 8);
+		cg_store_scalar(cg, vptr, off + 8, cg_expr(cg, n), 8);
+		return;
+	}
 	if (slot_t->k == TY_STACK || slot_t->k == TY_USTACK) {
 		int d = ir_vreg(cg->ir);
 

@@ -20,6 +20,7 @@
 #include "lang/builtins.h"
 #include "lang/prov.h"
 #include "lang/rt.h"
+#include "lang/sym.h"
 
 void lang_opts_init(struct lang_opts *o)
 {
@@ -432,7 +433,7 @@ out:
 	free(cc->tprecs);
 	lbtf_free();
 	types_free();
-	out_ksym_free();
+	sym_free();
 	free(cc);
 	return ret;
 }

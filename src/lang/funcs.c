@@ -249,6 +249,35 @@ static int emit_basename(struct cg *cg, struct node *n)
 	return d;
 }
 
+/* usym(a), ufunc(a), umod(a), uaddr(a) for user addresses, sym(a),
+ * func(a), mod(a) for kernel ones: the address, symbolised in user space
+ * (sym.c). As keys, user space merges addresses of one symbol. */
+static int check_sym(struct lcc *cc, struct clause *c, struct node *n)
+{
+	static struct type syms[] = {
+		{ .k = TY_SYM, .size = 8, .user = 1, .fmt = TF_SYMBOL, .name = "usym" },
+		{ .k = TY_SYM, .size = 8, .user = 1, .fmt = TF_MODULE, .name = "umod" },
+		{ .k = TY_SYM, .size = 8, .fmt = TF_SYMBOL, .name = "sym" },
+		{ .k = TY_SYM, .size = 8, .fmt = TF_MODULE, .name = "mod" },
+	};
+	int user = n->name[0] == 'u';
+	const char *base = n->name + user;
+
+	(void)c;
+	if (need_int(cc, n->args, n->name, 1))
+		return -1;
+	if (!strcmp(base, "addr"))
+		n->t = &t_usymoff;
+	else
+		n->t = &syms[2 * !user + !strcmp(base, "mod")];
+	return 0;
+}
+
+static int emit_sym(struct cg *cg, struct node *n)
+{
+	return cg_expr(cg, n->args);
+}
+
 static int check_speculation(struct lcc *cc, struct clause *c, struct node *n)
 {
 	(void)c;
@@ -391,6 +420,13 @@ const struct func funcs_values[] = {
 	  .check = check_speculation,
 	  .emit = emit_speculation },
 	{ .name = "stack", .min = 0, .max = 1, .check = check_stack, .emit = emit_stack },
+	{ .name = "usym", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "ufunc", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "umod", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "uaddr", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "sym", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "func", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "mod", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
 	{ .name = "ustack", .min = 0, .max = 1, .check = check_stack, .emit = emit_stack },
 	{ .name = NULL },
 };

@@ -9,6 +9,7 @@
 #include "lang/agg.h"
 #include "lang/cg.h"
 #include "lang/rt.h"
+#include "lang/sym.h"
 
 struct spec_rec {
 	struct spec_rec *next;
@@ -159,6 +160,48 @@ static int entry_cmp(const void *x, const void *y)
 	return key_cmp(sort_agg, a->key, b->key);
 }
 
+/* usym()/ufunc()/umod()/sym()/func()/mod() keys: addresses become their
+ * symbol's (module's) start and entries with equal keys merge, so that
+ * @[ufunc(pc)] counts per function as in DTrace. Returns the new count. */
+static int merge_sym_keys(const struct agg *a, unsigned char *keys, uint64_t *vals, int n)
+{
+	int ksz = a->key_size, words = a->val_size / 8, out = 0, norm = 0;
+
+	for (int k = 0; k < a->nkeys; k++) {
+		const struct type *t = a->kt[k];
+
+		if (t->k != TY_SYM || (t->fmt != TF_SYMBOL && t->fmt != TF_MODULE))
+			continue;
+		norm = 1;
+		for (int i = 0; i < n; i++) {
+			uint64_t pid, addr;
+			unsigned char *p = keys + (size_t)i * ksz + a->koff[k];
+
+			memcpy(&pid, p, 8);
+			memcpy(&addr, p + 8, 8);
+			addr = sym_normalize(pid, addr, t->user, t->fmt);
+			memcpy(p + 8, &addr, 8);
+		}
+	}
+	if (!norm)
+		return n;
+	for (int i = 0; i < n; i++) {
+		int j;
+
+		for (j = 0; j < out; j++)
+			if (!memcmp(keys + (size_t)j * ksz, keys + (size_t)i * ksz, ksz))
+				break;
+		if (j < out) {
+			a->fn->merge(a, vals + (size_t)j * words, vals + (size_t)i * words);
+			continue;
+		}
+		memmove(keys + (size_t)out * ksz, keys + (size_t)i * ksz, ksz);
+		memmove(vals + (size_t)out * words, vals + (size_t)i * words, a->val_size);
+		out++;
+	}
+	return out;
+}
+
 void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt)
 {
 	unsigned char *keys;
@@ -168,6 +211,8 @@ void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt)
 
 	if (rt->agg_read(rt, a, &keys, &vals, &n))
 		return;
+	if (a->nkeys)
+		n = merge_sym_keys(a, keys, vals, n);
 	e = calloc(n + 1, sizeof(*e));
 	for (int i = 0; i < n; i++) {
 		e[i].key = keys + (size_t)i * ksz;

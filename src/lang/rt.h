@@ -64,7 +64,6 @@ void out_value(struct rt *rt, FILE *f, const struct type *t, const unsigned char
 void out_stack(struct rt *rt, FILE *f, const struct type *t, const unsigned char *p, int indent);
 void out_json_str(FILE *f, const char *s, size_t max);
 void out_agg(struct rt *rt, struct agg *a, const char *fmt, struct agg_entry *e, int n);
-void out_ksym_free(void);
 /* Snapshots /proc/PID/maps for user stack symbolisation. */
 void rt_snapshot_maps(uint32_t pid);
 

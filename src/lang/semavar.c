@@ -173,7 +173,7 @@ int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct type *v
 		return -1;
 	if (!v) {
 		if (vt->k == TY_VOID || vt->k == TY_STRUCT || vt->k == TY_ARRAY ||
-		    vt->k == TY_STACK || vt->k == TY_USTACK) {
+		    vt->k == TY_STACK || vt->k == TY_USTACK || vt->k == TY_SYM) {
 			cc_error(cc, l->loc, "cannot store a %s in variable '%s'", sema_tn(vt),
 				 name);
 			return -1;

@@ -21,6 +21,8 @@ enum tkind {
 	TY_ARRAY,  /* kernel array from BTF (not char: those are strings) */
 	TY_STACK,  /* kernel stack: STACK_DEPTH u64 PCs */
 	TY_USTACK, /* user stack: pid then STACK_DEPTH u64 PCs */
+	TY_SYM,	   /* address to symbolise (usym()...): a scalar in code, a
+		    * pid then the address in records and keys; user, fmt */
 };
 
 /* How an integer prints besides as a number. */
@@ -28,7 +30,9 @@ enum tfmt {
 	TF_NONE,
 	TF_SYSCALL, /* syscall number: prints its name */
 	TF_ERRNO,   /* errno value: prints as a number, named in JSON */
-	TF_KSYM,    /* kernel address: symbol+offset */
+	TF_SYMOFF,  /* TY_SYM: module`symbol+0xoff */
+	TF_SYMBOL,  /* TY_SYM: module`symbol */
+	TF_MODULE,  /* TY_SYM: module */
 };
 
 /* A member of a struct without BTF (tracepoint records, tpformat.c). */
@@ -58,7 +62,7 @@ struct type {
 #define STACK_DEPTH 32
 
 extern struct type t_void, t_s8, t_u8, t_s16, t_u16, t_s32, t_u32, t_s64, t_u64, t_voidp, t_uvoidp,
-	t_stack, t_ustack;
+	t_stack, t_ustack, t_usymoff;
 
 /* A new type owned by the pool (freed by types_free). */
 struct type *type_alloc(const struct type *proto);

@@ -122,3 +122,5 @@ check "lang/offline-rejects-uid" grep -qx "sonde script: <program>:1:13: uid is 
 # User memory is not in a trace: copyinstr() is "" offline, not a fault.
 "$SONDE" script -q -r "$TMP/w.sonde" 'syscall::openat:entry { printf("[%s]\n", copyinstr(arg1)); }' > "$TMP/ci.out" 2> "$TMP/ci.err"
 check "lang/offline-copyinstr-empty" bash -c "[ -s '$TMP/ci.out' ] && ! grep -qv '^\[\]$' '$TMP/ci.out' && [ ! -s '$TMP/ci.err' ]"
+# stack() frames are kernel symbols, module`function+0xoff as in DTrace.
+check "lang/kstack-symbols" bash -c "'$SONDE' script -q -c '$FIX/lang_work 1' 'syscall::write:entry /pid == \$target/ { stack(); }' | grep -q '^ *vmlinux\`[a-z_0-9]*+0x[0-9a-f]*\$'"
