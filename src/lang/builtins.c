@@ -95,7 +95,7 @@ static struct type *type_curthread(struct lcc *cc, struct clause *c, struct node
 
 static struct type *type_needs_btf(struct lcc *cc, struct clause *c, struct node *n)
 {
-	return type_curthread(cc, c, n) ? (n->name[0] == 'v' ? &t_u64 : &t_s32) : NULL;
+	return type_curthread(cc, c, n) ? &t_s32 : NULL;
 }
 
 static int emit_ppid(struct cg *cg, struct node *n)
@@ -106,18 +106,18 @@ static int emit_ppid(struct cg *cg, struct node *n)
 	return prov_task_field(cg, parent, "tgid", &t_s32);
 }
 
-/* CPU time the thread has run, as the scheduler last accounted it
- * (task->se.sum_exec_runtime; updated at ticks and context switches). */
+/* Thread CPU time in ns, from sched-switch bookkeeping (prov_vtime.c). */
+static struct type *type_vtimestamp(struct lcc *cc, struct clause *c, struct node *n)
+{
+	if (!type_curthread(cc, c, n) || vtime_plan(cc))
+		return NULL;
+	return &t_u64;
+}
+
 static int emit_vtimestamp(struct cg *cg, struct node *n)
 {
-	int task = emit_curthread(cg, n);
-	int off = lbtf_offsetof("task_struct", "se") +
-		  lbtf_offsetof("sched_entity", "sum_exec_runtime");
-	int a = ir_vreg(cg->ir);
-
-	ir_mov(cg->ir, a, task);
-	ir_alui(cg->ir, BPF_ADD, a, off);
-	return cg_read_scalar(cg, a, &t_u64, 0);
+	(void)n;
+	return vtime_emit(cg);
 }
 
 static int emit_execname(struct cg *cg, struct node *n)
@@ -307,7 +307,7 @@ static const struct builtin builtins[] = {
 	{ .name = "timestamp", .t = &t_u64, .emit = emit_timestamp, .help = "monotonic ns" },
 	{ .live_only = 1,
 	  .name = "vtimestamp",
-	  .type = type_needs_btf,
+	  .type = type_vtimestamp,
 	  .emit = emit_vtimestamp,
 	  .help = "thread CPU time in ns" },
 	{ .name = "walltimestamp",

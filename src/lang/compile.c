@@ -298,11 +298,15 @@ static pid_t spawn(const char *cmd, int *go, char *exe, size_t exelen, char *err
 	return pid;
 }
 
+/* vtimestamp bookkeeping first, so no switch of a thread it has seen is
+ * missed once probes fire. */
 static int attach_all(struct lcc *cc)
 {
-	for (int i = 0; i < cc->nprogs; i++)
-		if (cc->progs[i].prov->attach(cc, &cc->progs[i]))
-			return -1;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < cc->nprogs; i++)
+			if ((cc->progs[i].prov == &prov_vtime) == !pass &&
+			    cc->progs[i].prov->attach(cc, &cc->progs[i]))
+				return -1;
 	return 0;
 }
 
@@ -378,7 +382,7 @@ int lang_run(struct lang_opts *o)
 
 	cc->o = o;
 	cc->ncpus = libbpf_num_possible_cpus();
-	cc->m_scnames = cc->m_spec = -1;
+	cc->m_scnames = cc->m_spec = cc->m_vtime = -1;
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
 	cc->wall_offset = (real.tv_sec - mono.tv_sec) * 1000000000LL + real.tv_nsec - mono.tv_nsec;
@@ -450,7 +454,7 @@ int lang_check(const char *src, char *err, size_t errlen)
 	o.target = 1;
 	cc->o = &o;
 	cc->ncpus = 2;
-	cc->m_scnames = cc->m_spec = -1;
+	cc->m_scnames = cc->m_spec = cc->m_vtime = -1;
 	for (int i = 0; i < MAX_MAPS; i++)
 		fds[i] = i + 1;
 	if (!compile(cc)) {

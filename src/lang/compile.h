@@ -169,6 +169,7 @@ struct lcc {
 	int nmaps;
 	int m_scratch, m_stats, m_rings, m_globals, m_rodata, m_zero, m_scnames, m_spec;
 	int m_ring0; /* first of ncpus RINGBUF maps (direct selection), -1 */
+	int m_vtime; /* vtimestamp bookkeeping (prov_vtime.c), -1 */
 	char *ro;    /* constant strings, zero padded */
 	int rosize;
 	int globals_size;
@@ -196,6 +197,8 @@ int rodata_add(struct lcc *cc, const char *s, int len, int cap);
 
 /* prov.c */
 int probes_match(struct lcc *cc);
+/* Gives every probe without one a program (one per attach point). */
+int probes_group(struct lcc *cc);
 /* The probe of clause c in program prog whose filter is key (-1: any). */
 const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog, long key);
 /* DTrace-style probe id: BEGIN 1, END 2, ERROR 3, then one per probe. */

@@ -108,7 +108,7 @@ static int match_desc(struct lcc *cc, struct probe_desc *pd, struct clause *c)
 }
 
 /* Groups probes by (provider, attach point): one program each. */
-static int group_progs(struct lcc *cc)
+int probes_group(struct lcc *cc)
 {
 	for (int i = 0; i < cc->nprobes; i++) {
 		struct lprobe *lp = &cc->probes[i];
@@ -143,7 +143,7 @@ int probes_match(struct lcc *cc)
 		for (struct probe_desc *pd = c->probes; pd; pd = pd->next)
 			if (match_desc(cc, pd, c))
 				return -1;
-	return group_progs(cc);
+	return probes_group(cc);
 }
 
 const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog, long key)

@@ -39,7 +39,13 @@ struct provider {
 };
 
 extern const struct provider prov_dtrace, prov_syscall, prov_proc, prov_sched, prov_profile,
-	prov_tick, prov_tracepoint, prov_uprobe, prov_pid, prov_fbt, prov_kprobe, prov_fentry;
+	prov_tick, prov_tracepoint, prov_uprobe, prov_pid, prov_fbt, prov_kprobe, prov_fentry,
+	prov_vtime;
+
+/* prov_vtime.c: vtimestamp. vtime_plan adds the map and the hidden
+ * sched_switch program (from sema); vtime_emit reads it in a probe. */
+int vtime_plan(struct lcc *cc);
+int vtime_emit(struct cg *cg);
 
 /* Helpers for providers. */
 int prov_glob(const char *pat, const char *s); /* fnmatch with "" = any */
