@@ -295,6 +295,19 @@ static int sema_member(struct lcc *cc, struct clause *c, struct node *n)
 	return 0;
 }
 
+int sema_arity(struct lcc *cc, const struct func *fn, struct node *n)
+{
+	if (n->nargs >= fn->min && n->nargs <= fn->max)
+		return 0;
+	if (fn->min == fn->max)
+		cc_error(cc, n->loc, "%s() takes %d argument%s, not %d", fn->name, fn->min,
+			 fn->min == 1 ? "" : "s", n->nargs);
+	else
+		cc_error(cc, n->loc, "%s() takes %d to %d arguments, not %d", fn->name, fn->min,
+			 fn->max, n->nargs);
+	return -1;
+}
+
 static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 {
 	const struct func *fn = func_find(n->name);
@@ -310,15 +323,8 @@ static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 			 n->name, n->name);
 		return -1;
 	}
-	if (n->nargs < fn->min || n->nargs > fn->max) {
-		if (fn->min == fn->max)
-			cc_error(cc, n->loc, "%s() takes %d argument%s, not %d", n->name, fn->min,
-				 fn->min == 1 ? "" : "s", n->nargs);
-		else
-			cc_error(cc, n->loc, "%s() takes %d to %d arguments, not %d", n->name,
-				 fn->min, fn->max, n->nargs);
+	if (sema_arity(cc, fn, n))
 		return -1;
-	}
 	n->fn = fn;
 	/* printa/clear/trunc... name aggregations: checked by the hook */
 	int k = 0, aggpos = !fn->aggarg ? -1 : !strcmp(n->name, "printa") ? n->nargs - 1 : 0;

@@ -8,6 +8,9 @@
 
 int sema_expr(struct lcc *cc, struct clause *c, struct node *n);
 int sema_args(struct lcc *cc, struct clause *c, struct node *n);
+/* The call n has as many arguments as fn takes; else -1 after cc_error. */
+struct func;
+int sema_arity(struct lcc *cc, const struct func *fn, struct node *n);
 /* Type name for diagnostics (rotating static buffers). */
 const char *sema_tn(const struct type *t);
 /* A value of type val may be stored in a variable of type var. */

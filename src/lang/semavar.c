@@ -212,15 +212,8 @@ static int sema_agg_assign(struct lcc *cc, struct clause *c, struct node *n)
 			 "step), llquantize(x, f, lo, hi, steps)");
 		return -1;
 	}
-	if (r->nargs < fn->min || r->nargs > fn->max) {
-		if (fn->min == fn->max)
-			cc_error(cc, r->loc, "%s() takes %d argument%s, not %d", fn->name, fn->min,
-				 fn->min == 1 ? "" : "s", r->nargs);
-		else
-			cc_error(cc, r->loc, "%s() takes %d to %d arguments, not %d", fn->name,
-				 fn->min, fn->max, r->nargs);
+	if (sema_arity(cc, fn, r))
 		return -1;
-	}
 	if (sema_args(cc, c, l) || sema_args(cc, c, r))
 		return -1;
 	r->fn = fn;
