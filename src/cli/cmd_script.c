@@ -29,6 +29,7 @@ static const char usage[] =
 	"  -l          list the probes the descriptions match, then exit\n"
 	"  -S          dump the AST, types, maps and annotated BPF, then exit\n"
 	"  -v          print the full verifier log when the kernel rejects the code\n"
+	"  -q          quiet: only what the program prints, no CPU/ID/FUNCTION:NAME lines\n"
 	"  -x OPT=VAL  strsize=128 bufsize=262144 aggsize=4096 dynvarsize=4096 nspec=1\n"
 	"  --json      NDJSON output: printf, trace, aggregation and drops records\n"
 	"\n"
@@ -127,7 +128,8 @@ static int run(int argc, char **argv)
 			o.verbose = 1;
 			break;
 		case 'q':
-			break; /* output is always quiet, as with dtrace -q */
+			o.quiet = 1;
+			break;
 		case 'x':
 			if (lang_opt_set(&o, optarg, err, sizeof(err))) {
 				cli_err("script", "%s", err);

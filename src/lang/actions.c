@@ -52,7 +52,10 @@ static int conv_ok(char conv, const struct type *t)
 {
 	switch (conv) {
 	case 's':
-		return t->k == TY_STR;
+		return t->k == TY_STR || t->k == TY_SYM;
+	case 'a':
+	case 'A':
+		return type_is_scalar(t) || t->k == TY_SYM;
 	case 'k':
 		return t->k == TY_STACK || t->k == TY_USTACK;
 	default:
@@ -101,7 +104,8 @@ static int check_printf(struct lcc *cc, struct clause *c, struct node *n)
 						     : "");
 			return -1;
 		}
-		add_arg(act, rec_type(a->t));
+		/* %A of an address records the process with it */
+		add_arg(act, cv[k].conv == 'A' && a->t->k != TY_SYM ? &t_usymoff : rec_type(a->t));
 	}
 	n->aux = act->id;
 	n->t = &t_void;
@@ -135,6 +139,7 @@ static int check_trace(struct lcc *cc, struct clause *c, struct node *n)
 	}
 	act = action_new(cc, A_TRACE, n->loc);
 	add_arg(act, rec_type(n->args->t));
+	act->tsize = n->args->t->size;
 	n->aux = act->id;
 	n->t = &t_void;
 	return 0;
@@ -299,6 +304,8 @@ static int emit_speculate(struct cg *cg, struct node *n)
 	ir_movi(cg->ir, v, 0xffffffff);
 	ir_bind(cg->ir, ok);
 	cg->vspec = v;
+	if (cg->probe_line)
+		cg_probe_rec(cg, A_PROBE); /* held with the clause's records */
 	return NO_REG;
 }
 

@@ -491,7 +491,7 @@ void agg_emit_assign(struct cg *cg, struct node *n)
 	int skip = ir_label(cg->ir), vkey, vval, varg = NO_REG, size;
 
 	if (a->nkeys) {
-		vkey = cg_key(cg, n->l->args, a->nkeys, a->kt, &size);
+		vkey = cg_key(cg, n->l->args, a->nkeys, a->kt, 0, &size);
 	} else {
 		vkey = ir_vreg(cg->ir);
 		ir_mov(cg->ir, vkey, BPF_REG_10);

@@ -64,7 +64,8 @@ struct node {
 	struct agg *agg;
 	int is_const; /* value known at compile time: cval */
 	int64_t cval;
-	int strid; /* N_STR: constant string id in the rodata */
+	int strid;   /* N_STR: constant string id in the rodata */
+	int dataloc; /* N_MEMBER: a tracepoint __data_loc field */
 	struct node *alloc_next;
 };
 

@@ -114,7 +114,12 @@ struct type *lbtf_type(int id)
 
 struct type *lbtf_struct(const char *name)
 {
-	int id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_STRUCT);
+	char err[256];
+	int id;
+
+	if (lbtf_load(err, sizeof(err)))
+		return NULL; /* callers report the missing type */
+	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_STRUCT);
 
 	if (id < 0)
 		id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_UNION);
@@ -154,6 +159,14 @@ static int member_find(int sid, const char *name, int base, struct btf_member_in
 
 int lbtf_member(const struct type *st, const char *name, struct btf_member_info *mi)
 {
+	memset(mi, 0, sizeof(*mi));
+	for (int i = 0; i < st->nfields; i++)
+		if (!strcmp(st->fields[i].name, name)) {
+			mi->t = st->fields[i].t;
+			mi->offset = st->fields[i].offset;
+			mi->dataloc = st->fields[i].dataloc;
+			return 0;
+		}
 	if (!vmlinux || st->k != TY_STRUCT)
 		return -ENOENT;
 	return member_find(st->btf_id, name, 0, mi);

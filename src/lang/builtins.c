@@ -95,7 +95,7 @@ static struct type *type_curthread(struct lcc *cc, struct clause *c, struct node
 
 static struct type *type_needs_btf(struct lcc *cc, struct clause *c, struct node *n)
 {
-	return type_curthread(cc, c, n) ? (n->name[0] == 'v' ? &t_u64 : &t_s32) : NULL;
+	return type_curthread(cc, c, n) ? &t_s32 : NULL;
 }
 
 static int emit_ppid(struct cg *cg, struct node *n)
@@ -106,18 +106,18 @@ static int emit_ppid(struct cg *cg, struct node *n)
 	return prov_task_field(cg, parent, "tgid", &t_s32);
 }
 
-/* CPU time the thread has run, as the scheduler last accounted it
- * (task->se.sum_exec_runtime; updated at ticks and context switches). */
+/* Thread CPU time in ns, from sched-switch bookkeeping (prov_vtime.c). */
+static struct type *type_vtimestamp(struct lcc *cc, struct clause *c, struct node *n)
+{
+	if (!type_curthread(cc, c, n) || vtime_plan(cc))
+		return NULL;
+	return &t_u64;
+}
+
 static int emit_vtimestamp(struct cg *cg, struct node *n)
 {
-	int task = emit_curthread(cg, n);
-	int off = lbtf_offsetof("task_struct", "se") +
-		  lbtf_offsetof("sched_entity", "sum_exec_runtime");
-	int a = ir_vreg(cg->ir);
-
-	ir_mov(cg->ir, a, task);
-	ir_alui(cg->ir, BPF_ADD, a, off);
-	return cg_read_scalar(cg, a, &t_u64, 0);
+	(void)n;
+	return vtime_emit(cg);
 }
 
 static int emit_execname(struct cg *cg, struct node *n)
@@ -141,6 +141,8 @@ static int emit_zero(struct cg *cg, struct node *n)
 
 static int emit_arg(struct cg *cg, struct node *n)
 {
+	if (cg->in_error)
+		return cg_error_arg(cg, n->name[3] - '0');
 	return cg->p->prov->arg(cg, n->name[3] - '0');
 }
 
@@ -267,6 +269,25 @@ static int emit_retval(struct cg *cg, struct node *n)
 	return cg->p->prov->arg(cg, 0);
 }
 
+/* DTrace's fault codes, to compare with arg4 in ERROR clauses. */
+static int emit_fault_code(struct cg *cg, struct node *n)
+{
+	static const char *const names[] = { "DTRACEFLT_UNKNOWN", "DTRACEFLT_BADADDR",
+					     "DTRACEFLT_BADALIGN", "DTRACEFLT_ILLOP",
+					     "DTRACEFLT_DIVZERO" };
+	int k = 0;
+
+	while (k < FLT_DIVZERO && strcmp(names[k], n->name))
+		k++;
+	return cg_imm(cg, k);
+}
+
+static int emit_epid(struct cg *cg, struct node *n)
+{
+	(void)n;
+	return cg_epid(cg);
+}
+
 static struct type t_pid = { .k = TY_INT, .size = 4, .sign = 1, .name = "pid_t" };
 static struct type t_uid = { .k = TY_INT, .size = 4, .name = "uid_t" };
 static struct type t_execname = { .k = TY_STR, .size = 16, .padded = 1, .name = "string" };
@@ -274,14 +295,19 @@ static struct type t_execname = { .k = TY_STR, .size = 16, .padded = 1, .name = 
 static const struct builtin builtins[] = {
 	{ .name = "pid", .t = &t_pid, .emit = emit_pid, .help = "process id" },
 	{ .name = "tid", .t = &t_pid, .emit = emit_tid, .help = "thread id" },
-	{ .name = "ppid", .type = type_needs_btf, .emit = emit_ppid, .help = "parent process id" },
-	{ .name = "uid", .t = &t_uid, .emit = emit_uid, .help = "real user id" },
-	{ .name = "gid", .t = &t_uid, .emit = emit_gid, .help = "real group id" },
+	{ .live_only = 1,
+	  .name = "ppid",
+	  .type = type_needs_btf,
+	  .emit = emit_ppid,
+	  .help = "parent process id" },
+	{ .live_only = 1, .name = "uid", .t = &t_uid, .emit = emit_uid, .help = "real user id" },
+	{ .live_only = 1, .name = "gid", .t = &t_uid, .emit = emit_gid, .help = "real group id" },
 	{ .name = "cpu", .t = &t_u32, .emit = emit_cpu, .help = "CPU number" },
 	{ .name = "curcpu", .t = &t_u32, .emit = emit_cpu, .help = "CPU number" },
 	{ .name = "timestamp", .t = &t_u64, .emit = emit_timestamp, .help = "monotonic ns" },
-	{ .name = "vtimestamp",
-	  .type = type_needs_btf,
+	{ .live_only = 1,
+	  .name = "vtimestamp",
+	  .type = type_vtimestamp,
 	  .emit = emit_vtimestamp,
 	  .help = "thread CPU time in ns" },
 	{ .name = "walltimestamp",
@@ -293,7 +319,8 @@ static const struct builtin builtins[] = {
 	  .emit = emit_execname,
 	  .strdst = 1,
 	  .help = "command name" },
-	{ .name = "curthread",
+	{ .live_only = 1,
+	  .name = "curthread",
 	  .type = type_curthread,
 	  .emit = emit_curthread,
 	  .help = "struct task_struct * of the current thread" },
@@ -304,6 +331,12 @@ static const struct builtin builtins[] = {
 	{ .name = "errno", .t = &t_s32, .emit = emit_zero, .help = "error of the syscall" },
 	{ .name = "retval", .type = type_retval, .emit = emit_retval },
 	{ .name = "args", .type = type_args, .emit = emit_args },
+	{ .name = "epid", .t = &t_u32, .emit = emit_epid, .help = "enabled probe id" },
+	{ .name = "DTRACEFLT_UNKNOWN", .t = &t_s32, .emit = emit_fault_code },
+	{ .name = "DTRACEFLT_BADADDR", .t = &t_s32, .emit = emit_fault_code },
+	{ .name = "DTRACEFLT_BADALIGN", .t = &t_s32, .emit = emit_fault_code },
+	{ .name = "DTRACEFLT_ILLOP", .t = &t_s32, .emit = emit_fault_code },
+	{ .name = "DTRACEFLT_DIVZERO", .t = &t_s32, .emit = emit_fault_code },
 	{ .name = "arg0", .t = &t_s64, .emit = emit_arg },
 	{ .name = "arg1", .t = &t_s64, .emit = emit_arg },
 	{ .name = "arg2", .t = &t_s64, .emit = emit_arg },

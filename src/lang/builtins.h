@@ -16,6 +16,7 @@ struct builtin {
 	struct type *(*type)(struct lcc *cc, struct clause *c, struct node *n);
 	int (*emit)(struct cg *cg, struct node *n); /* returns a vreg */
 	int strdst;				    /* writes its string into cg_str_dest() */
+	int live_only;				    /* not in recorded traces: refused with -r */
 	const char *help;
 };
 

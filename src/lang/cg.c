@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Code generation: expressions, statements, clauses and the program
- * prologue/epilogue, emitted as IR over virtual registers.
+ * Code generation: the helpers every generator shares (scratch, calls,
+ * loads and stores, keys, map slots, output records), statements, clauses
+ * and the program prologue/epilogue, emitted as IR over virtual
+ * registers. Expressions are in cgexpr.c.
  *
  * Program shape (one per attach point):
  *
@@ -73,7 +75,7 @@ static int zero_key(struct cg *cg)
 	return r;
 }
 
-static int map_ptr(struct cg *cg, int map)
+int cg_map_ptr(struct cg *cg, int map)
 {
 	int r = ir_vreg(cg->ir);
 
@@ -83,7 +85,7 @@ static int map_ptr(struct cg *cg, int map)
 
 void cg_drop(struct cg *cg, enum drop_kind k)
 {
-	int args[2] = { map_ptr(cg, cg->cc->m_stats), zero_key(cg) };
+	int args[2] = { cg_map_ptr(cg, cg->cc->m_stats), zero_key(cg) };
 	int v = cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args), t = ir_vreg(cg->ir);
 	int skip = ir_label(cg->ir);
 
@@ -100,7 +102,7 @@ void cg_zero(struct cg *cg, int vptr, int off, int size)
 		ir_st(cg->ir, BPF_DW, vptr, off + i, 0);
 }
 
-static int bpf_size(int width)
+int cg_bpf_size(int width)
 {
 	switch (width) {
 	case 1:
@@ -116,7 +118,7 @@ static int bpf_size(int width)
 
 void cg_store_scalar(struct cg *cg, int vptr, int off, int v, int width)
 {
-	ir_stx(cg->ir, bpf_size(width), vptr, off, v);
+	ir_stx(cg->ir, cg_bpf_size(width), vptr, off, v);
 }
 
 int cg_load_scalar(struct cg *cg, int vptr, int off, struct type *t)
@@ -125,27 +127,29 @@ int cg_load_scalar(struct cg *cg, int vptr, int off, struct type *t)
 	int w = t->k == TY_INT ? t->size : 8;
 
 	if (t->k == TY_INT && t->sign && w < 8)
-		ir_ldxs(cg->ir, bpf_size(w), r, vptr, off);
+		ir_ldxs(cg->ir, cg_bpf_size(w), r, vptr, off);
 	else
-		ir_ldx(cg->ir, bpf_size(w), r, vptr, off);
+		ir_ldx(cg->ir, cg_bpf_size(w), r, vptr, off);
 	return r;
 }
 
 /* bpf_probe_read_{kernel,user}(scratch, size, addr), then a checked load:
- * the only safe way to dereference an arbitrary address. On a fault the
- * helper zeroes the buffer, so the value reads as 0. */
+ * the only safe way to dereference an arbitrary address. A fault is
+ * DTrace's "invalid address" (cgfault.c). */
 int cg_read_scalar(struct cg *cg, int vaddr, struct type *t, int user)
 {
 	int off = cg_scratch(cg, 8);
 	int w = t->k == TY_INT ? t->size : 8;
 	int args[3] = { cg_scratch_ptr(cg, off), cg_imm(cg, w), vaddr };
+	int ret =
+		cg_call(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel, 3, args);
 
-	cg_call(cg, user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel, 3, args);
+	cg_fault_if(cg, ret, FLT_BADADDR, args[2]);
 	return cg_load_scalar(cg, cg->vscr, off, t);
 }
 
 /* Truncates/extends v to integer type t in place. */
-static void cg_convert(struct cg *cg, int v, const struct type *t)
+void cg_convert(struct cg *cg, int v, const struct type *t)
 {
 	int sh;
 
@@ -167,6 +171,18 @@ void cg_store_to(struct cg *cg, struct node *n, int vptr, int off, struct type *
 		cg_str_into(cg, n, d, slot_t->size);
 		return;
 	}
+	if (slot_t->k == TY_SYM) {
+		/* | pid | address |: user addresses need their process */
+		int pid = cg_imm(cg, 0);
+
+		if (slot_t->user) {
+			pid = cg_call(cg, BPF_FUNC_get_current_pid_tgid, 0, NULL);
+			ir_alui(cg->ir, BPF_RSH, pid, 32);
+		}
+		cg_store_scalar(cg, vptr, off, pid, 8);
+		cg_store_scalar(cg, vptr, off + 8, cg_expr(cg, n), 8);
+		return;
+	}
 	if (slot_t->k == TY_STACK || slot_t->k == TY_USTACK) {
 		int d = ir_vreg(cg->ir);
 
@@ -181,9 +197,9 @@ void cg_store_to(struct cg *cg, struct node *n, int vptr, int off, struct type *
 	cg_store_scalar(cg, vptr, off, cg_expr(cg, n), 8);
 }
 
-int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int *size)
+int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int lead, int *size)
 {
-	int koff[MAX_KEYS], total = 0, off, vk, k = 0;
+	int koff[MAX_KEYS], total = lead, off, vk, k = 0;
 
 	for (int i = 0; i < nkeys; i++) {
 		koff[i] = total;
@@ -202,18 +218,18 @@ int cg_map_slot(struct cg *cg, int map, int vkey, enum drop_kind dk, int lbl_fai
 	int args[4], v, ok = ir_label(cg->ir), vk = ir_vreg(cg->ir);
 
 	ir_mov(cg->ir, vk, vkey);
-	args[0] = map_ptr(cg, map);
+	args[0] = cg_map_ptr(cg, map);
 	args[1] = vk;
 	v = cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args);
 	ir_jmpi(cg->ir, BPF_JNE, v, 0, ok);
 	/* absent: insert zeros (BPF_NOEXIST: another CPU may have won) */
-	args[0] = map_ptr(cg, map);
+	args[0] = cg_map_ptr(cg, map);
 	args[1] = vk;
 	args[2] = ir_vreg(cg->ir);
 	ir_ldmapval(cg->ir, args[2], cg->cc->m_zero, 0);
 	args[3] = cg_imm(cg, BPF_NOEXIST);
 	cg_call(cg, BPF_FUNC_map_update_elem, 4, args);
-	args[0] = map_ptr(cg, map);
+	args[0] = cg_map_ptr(cg, map);
 	args[1] = vk;
 	ir_mov(cg->ir, v, cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args));
 	ir_jmpi(cg->ir, BPF_JNE, v, 0, ok);
@@ -270,7 +286,7 @@ void cg_rec_submit(struct cg *cg, int vrec, int size)
 		int koff = cg_scratch(cg, 8);
 
 		cg_store_scalar(cg, cg->vscr, koff, cpu, 4);
-		args[0] = map_ptr(cg, cg->cc->m_rings);
+		args[0] = cg_map_ptr(cg, cg->cc->m_rings);
 		args[1] = cg_scratch_ptr(cg, koff);
 		ir_mov(cg->ir, ring, cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args));
 		ir_jmpi(cg->ir, BPF_JEQ, ring, 0, fail);
@@ -285,421 +301,6 @@ void cg_rec_submit(struct cg *cg, int vrec, int size)
 	ir_bind(cg->ir, fail);
 	cg_drop(cg, DROP_RING);
 	ir_bind(cg->ir, done);
-}
-
-static int alu_op(int tok, int sign, int *off)
-{
-	*off = 0;
-	switch (tok) {
-	case T_PLUS:
-	case T_ADDEQ:
-	case T_INC:
-		return BPF_ADD;
-	case T_MINUS:
-	case T_SUBEQ:
-	case T_DEC:
-		return BPF_SUB;
-	case T_STAR:
-	case T_MULEQ:
-		return BPF_MUL;
-	case T_SLASH:
-	case T_DIVEQ:
-		*off = sign;
-		return BPF_DIV; /* off 1: sdiv (v4 ISA) */
-	case T_PERCENT:
-	case T_MODEQ:
-		*off = sign;
-		return BPF_MOD;
-	case T_AMP:
-	case T_ANDEQ:
-		return BPF_AND;
-	case T_PIPE:
-	case T_OREQ:
-		return BPF_OR;
-	case T_CARET:
-	case T_XOREQ:
-		return BPF_XOR;
-	case T_SHL:
-	case T_SHLEQ:
-		return BPF_LSH;
-	case T_SHR:
-	case T_SHREQ:
-		return sign ? BPF_ARSH : BPF_RSH;
-	default:
-		return -1;
-	}
-}
-
-/* dst op= src, with division by zero yielding 0 instead of the BPF
- * semantics (x/0 = 0, x%0 = x) differing from each other. */
-static void cg_arith(struct cg *cg, int tok, int dst, int src, const struct type *t)
-{
-	int off, op = alu_op(tok, t->sign, &off);
-
-	if (op == BPF_DIV || op == BPF_MOD) {
-		int nz = ir_label(cg->ir), done = ir_label(cg->ir);
-
-		ir_jmpi(cg->ir, BPF_JNE, src, 0, nz);
-		ir_movi(cg->ir, dst, 0);
-		ir_ja(cg->ir, done);
-		ir_bind(cg->ir, nz);
-		ir_alu(cg->ir, op, dst, src);
-		cg->ir->v[cg->ir->n - 1].i.off = off;
-		ir_bind(cg->ir, done);
-		return;
-	}
-	ir_alu(cg->ir, op, dst, src);
-	if (t->k == TY_INT)
-		cg_convert(cg, dst, t);
-}
-
-static int jmp_for(int tok, int sign)
-{
-	switch (tok) {
-	case T_EQ:
-		return BPF_JEQ;
-	case T_NE:
-		return BPF_JNE;
-	case T_LT:
-		return sign ? BPF_JSLT : BPF_JLT;
-	case T_GT:
-		return sign ? BPF_JSGT : BPF_JGT;
-	case T_LE:
-		return sign ? BPF_JSLE : BPF_JLE;
-	case T_GE:
-		return sign ? BPF_JSGE : BPF_JGE;
-	default:
-		return -1;
-	}
-}
-
-static int neg_jmp(int tok)
-{
-	switch (tok) {
-	case T_EQ:
-		return T_NE;
-	case T_NE:
-		return T_EQ;
-	case T_LT:
-		return T_GE;
-	case T_GE:
-		return T_LT;
-	case T_GT:
-		return T_LE;
-	default:
-		return T_GT;
-	}
-}
-
-static int is_cmp(int op)
-{
-	return op == T_EQ || op == T_NE || op == T_LT || op == T_GT || op == T_LE || op == T_GE;
-}
-
-/* Jumps to lbl when (a op b) is false. */
-static void cg_cmp_false(struct cg *cg, struct node *n, int lbl)
-{
-	struct type *l = n->l->t, *r = n->r->t;
-	int a, b, sign;
-
-	if (l->k == TY_STR) {
-		a = cg_expr(cg, n->l);
-		b = cg_expr(cg, n->r);
-		if (n->op == T_EQ || n->op == T_NE) {
-			int cap = l->size < r->size ? l->size : r->size;
-			int diff = ir_label(cg->ir), same = ir_label(cg->ir);
-			int x = ir_vreg(cg->ir), y = ir_vreg(cg->ir);
-
-			/* strings are zero padded: compare words */
-			for (int i = 0; i < cap; i += 8) {
-				int w = cap - i >= 8 ? 8 : cap - i >= 4 ? 4 : cap - i >= 2 ? 2 : 1;
-
-				ir_ldx(cg->ir, bpf_size(w), x, a, i);
-				ir_ldx(cg->ir, bpf_size(w), y, b, i);
-				ir_jmp(cg->ir, BPF_JNE, x, y, diff);
-				if (w < 8)
-					break;
-			}
-			ir_ja(cg->ir, same);
-			ir_bind(cg->ir, diff);
-			if (n->op == T_EQ)
-				ir_ja(cg->ir, lbl);
-			else {
-				int t = ir_label(cg->ir);
-
-				ir_ja(cg->ir, t);
-				ir_bind(cg->ir, same);
-				ir_ja(cg->ir, lbl);
-				ir_bind(cg->ir, t);
-				return;
-			}
-			ir_bind(cg->ir, same);
-			return;
-		}
-		a = cg_str_cmp(cg, a, b, l->size < r->size ? l->size : r->size);
-		ir_jmpi(cg->ir, jmp_for(neg_jmp(n->op), 1), a, 0, lbl);
-		return;
-	}
-	sign = (l->k == TY_INT && l->sign) && (r->k == TY_INT && r->sign);
-	if (l->k == TY_INT && r->k == TY_INT)
-		sign = type_arith(l, r)->sign;
-	a = cg_expr(cg, n->l);
-	if (n->r->is_const && n->r->cval == (int32_t)n->r->cval) {
-		ir_jmpi(cg->ir, jmp_for(neg_jmp(n->op), sign), a, (int32_t)n->r->cval, lbl);
-		return;
-	}
-	b = cg_expr(cg, n->r);
-	ir_jmp(cg->ir, jmp_for(neg_jmp(n->op), sign), a, b, lbl);
-}
-
-void cg_cond(struct cg *cg, struct node *n, int lbl_false)
-{
-	struct loc save = cg->ir->loc;
-
-	cg->ir->loc = n->loc;
-	if (n->is_const) {
-		if (!n->cval)
-			ir_ja(cg->ir, lbl_false);
-	} else if (n->k == N_BIN && is_cmp(n->op)) {
-		cg_cmp_false(cg, n, lbl_false);
-	} else if (n->k == N_BIN && n->op == T_LAND) {
-		cg_cond(cg, n->l, lbl_false);
-		cg_cond(cg, n->r, lbl_false);
-	} else if (n->k == N_BIN && n->op == T_LOR) {
-		int yes = ir_label(cg->ir), no = ir_label(cg->ir);
-
-		cg_cond(cg, n->l, no);
-		ir_ja(cg->ir, yes);
-		ir_bind(cg->ir, no);
-		cg_cond(cg, n->r, lbl_false);
-		ir_bind(cg->ir, yes);
-	} else if (n->k == N_UN && n->op == T_NOT) {
-		int skip = ir_label(cg->ir);
-
-		cg_cond(cg, n->l, skip);
-		ir_ja(cg->ir, lbl_false);
-		ir_bind(cg->ir, skip);
-	} else {
-		ir_jmpi(cg->ir, BPF_JEQ, cg_expr(cg, n), 0, lbl_false);
-	}
-	cg->ir->loc = save;
-}
-
-/* 0/1 value of a condition. */
-static int cg_bool(struct cg *cg, struct node *n)
-{
-	int r = ir_vreg(cg->ir), f = ir_label(cg->ir);
-
-	ir_movi(cg->ir, r, 0);
-	cg_cond(cg, n, f);
-	ir_movi(cg->ir, r, 1);
-	ir_bind(cg->ir, f);
-	return r;
-}
-
-static int cg_bin(struct cg *cg, struct node *n)
-{
-	int a, b;
-
-	if (is_cmp(n->op) || n->op == T_LAND || n->op == T_LOR)
-		return cg_bool(cg, n);
-	if (n->op == T_LXOR) {
-		a = cg_bool(cg, n->l);
-		b = cg_bool(cg, n->r);
-		ir_alu(cg->ir, BPF_XOR, a, b);
-		return a;
-	}
-	a = ir_vreg(cg->ir);
-	ir_mov(cg->ir, a, cg_expr(cg, n->l));
-	b = cg_expr(cg, n->r);
-	if (n->t->k == TY_PTR && n->l->t->k == TY_PTR && n->r->t->k == TY_INT && n->t->ref &&
-	    n->t->ref->size > 1) {
-		int s = ir_vreg(cg->ir);
-
-		ir_mov(cg->ir, s, b);
-		ir_alui(cg->ir, BPF_MUL, s, n->t->ref->size); /* C pointer arithmetic */
-		b = s;
-	}
-	cg_arith(cg, n->op, a, b, n->t);
-	return a;
-}
-
-/* Address of a member place: for a->b the pointer plus the offset; for
- * a.b (a itself a struct place) the address of a plus the offset. */
-static int cg_addr(struct cg *cg, struct node *n)
-{
-	int base, r = ir_vreg(cg->ir);
-
-	if (n->k == N_MEMBER) {
-		base = n->op == T_ARROW ? cg_expr(cg, n->l) : cg_addr(cg, n->l);
-		ir_mov(cg->ir, r, base);
-		if (n->aux)
-			ir_alui(cg->ir, BPF_ADD, r, n->aux);
-		return r;
-	}
-	if (n->k == N_UN && n->op == T_STAR)
-		return cg_expr(cg, n->l);
-	return cg_expr(cg, n);
-}
-
-/* Value at an address of type t: scalars read safely, char arrays copied
- * as strings, structs stay addresses. */
-static int cg_place_value(struct cg *cg, int vaddr, struct type *t, int user)
-{
-	if (t->k == TY_STRUCT || t->k == TY_ARRAY)
-		return vaddr;
-	if (t->k == TY_STR) {
-		int off = cg_scratch(cg, t->size), d = cg_scratch_ptr(cg, off);
-		int args[3];
-
-		cg_zero(cg, cg->vscr, off, (t->size + 7) & ~7);
-		args[0] = d;
-		args[1] = cg_imm(cg, t->size);
-		args[2] = vaddr;
-		cg_call(cg, user ? BPF_FUNC_probe_read_user_str : BPF_FUNC_probe_read_kernel_str, 3,
-			args);
-		return d;
-	}
-	return cg_read_scalar(cg, vaddr, t, user);
-}
-
-static int cg_assign(struct cg *cg, struct node *n)
-{
-	struct node *l = n->l;
-	int v;
-
-	if (l->k == N_AGG)
-		return agg_emit_assign(cg, n), NO_REG;
-	if (n->op == T_ASSIGN) {
-		if (l->t->k == TY_STR) {
-			cg_var_write(cg, l, NO_REG, n->r);
-			return NO_REG;
-		}
-		v = ir_vreg(cg->ir);
-		ir_mov(cg->ir, v, cg_expr(cg, n->r));
-		cg_var_write(cg, l, v, NULL);
-		return v;
-	}
-	v = ir_vreg(cg->ir);
-	ir_mov(cg->ir, v, cg_var_read(cg, l));
-	cg_arith(cg, n->op, v, cg_expr(cg, n->r), l->t);
-	cg_var_write(cg, l, v, NULL);
-	return v;
-}
-
-static int cg_incdec(struct cg *cg, struct node *n)
-{
-	int v = ir_vreg(cg->ir), old = ir_vreg(cg->ir);
-	int step = n->l->t->k == TY_PTR && n->l->t->ref ? n->l->t->ref->size : 1;
-
-	ir_mov(cg->ir, v, cg_var_read(cg, n->l));
-	ir_mov(cg->ir, old, v);
-	ir_alui(cg->ir, n->op == T_INC ? BPF_ADD : BPF_SUB, v, step ? step : 1);
-	cg_var_write(cg, n->l, v, NULL);
-	return n->aux ? old : v;
-}
-
-static int cg_tern(struct cg *cg, struct node *n)
-{
-	int r = ir_vreg(cg->ir), f = ir_label(cg->ir), done = ir_label(cg->ir);
-
-	if (n->t->k == TY_STR) {
-		int off = cg_scratch(cg, n->t->size);
-
-		ir_mov(cg->ir, r, cg_scratch_ptr(cg, off));
-		cg_cond(cg, n->l, f);
-		cg_str_into(cg, n->r, r, n->t->size);
-		ir_ja(cg->ir, done);
-		ir_bind(cg->ir, f);
-		cg_str_into(cg, n->x, r, n->t->size);
-		ir_bind(cg->ir, done);
-		return r;
-	}
-	cg_cond(cg, n->l, f);
-	ir_mov(cg->ir, r, cg_expr(cg, n->r));
-	ir_ja(cg->ir, done);
-	ir_bind(cg->ir, f);
-	ir_mov(cg->ir, r, cg_expr(cg, n->x));
-	ir_bind(cg->ir, done);
-	return r;
-}
-
-static int cg_builtin(struct cg *cg, struct node *n)
-{
-	const char *name = n->bi->name;
-	int r = NO_REG;
-
-	if (cg->p->prov->builtin)
-		r = cg->p->prov->builtin(cg, name);
-	return r != NO_REG ? r : n->bi->emit(cg, n);
-}
-
-static int cg_expr_inner(struct cg *cg, struct node *n)
-{
-	int r;
-
-	if (n->is_const && n->t->k == TY_INT)
-		return cg_imm(cg, n->cval);
-	switch (n->k) {
-	case N_STR:
-		r = ir_vreg(cg->ir);
-		ir_ldmapval(cg->ir, r, cg->cc->m_rodata, n->strid);
-		return r;
-	case N_IDENT:
-		return n->bi ? cg_builtin(cg, n) : cg_var_read(cg, n);
-	case N_SELF:
-	case N_THIS:
-		return cg_var_read(cg, n);
-	case N_INDEX:
-		return n->bi ? cg->p->prov->args(cg, (int)n->args->cval) : cg_var_read(cg, n);
-	case N_CALL:
-		return n->fn->emit(cg, n);
-	case N_BIN:
-		return cg_bin(cg, n);
-	case N_UN:
-		if (n->op == T_NOT)
-			return cg_bool(cg, n);
-		if (n->op == T_STAR)
-			return cg_place_value(cg, cg_expr(cg, n->l), n->t, n->l->t->user);
-		r = ir_vreg(cg->ir);
-		ir_mov(cg->ir, r, cg_expr(cg, n->l));
-		if (n->op == T_MINUS)
-			ir_alui(cg->ir, BPF_NEG, r, 0);
-		else if (n->op == T_TILDE)
-			ir_alui(cg->ir, BPF_XOR, r, -1);
-		cg_convert(cg, r, n->t);
-		return r;
-	case N_ASSIGN:
-		return cg_assign(cg, n);
-	case N_INCDEC:
-		return cg_incdec(cg, n);
-	case N_TERN:
-		return cg_tern(cg, n);
-	case N_MEMBER:
-		return cg_place_value(cg, cg_addr(cg, n), n->t, n->l->t->user);
-	case N_CAST:
-		r = ir_vreg(cg->ir);
-		ir_mov(cg->ir, r, cg_expr(cg, n->l));
-		cg_convert(cg, r, n->t);
-		return r;
-	case N_STRINGOF:
-		if (n->l->t->k == TY_STR)
-			return cg_expr(cg, n->l);
-		return cg_place_value(cg, cg_expr(cg, n->l), n->t, n->l->t->user);
-	default:
-		return cg_imm(cg, n->cval);
-	}
-}
-
-int cg_expr(struct cg *cg, struct node *n)
-{
-	struct loc save = cg->ir->loc;
-	int r;
-
-	cg->ir->loc = n->loc;
-	r = cg_expr_inner(cg, n);
-	cg->ir->loc = save;
-	return r;
 }
 
 static void cg_stmt(struct cg *cg, struct node *s)
@@ -729,6 +330,59 @@ static void cg_stmt(struct cg *cg, struct node *s)
 	}
 }
 
+/* Whether a statement list holds a statement matching fn. */
+static int stmt_find(const struct node *s, int (*fn)(const struct node *call))
+{
+	if (!s)
+		return 0;
+	if (s->k == N_BLOCK) {
+		for (const struct node *x = s->args; x; x = x->next)
+			if (stmt_find(x, fn))
+				return 1;
+		return 0;
+	}
+	if (s->k == N_IF)
+		return stmt_find(s->r, fn) || stmt_find(s->x, fn);
+	return s->k == N_EXPR && s->l->k == N_CALL && fn(s->l);
+}
+
+/* Data-recording actions: everything but speculate() among the actions,
+ * and stack()/ustack() as statements (typed void by sema). */
+static int is_recording(const struct node *call)
+{
+	if (call->fn->action)
+		return strcmp(call->name, "speculate") != 0;
+	return call->t == &t_void;
+}
+
+static int is_speculate(const struct node *call)
+{
+	return !strcmp(call->name, "speculate");
+}
+
+void cg_probe_rec(struct cg *cg, enum akind k)
+{
+	struct action *a = action_new(cg->cc, k, cg->c->loc);
+	int off, vr, which;
+
+	a->clause = cg->c;
+	a->prog = cg->probes[0]->prog; /* ERROR clauses: the ERROR program */
+	if (k == A_PROBE) {
+		a->nargs = 2;
+		a->args[0] = (struct arec_arg){ &t_u64, REC_HDR };
+		a->args[1] = (struct arec_arg){ &t_s64, REC_HDR + 8 };
+		a->size = REC_HDR + 16;
+	}
+	vr = cg_rec_begin(cg, a, &off);
+	if (k == A_PROBE) {
+		which = cg->np > 1 && cg->p->prov->which ? cg->p->prov->which(cg) : cg_imm(cg, -1);
+		cg_store_scalar(cg, vr, REC_HDR,
+				cg_call(cg, BPF_FUNC_get_smp_processor_id, 0, NULL), 8);
+		cg_store_scalar(cg, vr, REC_HDR + 8, which, 8);
+	}
+	cg_rec_submit(cg, vr, a->size);
+}
+
 static void cg_prologue(struct cg *cg)
 {
 	struct ir *ir = cg->ir;
@@ -739,7 +393,7 @@ static void cg_prologue(struct cg *cg)
 	ir->note = "ctx";
 	ir_mov(ir, cg->vctx, BPF_REG_1);
 	ir_st(ir, BPF_DW, BPF_REG_10, FP_ZERO_KEY, 0);
-	args[0] = map_ptr(cg, cg->cc->m_scratch);
+	args[0] = cg_map_ptr(cg, cg->cc->m_scratch);
 	args[1] = zero_key(cg);
 	ir->note = "per-CPU scratch";
 	cg->vscr = cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args);
@@ -769,26 +423,53 @@ static int this_size(struct lcc *cc)
 
 static void cg_clause(struct cg *cg, int pi, struct clause *c, int base)
 {
-	cg->c = c;
 	cg->np = 0;
 	for (int i = 0; i < cg->cc->nprobes; i++)
 		if (cg->cc->probes[i].c == c && cg->cc->probes[i].prog == pi &&
 		    cg->np < (int)(sizeof(cg->probes) / sizeof(cg->probes[0])))
 			cg->probes[cg->np++] = &cg->cc->probes[i];
-	if (!cg->np)
-		return;
+	if (cg->np)
+		cg_clause_body(cg, c, base);
+}
+
+void cg_clause_body(struct cg *cg, struct clause *c, int base)
+{
+	int resume = ir_label(cg->ir);
+
+	cg->c = c;
 	cg->soff = base;
 	cg->vspec = NO_REG;
 	cg->sdst = NO_REG;
 	cg->pv[3] = NO_REG;
 	cg->lbl_end = ir_label(cg->ir);
+	cg->lbl_fault = ir_label(cg->ir);
+	cg->nfaults = 0;
+	cg->actno = 0;
 	cg->ir->loc = c->loc;
 	cg->ir->note = "clause";
-	if (cg->p->prov->filter)
+	if (cg->p->prov->filter && !cg->in_error)
 		cg->p->prov->filter(cg, cg->lbl_end);
 	if (c->pred)
 		cg_cond(cg, c->pred, cg->lbl_end);
-	cg_stmt(cg, c->body);
+	/* DTrace's default output: a clause recording data, or with no
+	 * statement at all, prints its probe line unless quiet. Under
+	 * speculate() the line is emitted (speculatively) by it. */
+	cg->probe_line = !cg->cc->o->quiet && (!c->body->args || stmt_find(c->body, is_recording));
+	if (cg->probe_line && !stmt_find(c->body, is_speculate))
+		cg_probe_rec(cg, A_PROBE);
+	for (struct node *s = c->body->args; s; s = s->next) {
+		cg->actno++;
+		cg_stmt(cg, s);
+	}
+	if (cg->nfaults) {
+		ir_ja(cg->ir, resume);
+		ir_bind(cg->ir, cg->lbl_fault);
+		cg_fault_handler(cg);
+	}
+	ir_bind(cg->ir, resume);
+	cg->lbl_fault = -1;
+	if (cg->probe_line)
+		cg_probe_rec(cg, A_PROBE_END);
 	ir_bind(cg->ir, cg->lbl_end);
 }
 
@@ -800,7 +481,7 @@ int cg_programs(struct lcc *cc)
 		cc->scratch_size = base;
 	for (int pi = 0; pi < cc->nprogs; pi++) {
 		struct lprog *p = &cc->progs[pi];
-		struct cg cg = { .cc = cc, .p = p, .ir = &p->ir, .sdst = NO_REG };
+		struct cg cg = { .cc = cc, .p = p, .ir = &p->ir, .sdst = NO_REG, .lbl_fault = -1 };
 
 		cg.lbl_exit = ir_label(&p->ir);
 		cg_prologue(&cg);

@@ -9,9 +9,9 @@
  * this-> variables. Offsets are fixed at compile time so the verifier sees
  * constant offsets into a map value:
  *
- *   0        8                this_base           clause_base
+ *   0        8                32                  clause_base
  *   +--------+----------------+-------------------+----------------------+
- *   | busy   | (reserved)     | this-> variables  | per-clause temporaries|
+ *   | busy   | fault (3 u64)  | this-> variables  | per-clause temporaries|
  *   +--------+----------------+-------------------+----------------------+
  *
  * "busy" is the reentrancy guard: a program that interrupts another on the
@@ -28,7 +28,17 @@
 #include "lang/compile.h"
 
 #define SCR_BUSY 0
-#define SCR_THIS 16
+#define SCR_FAULT 8 /* cgfault.c */
+#define SCR_THIS 32
+
+/* DTrace's fault codes (arg4 of dtrace:::ERROR). */
+enum fault_kind {
+	FLT_UNKNOWN,
+	FLT_BADADDR,
+	FLT_BADALIGN,
+	FLT_ILLOP,
+	FLT_DIVZERO,
+};
 #define FP_ZERO_KEY (-8)
 
 /* Drop counters: the per-CPU "stats" array, one u64 each. */
@@ -57,6 +67,11 @@ struct cg {
 	long pv[4];	/* provider state: vregs computed in prologue;
 			 * pv[3]: destination of stack()/ustack() */
 	int sdst, scap; /* destination offered to a string producer */
+	int probe_line; /* not quiet: the clause prints DTrace's probe line */
+	int actno;	/* statement being generated (1...), 0: predicate */
+	int lbl_fault;	/* the clause's fault handler, -1: none (prologue) */
+	int nfaults;	/* fault sites jumping to it */
+	int in_error;	/* generating an ERROR clause inside a handler */
 };
 
 int cg_expr(struct cg *cg, struct node *n);
@@ -66,6 +81,10 @@ int cg_scratch(struct cg *cg, int size);    /* offset, 8-aligned */
 int cg_scratch_ptr(struct cg *cg, int off); /* vreg = &scratch[off] */
 int cg_call(struct cg *cg, int helper, int nargs, const int *args);
 int cg_imm(struct cg *cg, int64_t v);
+int cg_map_ptr(struct cg *cg, int map); /* vreg = &map */
+int cg_bpf_size(int width);		/* BPF_B/H/W/DW */
+/* Truncates/extends v to integer type t in place. */
+void cg_convert(struct cg *cg, int v, const struct type *t);
 void cg_drop(struct cg *cg, enum drop_kind k);
 /* Zeroes [ptr+off, ptr+off+size) with 8-byte stores (size % 8 == 0). */
 void cg_zero(struct cg *cg, int vptr, int off, int size);
@@ -77,9 +96,9 @@ void cg_store_scalar(struct cg *cg, int vptr, int off, int v, int width);
 int cg_load_scalar(struct cg *cg, int vptr, int off, struct type *t);
 /* Reads a scalar of type t from unchecked kernel/user memory at vaddr. */
 int cg_read_scalar(struct cg *cg, int vaddr, struct type *t, int user);
-/* Builds the tuple key of an aggregation or associative array in scratch;
- * returns the vreg pointing at it. */
-int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int *size);
+/* Builds the tuple key of an aggregation or associative array in scratch,
+ * after `lead` bytes left for the caller; returns the vreg pointing at it. */
+int cg_key(struct cg *cg, struct node *args, int nkeys, struct type **kt, int lead, int *size);
 /* Value pointer for key in map, inserting a zero value when absent;
  * returns a vreg, and jumps to lbl_fail (after counting a drop) when the
  * map is full. */
@@ -87,6 +106,21 @@ int cg_map_slot(struct cg *cg, int map, int vkey, enum drop_kind dk, int lbl_fai
 /* Output record: reserve space in scratch, write the header. */
 int cg_rec_begin(struct cg *cg, struct action *a, int *off);
 void cg_rec_submit(struct cg *cg, int vrec, int size);
+/* Not quiet: A_PROBE (CPU and probe of the firing) or A_PROBE_END. */
+void cg_probe_rec(struct cg *cg, enum akind k);
+/* Filter, predicate and statements of clause c for the probes in
+ * cg->probes, with scratch temporaries from base. */
+void cg_clause_body(struct cg *cg, struct clause *c, int base);
+
+/* cgfault.c: runtime faults and dtrace:::ERROR. */
+/* Jumps to the fault handler (1), or emits nothing outside clauses (0).
+ * vaddr: NO_REG for none. */
+int cg_fault(struct cg *cg, int kind, int vaddr);
+/* Faults when the helper result vret is negative. */
+void cg_fault_if(struct cg *cg, int vret, int kind, int vaddr);
+void cg_fault_handler(struct cg *cg);
+int cg_error_arg(struct cg *cg, int i); /* argN in ERROR clauses */
+int cg_epid(struct cg *cg);		/* enabled probe id of the firing */
 
 /* cgstr.c: strings. vdst points at a buffer of cap bytes. */
 void cg_str_copy(struct cg *cg, int vdst, int cap, int vsrc, const struct type *st);

@@ -7,34 +7,34 @@
  */
 #include "lang/cg.h"
 
-static int map_ptr(struct cg *cg, int map)
+/* Stores the thread id (low half of pid_tgid) at [vkey]. */
+static void tid_into(struct cg *cg, int vkey)
 {
-	int r = ir_vreg(cg->ir);
-
-	ir_ldmap(cg->ir, r, map);
-	return r;
-}
-
-/* Key for a self-> variable: the thread id (low half of pid_tgid). */
-static int self_key(struct cg *cg)
-{
-	int off = cg_scratch(cg, 8);
 	int v = cg_call(cg, BPF_FUNC_get_current_pid_tgid, 0, NULL);
 
 	ir_alui(cg->ir, BPF_LSH, v, 32);
 	ir_alui(cg->ir, BPF_RSH, v, 32);
-	cg_store_scalar(cg, cg->vscr, off, v, 8);
-	return cg_scratch_ptr(cg, off);
+	cg_store_scalar(cg, vkey, 0, v, 8);
 }
 
-/* Pointer to the key of a dynamic variable (self-> or assoc[...]). */
+/* Pointer to the key of a dynamic variable:
+ *   self->x        | tid |
+ *   self->a[k...]  | tid | k1 | k2 ... |   (each key 8-aligned)
+ *   a[k...]        | k1 | k2 ... |
+ */
 static int dyn_key(struct cg *cg, struct node *n)
 {
-	int size;
+	int size, vk;
 
-	if (n->var->s == VS_SELF)
-		return self_key(cg);
-	return cg_key(cg, n->args, n->var->nkeys, n->var->kt, &size);
+	if (n->var->s == VS_SELF) {
+		vk = cg_scratch_ptr(cg, cg_scratch(cg, 8));
+		tid_into(cg, vk);
+		return vk;
+	}
+	vk = cg_key(cg, n->args, n->var->nkeys, n->var->kt, n->var->s == VS_SELFA ? 8 : 0, &size);
+	if (n->var->s == VS_SELFA)
+		tid_into(cg, vk);
+	return vk;
 }
 
 /* Reads a variable: scalars as values, strings as pointers. Absent
@@ -53,7 +53,7 @@ int cg_var_read(struct cg *cg, struct node *n)
 		ir_alui(cg->ir, BPF_ADD, p, v->off);
 		break;
 	default:
-		args[0] = map_ptr(cg, v->map);
+		args[0] = cg_map_ptr(cg, v->map);
 		args[1] = dyn_key(cg, n);
 		got = ir_label(cg->ir);
 		done = ir_label(cg->ir);
@@ -108,7 +108,7 @@ void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs)
 		cg_store_scalar(cg, p, 0, vval, 8);
 		ir_jmpi(cg->ir, BPF_JEQ, vval, 0, del);
 	}
-	args[0] = map_ptr(cg, v->map);
+	args[0] = cg_map_ptr(cg, v->map);
 	args[1] = vkey;
 	args[2] = p;
 	args[3] = cg_imm(cg, BPF_ANY);
@@ -119,7 +119,7 @@ void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs)
 		/* only integers are freed by assigning 0 */
 		ir_ja(cg->ir, done);
 		ir_bind(cg->ir, del);
-		args[0] = map_ptr(cg, v->map);
+		args[0] = cg_map_ptr(cg, v->map);
 		args[1] = vkey;
 		cg_call(cg, BPF_FUNC_map_delete_elem, 2, args);
 	}

@@ -20,6 +20,7 @@
 #include "lang/builtins.h"
 #include "lang/prov.h"
 #include "lang/rt.h"
+#include "lang/sym.h"
 
 void lang_opts_init(struct lang_opts *o)
 {
@@ -92,8 +93,10 @@ static int pragmas(struct lang_opts *o, char *err, size_t errlen)
 		}
 		p += strlen("#pragma D option ");
 		snprintf(nv, sizeof(nv), "%.*s", (int)strcspn(p, " \t\r\n"), p);
-		if (!strcmp(nv, "quiet"))
+		if (!strcmp(nv, "quiet")) {
+			o->quiet = 1;
 			continue;
+		}
 		if (lang_opt_set(o, nv, err, errlen))
 			return -1;
 	}
@@ -140,14 +143,18 @@ static int maps_plan(struct lcc *cc)
 		char name[24];
 		int ksz = 8;
 
-		if (v->s != VS_SELF && v->s != VS_ASSOC)
+		if (v->s != VS_SELF && v->s != VS_ASSOC && v->s != VS_SELFA)
 			continue;
-		if (v->s == VS_ASSOC) {
-			ksz = 0;
+		if (v->s != VS_SELF) {
+			ksz = v->s == VS_SELFA ? 8 : 0; /* thread id first */
 			for (int k = 0; k < v->nkeys; k++)
 				ksz += type_slot_size(v->kt[k]);
 		}
-		snprintf(name, sizeof(name), "%s%s", v->s == VS_SELF ? "self_" : "", v->name);
+		snprintf(name, sizeof(name), "%s%s",
+			 v->s == VS_SELF    ? "self_"
+			 : v->s == VS_SELFA ? "selfa_"
+					    : "",
+			 v->name);
 		v->map = map_add(cc, name, BPF_MAP_TYPE_HASH, ksz, type_slot_size(v->t),
 				 cc->o->dynvarsize, "dynvarsize");
 	}
@@ -291,17 +298,21 @@ static pid_t spawn(const char *cmd, int *go, char *exe, size_t exelen, char *err
 	return pid;
 }
 
+/* vtimestamp bookkeeping first, so no switch of a thread it has seen is
+ * missed once probes fire. */
 static int attach_all(struct lcc *cc)
 {
-	for (int i = 0; i < cc->nprogs; i++)
-		if (cc->progs[i].prov->attach(cc, &cc->progs[i]))
-			return -1;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < cc->nprogs; i++)
+			if ((cc->progs[i].prov == &prov_vtime) == !pass &&
+			    cc->progs[i].prov->attach(cc, &cc->progs[i]))
+				return -1;
 	return 0;
 }
 
 static int run_live(struct lcc *cc, pid_t child, int go)
 {
-	struct rt rt = { .cc = cc, .out = cc->o->out, .json = cc->o->json };
+	struct rt rt = { .cc = cc, .out = cc->o->out, .json = cc->o->json, .quiet = cc->o->quiet };
 	struct ring_buffer *rb = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	time_t last = time(NULL);
@@ -371,7 +382,7 @@ int lang_run(struct lang_opts *o)
 
 	cc->o = o;
 	cc->ncpus = libbpf_num_possible_cpus();
-	cc->m_scnames = cc->m_spec = -1;
+	cc->m_scnames = cc->m_spec = cc->m_vtime = -1;
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
 	cc->wall_offset = (real.tv_sec - mono.tv_sec) * 1000000000LL + real.tv_nsec - mono.tv_nsec;
@@ -423,9 +434,10 @@ out:
 	program_free(&cc->prog);
 	lex_free(&cc->lx);
 	free(cc->ring_fds);
+	free(cc->tprecs);
 	lbtf_free();
 	types_free();
-	out_ksym_free();
+	sym_free();
 	free(cc);
 	return ret;
 }
@@ -442,7 +454,7 @@ int lang_check(const char *src, char *err, size_t errlen)
 	o.target = 1;
 	cc->o = &o;
 	cc->ncpus = 2;
-	cc->m_scnames = cc->m_spec = -1;
+	cc->m_scnames = cc->m_spec = cc->m_vtime = -1;
 	for (int i = 0; i < MAX_MAPS; i++)
 		fds[i] = i + 1;
 	if (!compile(cc)) {

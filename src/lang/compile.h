@@ -33,13 +33,16 @@
 #define DIRECT_RING_CPUS 16
 #define MAX_ARGS 10
 
-enum vscope { VS_GLOBAL, VS_SELF, VS_THIS, VS_ASSOC };
+/* VS_SELFA: thread-local associative array self->a[k], keyed by thread id
+ * then the tuple (DTrace's LDTAA/STTAA). Clause-local arrays do not exist
+ * in D (D_ARR_LOCAL). */
+enum vscope { VS_GLOBAL, VS_SELF, VS_THIS, VS_ASSOC, VS_SELFA };
 
 struct var {
 	enum vscope s;
 	char *name;
 	struct type *t;
-	int nkeys; /* VS_ASSOC */
+	int nkeys; /* VS_ASSOC, VS_SELFA */
 	struct type *kt[MAX_KEYS];
 	int key_size;
 	int off; /* VS_GLOBAL: in the globals value; VS_THIS: scratch */
@@ -82,6 +85,9 @@ enum akind {
 	A_DISCARD,
 	A_STACK,
 	A_USTACK,
+	A_PROBE,     /* non-quiet: "CPU ID FUNCTION:NAME" before a firing's records */
+	A_PROBE_END, /* ... and the newline after them */
+	A_ERROR,     /* a runtime fault (cgfault.c) */
 };
 
 struct arec_arg {
@@ -105,6 +111,9 @@ struct action {
 	struct arec_arg args[MAX_ARGS + 2];
 	int size;
 	struct agg *agg;
+	int tsize;	       /* trace(): byte size of the traced value's type */
+	struct clause *clause; /* A_PROBE: the clause and program that fired */
+	int prog;
 };
 
 #define REC_HDR 8
@@ -160,6 +169,7 @@ struct lcc {
 	int nmaps;
 	int m_scratch, m_stats, m_rings, m_globals, m_rodata, m_zero, m_scnames, m_spec;
 	int m_ring0; /* first of ncpus RINGBUF maps (direct selection), -1 */
+	int m_vtime; /* vtimestamp bookkeeping (prov_vtime.c), -1 */
 	char *ro;    /* constant strings, zero padded */
 	int rosize;
 	int globals_size;
@@ -169,9 +179,11 @@ struct lcc {
 	struct lprog *progs;
 	int nprogs;
 	int ncpus;
-	int *ring_fds;	     /* per-CPU output rings */
-	int64_t wall_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
-	int uses_ustack;     /* snapshot $target's mappings while it runs */
+	int *ring_fds;	      /* per-CPU output rings */
+	int64_t wall_offset;  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int uses_ustack;      /* snapshot $target's mappings while it runs */
+	struct type **tprecs; /* tracepoint record types parsed so far */
+	int ntprecs;
 };
 
 /* Diagnostics: "LINE:COL: message" stored once in cc->err. */
@@ -185,6 +197,12 @@ int rodata_add(struct lcc *cc, const char *s, int len, int cap);
 
 /* prov.c */
 int probes_match(struct lcc *cc);
+/* Gives every probe without one a program (one per attach point). */
+int probes_group(struct lcc *cc);
+/* The probe of clause c in program prog whose filter is key (-1: any). */
+const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog, long key);
+/* DTrace-style probe id: BEGIN 1, END 2, ERROR 3, then one per probe. */
+int probe_number(const struct lcc *cc, const struct lprobe *p);
 void probes_list(struct lcc *cc, FILE *f);
 struct lprobe *probe_add(struct lcc *cc, const struct provider *p, struct clause *c);
 

@@ -85,7 +85,7 @@ static int emit_copyinstr(struct cg *cg, struct node *n)
 		args[1] = cg_imm(cg, cap);
 	}
 	args[2] = addr;
-	cg_call(cg, BPF_FUNC_probe_read_user_str, 3, args);
+	cg_fault_if(cg, cg_call(cg, BPF_FUNC_probe_read_user_str, 3, args), FLT_BADADDR, addr);
 	return d;
 }
 
@@ -114,7 +114,7 @@ static int emit_copyin(struct cg *cg, struct node *n)
 	args[2] = cg_expr(cg, n->args);
 	args[0] = cg_scratch_ptr(cg, off);
 	args[1] = cg_imm(cg, size);
-	cg_call(cg, BPF_FUNC_probe_read_user, 3, args);
+	cg_fault_if(cg, cg_call(cg, BPF_FUNC_probe_read_user, 3, args), FLT_BADADDR, args[2]);
 	return cg_scratch_ptr(cg, off);
 }
 
@@ -247,6 +247,35 @@ static int emit_basename(struct cg *cg, struct node *n)
 	ir_bind(ir, out);
 	cg_str_copy(cg, d, dcap, tmp, type_str(cap, 1));
 	return d;
+}
+
+/* usym(a), ufunc(a), umod(a), uaddr(a) for user addresses, sym(a),
+ * func(a), mod(a) for kernel ones: the address, symbolised in user space
+ * (sym.c). As keys, user space merges addresses of one symbol. */
+static int check_sym(struct lcc *cc, struct clause *c, struct node *n)
+{
+	static struct type syms[] = {
+		{ .k = TY_SYM, .size = 8, .user = 1, .fmt = TF_SYMBOL, .name = "usym" },
+		{ .k = TY_SYM, .size = 8, .user = 1, .fmt = TF_MODULE, .name = "umod" },
+		{ .k = TY_SYM, .size = 8, .fmt = TF_SYMBOL, .name = "sym" },
+		{ .k = TY_SYM, .size = 8, .fmt = TF_MODULE, .name = "mod" },
+	};
+	int user = n->name[0] == 'u';
+	const char *base = n->name + user;
+
+	(void)c;
+	if (need_int(cc, n->args, n->name, 1))
+		return -1;
+	if (!strcmp(base, "addr"))
+		n->t = &t_usymoff;
+	else
+		n->t = &syms[2 * !user + !strcmp(base, "mod")];
+	return 0;
+}
+
+static int emit_sym(struct cg *cg, struct node *n)
+{
+	return cg_expr(cg, n->args);
 }
 
 static int check_speculation(struct lcc *cc, struct clause *c, struct node *n)
@@ -391,6 +420,13 @@ const struct func funcs_values[] = {
 	  .check = check_speculation,
 	  .emit = emit_speculation },
 	{ .name = "stack", .min = 0, .max = 1, .check = check_stack, .emit = emit_stack },
+	{ .name = "usym", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "ufunc", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "umod", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "uaddr", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "sym", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "func", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
+	{ .name = "mod", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
 	{ .name = "ustack", .min = 0, .max = 1, .check = check_stack, .emit = emit_stack },
 	{ .name = NULL },
 };

@@ -17,6 +17,7 @@ struct lang_opts {
 	int dump;	       /* -S: dump AST, types, BPF */
 	int verbose;	       /* -v: verifier log on failure */
 	int json;	       /* --json: NDJSON output */
+	int quiet;	       /* -q, #pragma D option quiet */
 	FILE *out;	       /* -o */
 	const char *offline;   /* -r TRACE.sonde */
 	/* -x options (and #pragma D option) */

@@ -16,7 +16,9 @@
  *    table kept from exec/comm/fork records, time stamp);
  *  - bpf_probe_read_* only copy from the fake structures; anything else
  *    reads as zeros and fails, as a faulting read does in the kernel.
- *    User memory is not in the trace: copyinstr() yields "".
+ *    User memory is not in the trace: copyin() yields zeros and
+ *    copyinstr() "". Built-ins the trace does not hold (uid, gid,
+ *    curthread and what derives from it) are refused at compile time.
  */
 #include <errno.h>
 #include <linux/types.h>
@@ -197,13 +199,15 @@ static uint64_t helper(struct ovm *vm, int id, uint64_t *r)
 		om = omap_of(vm, r[1]);
 		return om ? (uint64_t)map_delete(om, (void *)r[2]) : (uint64_t)-EINVAL;
 	case BPF_FUNC_probe_read_kernel:
-	case BPF_FUNC_probe_read_user:
 		return probe_read(vm, r[1], r[2], r[3], 0);
 	case BPF_FUNC_probe_read_kernel_str:
 		return probe_read(vm, r[1], r[2], r[3], 1);
+	case BPF_FUNC_probe_read_user:
 	case BPF_FUNC_probe_read_user_str:
+		/* user memory is not recorded: zeros, "" (not a fault, which
+		 * would report an error for every copyin) */
 		memset((void *)r[1], 0, r[2]);
-		return -EFAULT; /* user memory is not recorded */
+		return id == BPF_FUNC_probe_read_user_str;
 	case BPF_FUNC_ktime_get_ns:
 		return vm->ts;
 	case BPF_FUNC_get_smp_processor_id:
@@ -654,7 +658,9 @@ static int check_providers(struct lcc *cc)
 
 int offline_run(struct lcc *cc)
 {
-	struct rt rt = { .cc = cc, .out = cc->o->out, .json = cc->o->json, .ncpus = 1 };
+	struct rt rt = {
+		.cc = cc, .out = cc->o->out, .json = cc->o->json, .quiet = cc->o->quiet, .ncpus = 1
+	};
 	struct ovm *vm = calloc(1, sizeof(*vm));
 	struct sonde_reader *r = NULL;
 	const struct sonde_hdr *h;

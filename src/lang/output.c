@@ -9,14 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
-#include <unistd.h>
 
 #include "lang/agg.h"
 #include "lang/printf.h"
 #include "lang/rt.h"
+#include "lang/sym.h"
 
 #include <linux/types.h>
 #include <sonde/syscalls.h>
@@ -37,271 +34,6 @@ void out_json_str(FILE *f, const char *s, size_t max)
 	fputc('"', f);
 }
 
-/* --- kernel symbols ---------------------------------------------------- */
-
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-
-static struct ksym *ksyms;
-static size_t nksyms;
-
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-static void ksym_load(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
-	size_t cap = 0;
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char t, name[256];
-
-		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3 || !a)
-			continue;
-		if (t != 't' && t != 'T' && t != 'w' && t != 'W')
-			continue;
-		if (nksyms == cap) {
-			cap = cap ? 2 * cap : 65536;
-			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
-		}
-		ksyms[nksyms].addr = a;
-		ksyms[nksyms++].name = strdup(name);
-	}
-	fclose(f);
-	qsort(ksyms, nksyms, sizeof(*ksyms), ksym_cmp);
-}
-
-static void ksym_fmt(uint64_t a, char *buf, size_t len)
-{
-	size_t lo = 0, hi;
-
-	if (!ksyms)
-		ksym_load();
-	hi = nksyms;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ksyms[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		snprintf(buf, len, "0x%" PRIx64, a);
-	else
-		snprintf(buf, len, "%s+0x%" PRIx64, ksyms[lo - 1].name, a - ksyms[lo - 1].addr);
-}
-
-/*
- * User addresses. The mappings of a process are snapshot the first time
- * one of its stacks is printed (and refreshed for $target while it runs:
- * rt_snapshot_maps), so stacks still symbolise after the process exits.
- * Symbols come from the ELF .symtab/.dynsym of the mapped file.
- */
-struct umap {
-	uint64_t start, end, off;
-	char *path;
-};
-
-struct upid {
-	uint32_t pid;
-	struct umap *m;
-	int n;
-};
-
-struct uelf {
-	char *path;
-	struct ufunc {
-		uint64_t off, size;
-		char *name;
-	} * f;
-	int n;
-};
-
-static struct upid *upids;
-static int nupids;
-static struct uelf *uelfs;
-static int nuelfs;
-
-static void upid_clear(struct upid *u)
-{
-	for (int i = 0; i < u->n; i++)
-		free(u->m[i].path);
-	free(u->m);
-	u->m = NULL;
-	u->n = 0;
-}
-
-void rt_snapshot_maps(uint32_t pid)
-{
-	char path[64], line[1024];
-	struct upid *u = NULL;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	for (int i = 0; i < nupids; i++)
-		if (upids[i].pid == pid)
-			u = &upids[i];
-	if (!u) {
-		upids = realloc(upids, (nupids + 1) * sizeof(*upids));
-		u = &upids[nupids++];
-		memset(u, 0, sizeof(*u));
-		u->pid = pid;
-	}
-	upid_clear(u);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long s, e, off;
-		char *p = strchr(line, '/');
-
-		if (!p || sscanf(line, "%llx-%llx %*s %llx", &s, &e, &off) != 3)
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		u->m = realloc(u->m, (u->n + 1) * sizeof(*u->m));
-		u->m[u->n++] = (struct umap){ s, e, off, strdup(p) };
-	}
-	fclose(f);
-}
-
-static int ufunc_cmp(const void *a, const void *b)
-{
-	const struct ufunc *x = a, *y = b;
-
-	return (x->off > y->off) - (x->off < y->off);
-}
-
-static struct uelf *uelf_get(const char *path)
-{
-	struct uelf *u;
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	int fd;
-
-	for (int i = 0; i < nuelfs; i++)
-		if (!strcmp(uelfs[i].path, path))
-			return &uelfs[i];
-	uelfs = realloc(uelfs, (nuelfs + 1) * sizeof(*uelfs));
-	u = &uelfs[nuelfs++];
-	memset(u, 0, sizeof(*u));
-	u->path = strdup(path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return u;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	while (e && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			size_t nph;
-			const char *name;
-
-			if (!gelf_getsym(d, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    !sym.st_value || !(name = elf_strptr(e, sh.sh_link, sym.st_name)))
-				continue;
-			if (elf_getphdrnum(e, &nph))
-				continue;
-			for (size_t k = 0; k < nph; k++) {
-				GElf_Phdr ph;
-
-				if (!gelf_getphdr(e, k, &ph) || ph.p_type != PT_LOAD ||
-				    sym.st_value < ph.p_vaddr ||
-				    sym.st_value >= ph.p_vaddr + ph.p_memsz)
-					continue;
-				u->f = realloc(u->f, (u->n + 1) * sizeof(*u->f));
-				u->f[u->n++] =
-					(struct ufunc){ sym.st_value - ph.p_vaddr + ph.p_offset,
-							sym.st_size, strdup(name) };
-				break;
-			}
-		}
-	}
-	if (e)
-		elf_end(e);
-	close(fd);
-	qsort(u->f, u->n, sizeof(*u->f), ufunc_cmp);
-	return u;
-}
-
-static void usym_fmt(uint64_t pid, uint64_t a, char *buf, size_t len)
-{
-	struct upid *u = NULL;
-
-	for (int i = 0; i < nupids; i++)
-		if (upids[i].pid == pid)
-			u = &upids[i];
-	if (!u || !u->n) {
-		rt_snapshot_maps((uint32_t)pid);
-		for (int i = 0; i < nupids; i++)
-			if (upids[i].pid == pid)
-				u = &upids[i];
-	}
-	snprintf(buf, len, "0x%" PRIx64, a);
-	for (int i = 0; u && i < u->n; i++) {
-		struct umap *m = &u->m[i];
-		uint64_t off = a - m->start + m->off;
-		struct uelf *el;
-		const char *b;
-
-		if (a < m->start || a >= m->end)
-			continue;
-		b = strrchr(m->path, '/') + 1;
-		el = uelf_get(m->path);
-		for (int k = el->n - 1; k >= 0; k--)
-			if (el->f[k].off <= off) {
-				if (off < el->f[k].off + (el->f[k].size ? el->f[k].size : 1)) {
-					snprintf(buf, len, "%s`%s+0x%" PRIx64, b, el->f[k].name,
-						 off - el->f[k].off);
-					return;
-				}
-				break;
-			}
-		snprintf(buf, len, "%s+0x%" PRIx64, b, off);
-		return;
-	}
-}
-
-void out_ksym_free(void)
-{
-	for (int i = 0; i < nupids; i++)
-		upid_clear(&upids[i]);
-	free(upids);
-	upids = NULL;
-	nupids = 0;
-	for (int i = 0; i < nuelfs; i++) {
-		for (int k = 0; k < uelfs[i].n; k++)
-			free(uelfs[i].f[k].name);
-		free(uelfs[i].f);
-		free(uelfs[i].path);
-	}
-	free(uelfs);
-	uelfs = NULL;
-	nuelfs = 0;
-	for (size_t i = 0; i < nksyms; i++)
-		free(ksyms[i].name);
-	free(ksyms);
-	ksyms = NULL;
-	nksyms = 0;
-}
-
 void out_stack(struct rt *rt, FILE *f, const struct type *t, const unsigned char *p, int indent)
 {
 	int user = t->k == TY_USTACK;
@@ -319,9 +51,9 @@ void out_stack(struct rt *rt, FILE *f, const struct type *t, const unsigned char
 		if (!pc)
 			break;
 		if (user)
-			usym_fmt(pid, pc, buf, sizeof(buf));
+			sym_user(pid, pc, TF_SYMOFF, buf, sizeof(buf));
 		else
-			ksym_fmt(pc, buf, sizeof(buf));
+			sym_kernel(pc, TF_SYMOFF, buf, sizeof(buf));
 		if (rt->json) {
 			if (i)
 				fputc(',', f);
@@ -335,6 +67,19 @@ void out_stack(struct rt *rt, FILE *f, const struct type *t, const unsigned char
 }
 
 /* --- values ------------------------------------------------------------ */
+
+/* | pid | address | in the form t->fmt says. */
+static void sym_text(const struct type *t, const unsigned char *p, char *buf, size_t len)
+{
+	uint64_t pid, a;
+
+	memcpy(&pid, p, 8);
+	memcpy(&a, p + 8, 8);
+	if (t->user)
+		sym_user(pid, a, t->fmt, buf, len);
+	else
+		sym_kernel(a, t->fmt, buf, len);
+}
 
 void out_value(struct rt *rt, FILE *f, const struct type *t, const unsigned char *p)
 {
@@ -351,6 +96,16 @@ void out_value(struct rt *rt, FILE *f, const struct type *t, const unsigned char
 	case TY_USTACK:
 		out_stack(rt, f, t, p, 1);
 		return;
+	case TY_SYM: {
+		char buf[512];
+
+		sym_text(t, p, buf, sizeof(buf));
+		if (rt->json)
+			out_json_str(f, buf, sizeof(buf));
+		else
+			fputs(buf, f);
+		return;
+	}
 	default:
 		memcpy(&v, p, 8);
 		if (t->k == TY_PTR)
@@ -379,8 +134,14 @@ static void conv_one(struct rt *rt, FILE *f, const struct fmt_conv *c, const str
 	char spec[48], buf[256];
 	int64_t v = 0;
 
-	if (t->k != TY_STR && t->k != TY_STACK && t->k != TY_USTACK)
+	if (t->k != TY_STR && t->k != TY_STACK && t->k != TY_USTACK && t->k != TY_SYM)
 		memcpy(&v, p, 8);
+	if (t->k == TY_SYM && (c->conv == 's' || c->conv == 'a' || c->conv == 'A')) {
+		sym_text(t, p, buf, sizeof(buf));
+		snprintf(spec, sizeof(spec), "%ss", c->spec);
+		fprintf(f, spec, buf);
+		return;
+	}
 	switch (c->conv) {
 	case 's': {
 		char s[4096];
@@ -394,11 +155,7 @@ static void conv_one(struct rt *rt, FILE *f, const struct fmt_conv *c, const str
 		out_stack(rt, f, t, p, 0);
 		return;
 	case 'a':
-	case 'A':
-		if (c->conv == 'a')
-			ksym_fmt(v, buf, sizeof(buf));
-		else
-			snprintf(buf, sizeof(buf), "0x%" PRIx64, (uint64_t)v);
+		sym_kernel(v, TF_SYMOFF, buf, sizeof(buf));
 		snprintf(spec, sizeof(spec), "%ss", c->spec);
 		fprintf(f, spec, buf);
 		return;
@@ -477,7 +234,12 @@ static void key_text(struct rt *rt, FILE *f, const struct agg *a, const unsigned
 		const unsigned char *p = key + a->koff[k];
 		const struct type *t = a->kt[k];
 
-		if (t->k == TY_STR) {
+		if (t->k == TY_SYM) {
+			char buf[512];
+
+			sym_text(t, p, buf, sizeof(buf));
+			fprintf(f, "  %-*s", a->nkeys == 1 ? 50 : 20, buf);
+		} else if (t->k == TY_STR) {
 			fprintf(f, "  %-*.*s", a->nkeys == 1 ? 50 : 20, t->size, (const char *)p);
 		} else if (t->k == TY_STACK || t->k == TY_USTACK) {
 			fputc('\n', f);

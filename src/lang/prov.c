@@ -108,7 +108,7 @@ static int match_desc(struct lcc *cc, struct probe_desc *pd, struct clause *c)
 }
 
 /* Groups probes by (provider, attach point): one program each. */
-static int group_progs(struct lcc *cc)
+int probes_group(struct lcc *cc)
 {
 	for (int i = 0; i < cc->nprobes; i++) {
 		struct lprobe *lp = &cc->probes[i];
@@ -143,7 +143,47 @@ int probes_match(struct lcc *cc)
 		for (struct probe_desc *pd = c->probes; pd; pd = pd->next)
 			if (match_desc(cc, pd, c))
 				return -1;
-	return group_progs(cc);
+	return probes_group(cc);
+}
+
+const struct lprobe *probe_find(const struct lcc *cc, const struct clause *c, int prog, long key)
+{
+	const struct lprobe *first = NULL;
+
+	for (int i = 0; i < cc->nprobes; i++) {
+		const struct lprobe *p = &cc->probes[i];
+
+		if (p->c != c || p->prog != prog)
+			continue;
+		if (key < 0 || p->filter == key)
+			return p;
+		if (!first)
+			first = p;
+	}
+	return first;
+}
+
+static int same_probe(const struct lprobe *a, const struct lprobe *b)
+{
+	for (int i = 0; i < 4; i++)
+		if (strcmp(a->f[i], b->f[i]))
+			return 0;
+	return 1;
+}
+
+int probe_number(const struct lcc *cc, const struct lprobe *p)
+{
+	static const char *const special[] = { "BEGIN", "END", "ERROR" };
+
+	if (p->prov == &prov_dtrace)
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(p->f[3], special[i]))
+				return i + 1;
+	/* one number per distinct probe, whichever clauses enable it */
+	for (int i = 0; i < cc->nprobes; i++)
+		if (same_probe(&cc->probes[i], p))
+			return 4 + i;
+	return 0;
 }
 
 void probes_list(struct lcc *cc, FILE *f)
@@ -226,6 +266,14 @@ const char *prov_tracefs_dir(void)
 	return NULL;
 }
 
+void prov_tracefs_error(struct lcc *cc, struct loc loc)
+{
+	cc_error(cc, loc,
+		 "tracefs is not mounted and mounting it failed (%s): run 'mount -t tracefs nodev "
+		 "/sys/kernel/tracing'",
+		 strerror(errno));
+}
+
 int prov_tracefs_id(struct lcc *cc, const char *cat, const char *name, struct loc loc)
 {
 	const char *dir = prov_tracefs_dir();
@@ -233,10 +281,7 @@ int prov_tracefs_id(struct lcc *cc, const char *cat, const char *name, struct lo
 	int fd, n;
 
 	if (!dir) {
-		cc_error(cc, loc,
-			 "tracefs is not mounted and mounting it failed (%s): run 'mount -t "
-			 "tracefs nodev /sys/kernel/tracing'",
-			 strerror(errno));
+		prov_tracefs_error(cc, loc);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, cat, name);

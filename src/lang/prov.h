@@ -28,6 +28,9 @@ struct provider {
 	void (*filter)(struct cg *cg, int lbl_skip);
 	int (*arg)(struct cg *cg, int i);  /* argN as int64 */
 	int (*args)(struct cg *cg, int i); /* args[i], typed */
+	/* When a program serves several probes of one clause: a vreg equal
+	 * to the lprobe filter of the one that fired. */
+	int (*which)(struct cg *cg);
 	/* Provider-specific value of a built-in, or NO_REG for the default. */
 	int (*builtin)(struct cg *cg, const char *name);
 	/* Runs before code generation: loads BTF, resolves symbols. */
@@ -36,7 +39,13 @@ struct provider {
 };
 
 extern const struct provider prov_dtrace, prov_syscall, prov_proc, prov_sched, prov_profile,
-	prov_tick, prov_tracepoint, prov_uprobe, prov_pid, prov_fbt, prov_kprobe, prov_fentry;
+	prov_tick, prov_tracepoint, prov_uprobe, prov_pid, prov_fbt, prov_kprobe, prov_fentry,
+	prov_vtime;
+
+/* prov_vtime.c: vtimestamp. vtime_plan adds the map and the hidden
+ * sched_switch program (from sema); vtime_emit reads it in a probe. */
+int vtime_plan(struct lcc *cc);
+int vtime_emit(struct cg *cg);
 
 /* Helpers for providers. */
 int prov_glob(const char *pat, const char *s); /* fnmatch with "" = any */
@@ -51,5 +60,10 @@ int prov_task_field(struct cg *cg, int vtask, const char *field, struct type *t)
 /* Id of a tracefs event, mounting tracefs when needed; -1 + cc_error. */
 int prov_tracefs_id(struct lcc *cc, const char *cat, const char *name, struct loc loc);
 const char *prov_tracefs_dir(void);
+/* "tracefs is not mounted and mounting it failed..." */
+void prov_tracefs_error(struct lcc *cc, struct loc loc);
+/* tpformat.c: the record of tracepoint cat:ev as a struct type, from its
+ * tracefs format file; NULL after cc_error. */
+struct type *tpformat_struct(struct lcc *cc, const char *cat, const char *ev);
 
 #endif

@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* dtrace provider: BEGIN and END. Their programs are never attached: the
- * runtime runs them once with BPF_PROG_TEST_RUN (as ply does), BEGIN after
- * every other probe is attached and END when tracing stops. */
+/* dtrace provider: BEGIN, END and ERROR. Their programs are never
+ * attached: the runtime runs BEGIN and END once with BPF_PROG_TEST_RUN (as
+ * ply does), BEGIN after every other probe is attached and END when
+ * tracing stops. ERROR clauses run inline where a fault happens
+ * (cgfault.c); their own program is only compiled and verified. */
 #include <string.h>
 
 #include "lang/prov.h"
 
 static int dt_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], struct clause *c)
 {
-	static const char *const names[] = { "BEGIN", "END" };
+	static const char *const names[] = { "BEGIN", "END", "ERROR" };
 	int n = 0;
 
 	(void)pd;
 	if (f[0][0] && strcmp(f[0], "dtrace"))
 		return 0;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		struct lprobe *lp;
 
 		if (!prov_glob(f[3], names[i]) || f[1][0] || f[2][0] || !f[3][0])
@@ -51,7 +53,7 @@ static int dt_attach(struct lcc *cc, struct lprog *p)
 
 const struct provider prov_dtrace = {
 	.name = "dtrace",
-	.desc = "BEGIN and END",
+	.desc = "BEGIN, END and ERROR",
 	.type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 	.match = dt_match,
 	.arg_type = dt_arg_type,

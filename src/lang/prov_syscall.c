@@ -234,6 +234,11 @@ static int sc_builtin(struct cg *cg, const char *name)
 	return NO_REG;
 }
 
+static int sc_which(struct cg *cg)
+{
+	return cg->pv[0]; /* the syscall number is the probe filter */
+}
+
 static int sc_attach(struct lcc *cc, struct lprog *p)
 {
 	return prov_attach_raw_tp(cc, p, p->attach);
@@ -251,5 +256,6 @@ const struct provider prov_syscall = {
 	.arg = sc_arg,
 	.args = sc_args,
 	.builtin = sc_builtin,
+	.which = sc_which,
 	.attach = sc_attach,
 };

@@ -45,9 +45,7 @@ static int tp_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], str
 	}
 	dir = prov_tracefs_dir();
 	if (!dir) {
-		cc_error(cc, pd->loc,
-			 "tracefs is not mounted and mounting it failed: run 'mount -t tracefs "
-			 "nodev /sys/kernel/tracing'");
+		prov_tracefs_error(cc, pd->loc);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events", dir);
@@ -73,26 +71,24 @@ static int tp_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], str
 	return n;
 }
 
+/* args: a pointer to the record, typed from the event's format file
+ * (parsed once per event). */
 static struct type *tp_arg_type(struct lcc *cc, const struct lprobe *p, int i)
 {
-	char err[256], name[192];
 	struct type *st;
 
 	if (i != -1)
 		return NULL;
-	if (lbtf_load(err, sizeof(err))) {
-		cc_error(cc, (struct loc){ 0, 0 }, "%s", err);
+	for (int k = 0; k < cc->ntprecs; k++)
+		if (!strcmp(cc->tprecs[k]->name, p->attach)) /* "cat:ev" */
+			return type_ptr(cc->tprecs[k], 0);
+	st = tpformat_struct(cc, p->f[1], p->f[2]);
+	if (!st)
 		return NULL;
-	}
-	snprintf(name, sizeof(name), "trace_event_raw_%s", p->f[2]);
-	st = lbtf_struct(name);
-	if (!st) {
-		cc_error(cc, (struct loc){ 0, 0 },
-			 "no BTF layout (struct %s) for tracepoint %s:%s; for syscalls use the "
-			 "syscall provider",
-			 name, p->f[1], p->f[2]);
-		return NULL;
-	}
+	cc->tprecs = realloc(cc->tprecs, (cc->ntprecs + 1) * sizeof(*cc->tprecs));
+	if (!cc->tprecs)
+		abort();
+	cc->tprecs[cc->ntprecs++] = st;
 	return type_ptr(st, 0);
 }
 

@@ -9,6 +9,7 @@
 #include "lang/agg.h"
 #include "lang/cg.h"
 #include "lang/rt.h"
+#include "lang/sym.h"
 
 struct spec_rec {
 	struct spec_rec *next;
@@ -159,6 +160,48 @@ static int entry_cmp(const void *x, const void *y)
 	return key_cmp(sort_agg, a->key, b->key);
 }
 
+/* usym()/ufunc()/umod()/sym()/func()/mod() keys: addresses become their
+ * symbol's (module's) start and entries with equal keys merge, so that
+ * @[ufunc(pc)] counts per function as in DTrace. Returns the new count. */
+static int merge_sym_keys(const struct agg *a, unsigned char *keys, uint64_t *vals, int n)
+{
+	int ksz = a->key_size, words = a->val_size / 8, out = 0, norm = 0;
+
+	for (int k = 0; k < a->nkeys; k++) {
+		const struct type *t = a->kt[k];
+
+		if (t->k != TY_SYM || (t->fmt != TF_SYMBOL && t->fmt != TF_MODULE))
+			continue;
+		norm = 1;
+		for (int i = 0; i < n; i++) {
+			uint64_t pid, addr;
+			unsigned char *p = keys + (size_t)i * ksz + a->koff[k];
+
+			memcpy(&pid, p, 8);
+			memcpy(&addr, p + 8, 8);
+			addr = sym_normalize(pid, addr, t->user, t->fmt);
+			memcpy(p + 8, &addr, 8);
+		}
+	}
+	if (!norm)
+		return n;
+	for (int i = 0; i < n; i++) {
+		int j;
+
+		for (j = 0; j < out; j++)
+			if (!memcmp(keys + (size_t)j * ksz, keys + (size_t)i * ksz, ksz))
+				break;
+		if (j < out) {
+			a->fn->merge(a, vals + (size_t)j * words, vals + (size_t)i * words);
+			continue;
+		}
+		memmove(keys + (size_t)out * ksz, keys + (size_t)i * ksz, ksz);
+		memmove(vals + (size_t)out * words, vals + (size_t)i * words, a->val_size);
+		out++;
+	}
+	return out;
+}
+
 void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt)
 {
 	unsigned char *keys;
@@ -168,6 +211,8 @@ void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt)
 
 	if (rt->agg_read(rt, a, &keys, &vals, &n))
 		return;
+	if (a->nkeys)
+		n = merge_sym_keys(a, keys, vals, n);
 	e = calloc(n + 1, sizeof(*e));
 	for (int i = 0; i < n; i++) {
 		e[i].key = keys + (size_t)i * ksz;
@@ -184,6 +229,7 @@ void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt)
 
 void rt_print_aggs(struct rt *rt)
 {
+	rt_line_end(rt);
 	for (struct agg *a = rt->cc->aggs; a; a = a->next)
 		rt_print_agg(rt, a, NULL);
 }
@@ -220,6 +266,109 @@ static int64_t rec_int(const struct action *a, const unsigned char *rec, int k)
 	return v;
 }
 
+void rt_line_end(struct rt *rt)
+{
+	if (rt->line_open)
+		fputc('\n', rt->out);
+	rt->line_open = 0;
+}
+
+/* DTrace's default output, "%3d %6d %32s " before the records of a
+ * firing; the heading once, before the first. */
+static void probe_line(struct rt *rt, const struct action *a, const unsigned char *rec)
+{
+	const struct lprobe *p = probe_find(rt->cc, a->clause, a->prog, (long)rec_int(a, rec, 1));
+	int cpu = (int)rec_int(a, rec, 0), id = p ? probe_number(rt->cc, p) : 0;
+	char name[4 * 128 + 4];
+
+	if (!p)
+		return;
+	if (rt->json) {
+		fprintf(rt->out, "{\"type\":\"probe\",\"cpu\":%d,\"id\":%d,\"probe\":", cpu, id);
+		snprintf(name, sizeof(name), "%s:%s:%s:%s", p->f[0], p->f[1], p->f[2], p->f[3]);
+		out_json_str(rt->out, name, sizeof(name));
+		fprintf(rt->out, "}\n");
+		return;
+	}
+	if (!rt->header)
+		fprintf(rt->out, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
+	rt->header = 1;
+	rt_line_end(rt);
+	snprintf(name, sizeof(name), "%s:%s", p->f[2], p->f[3]);
+	fprintf(rt->out, "%3d %6d %32s ", cpu, id, name);
+	rt->line_open = 1;
+}
+
+/* trace(x) as DTrace prints it: bare when quiet, otherwise right-aligned
+ * in a width that depends on the value's size (strings left-aligned). */
+static void trace_value(struct rt *rt, const struct action *a, const unsigned char *rec)
+{
+	const struct type *t = a->args[0].t;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (rt->json || rt->quiet || t->k == TY_STACK || t->k == TY_USTACK) {
+		if (rt->json)
+			fprintf(rt->out, "{\"type\":\"trace\",\"data\":");
+		out_value(rt, rt->out, t, rec + a->args[0].off);
+		if (rt->json)
+			fprintf(rt->out, "}\n");
+		return;
+	}
+	m = open_memstream(&s, &len);
+	out_value(rt, m, t, rec + a->args[0].off);
+	fclose(m);
+	if (t->k == TY_STR)
+		fprintf(rt->out, "  %-33s", s);
+	else
+		fprintf(rt->out, " %*s",
+			a->tsize == 1	? 3
+			: a->tsize == 2 ? 5
+			: a->tsize == 4 ? 8
+					: 16,
+			s);
+	free(s);
+}
+
+/* A runtime fault, reported as DTrace does, with the script location. */
+static void rt_error(struct rt *rt, const struct action *a, const unsigned char *rec)
+{
+	static const char *const faults[] = { "unknown fault", "invalid address",
+					      "invalid alignment", "illegal operation",
+					      "divide-by-zero" };
+	uint64_t w = (uint64_t)rec_int(a, rec, 0), addr = (uint64_t)rec_int(a, rec, 1);
+	uint64_t epid = (uint64_t)rec_int(a, rec, 2);
+	unsigned int kind = w & 0xff, act = (w >> 8) & 0xff;
+	const struct lprobe *p;
+	char where[32], detail[32] = "";
+
+	if (!epid || epid > (uint64_t)rt->cc->nprobes)
+		return;
+	p = &rt->cc->probes[epid - 1];
+	if (kind >= sizeof(faults) / sizeof(faults[0]))
+		kind = 0;
+	if (kind == FLT_BADADDR || kind == FLT_BADALIGN)
+		snprintf(detail, sizeof(detail), " (0x%llx)", (unsigned long long)addr);
+	if (act)
+		snprintf(where, sizeof(where), "action #%u", act);
+	else
+		snprintf(where, sizeof(where), "predicate");
+	fprintf(stderr,
+		"sonde script: error on enabled probe ID %llu (ID %d: %s:%s:%s:%s): %s%s in %s "
+		"at %s:%u:%u\n",
+		(unsigned long long)epid, probe_number(rt->cc, p), p->f[0], p->f[1], p->f[2],
+		p->f[3], faults[kind], detail, where,
+		rt->cc->o->src_name ? rt->cc->o->src_name : "<program>",
+		(unsigned int)(w >> 16) & 0xffffff, (unsigned int)(w >> 40) & 0xffffff);
+	if (rt->json)
+		fprintf(rt->out,
+			"{\"type\":\"error\",\"epid\":%llu,\"fault\":\"%s\",\"address\":%llu,"
+			"\"action\":%u,\"line\":%u,\"column\":%u}\n",
+			(unsigned long long)epid, faults[kind], (unsigned long long)addr, act,
+			(unsigned int)(w >> 16) & 0xffffff, (unsigned int)(w >> 40) & 0xffffff);
+}
+
 static void do_action(struct rt *rt, const struct action *a, const unsigned char *rec)
 {
 	int64_t v;
@@ -229,14 +378,16 @@ static void do_action(struct rt *rt, const struct action *a, const unsigned char
 		out_printf(rt, a, rec);
 		break;
 	case A_TRACE:
-		if (rt->json) {
-			fprintf(rt->out, "{\"type\":\"trace\",\"data\":");
-			out_value(rt, rt->out, a->args[0].t, rec + a->args[0].off);
-			fprintf(rt->out, "}\n");
-		} else {
-			out_value(rt, rt->out, a->args[0].t, rec + a->args[0].off);
-			fputc('\n', rt->out);
-		}
+		trace_value(rt, a, rec);
+		break;
+	case A_PROBE:
+		probe_line(rt, a, rec);
+		break;
+	case A_PROBE_END:
+		rt_line_end(rt);
+		break;
+	case A_ERROR:
+		rt_error(rt, a, rec);
 		break;
 	case A_STACK:
 	case A_USTACK:

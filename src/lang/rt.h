@@ -27,6 +27,9 @@ struct rt {
 	struct lcc *cc;
 	FILE *out;
 	int json;
+	int quiet;
+	int header;    /* the CPU/ID/FUNCTION:NAME heading was printed */
+	int line_open; /* a probe line awaits its newline */
 	int done;
 	int exit_code;
 	int ncpus; /* possible CPUs: per-CPU map values */
@@ -51,6 +54,8 @@ void rt_print_aggs(struct rt *rt);
 void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt);
 /* Reports new drops to stderr (and JSON); returns the total. */
 uint64_t rt_drops(struct rt *rt, int final);
+/* Ends an open probe line (before aggregations, at exit). */
+void rt_line_end(struct rt *rt);
 void rt_free(struct rt *rt);
 
 /* output.c: rendering */
@@ -59,7 +64,6 @@ void out_value(struct rt *rt, FILE *f, const struct type *t, const unsigned char
 void out_stack(struct rt *rt, FILE *f, const struct type *t, const unsigned char *p, int indent);
 void out_json_str(FILE *f, const char *s, size_t max);
 void out_agg(struct rt *rt, struct agg *a, const char *fmt, struct agg_entry *e, int n);
-void out_ksym_free(void);
 /* Snapshots /proc/PID/maps for user stack symbolisation. */
 void rt_snapshot_maps(uint32_t pid);
 

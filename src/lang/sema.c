@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Semantic analysis: binds identifiers (built-ins, globals, self->, this->,
- * associative arrays, aggregations), infers and checks types, and folds
- * constants. Variables take the type of their first assignment in program
- * order, as in D; using one before any assignment is an error.
+ * Semantic analysis: types expressions, statements and predicates, folds
+ * constants and checks that actions are statements. Variables and
+ * assignments are bound in semavar.c.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,8 +11,7 @@
 #include "lang/agg.h"
 #include "lang/builtins.h"
 #include "lang/prov.h"
-
-static int sema_expr(struct lcc *cc, struct clause *c, struct node *n);
+#include "lang/sema.h"
 
 void cc_error(struct lcc *cc, struct loc loc, const char *fmt, ...)
 {
@@ -54,45 +52,13 @@ int clause_probes(struct lcc *cc, struct clause *c, struct lprobe **out, int max
 	return n;
 }
 
-static const char *tn(const struct type *t)
+const char *sema_tn(const struct type *t)
 {
 	static char buf[4][160];
 	static int k;
 
 	k = (k + 1) % 4;
 	return type_name(t, buf[k], sizeof(buf[k]));
-}
-
-/* Type a variable takes from the value first assigned to it. */
-static struct type *storage_type(struct lcc *cc, struct type *t)
-{
-	if (t->k == TY_INT)
-		return t->size == 8 && !t->sign ? &t_u64 : &t_s64;
-	if (t->k == TY_STR)
-		return type_str(cc->o->strsize, 1);
-	return t;
-}
-
-static int compatible(const struct type *var, const struct type *val)
-{
-	if (var->k == TY_INT || var->k == TY_PTR)
-		return val->k == TY_INT || val->k == TY_PTR;
-	return var->k == val->k;
-}
-
-static struct var *var_new(struct lcc *cc, enum vscope s, const char *name, struct loc loc)
-{
-	struct var *v = calloc(1, sizeof(*v));
-
-	if (!v)
-		abort();
-	v->s = s;
-	v->name = (char *)name;
-	v->loc = loc;
-	v->map = -1;
-	v->next = cc->vars;
-	cc->vars = v;
-	return v;
 }
 
 int sema_need_agg(struct lcc *cc, struct node *n)
@@ -111,271 +77,11 @@ int sema_need_agg(struct lcc *cc, struct node *n)
 	return -1;
 }
 
-static int sema_args(struct lcc *cc, struct clause *c, struct node *n)
+int sema_args(struct lcc *cc, struct clause *c, struct node *n)
 {
 	for (struct node *a = n->args; a; a = a->next)
 		if (sema_expr(cc, c, a))
 			return -1;
-	return 0;
-}
-
-/* Key tuple of an associative array or aggregation: the first use fixes
- * the key types, later uses must match in number and kind. */
-static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **kt, const char *what,
-		     const char *name)
-{
-	struct node *a;
-	int k = 0;
-
-	if (n->nargs > MAX_KEYS) {
-		cc_error(cc, n->loc, "too many keys for %s %s (at most %d)", what, name, MAX_KEYS);
-		return -1;
-	}
-	if (*nkeys < 0) {
-		for (a = n->args; a; a = a->next, k++) {
-			if (a->t->k == TY_VOID || a->t->k == TY_STRUCT || a->t->k == TY_ARRAY) {
-				cc_error(cc, a->loc, "a %s cannot be a key of %s %s", tn(a->t),
-					 what, name);
-				return -1;
-			}
-			kt[k] = a->t->k == TY_INT   ? (a->t->sign ? &t_s64 : &t_u64)
-				: a->t->k == TY_STR ? type_str(a->t->size, 1)
-						    : a->t;
-		}
-		*nkeys = n->nargs;
-		return 0;
-	}
-	if (*nkeys != n->nargs) {
-		cc_error(cc, n->loc, "%s %s has %d key%s, used here with %d", what, name, *nkeys,
-			 *nkeys == 1 ? "" : "s", n->nargs);
-		return -1;
-	}
-	for (a = n->args; a; a = a->next, k++)
-		if (!compatible(kt[k], a->t) || (kt[k]->k == TY_STR) != (a->t->k == TY_STR)) {
-			cc_error(cc, a->loc, "key %d of %s %s is %s, used here with %s", k + 1,
-				 what, name, tn(kt[k]), tn(a->t));
-			return -1;
-		}
-	return 0;
-}
-
-/* Lvalue: the variable an assignment or ++ targets, declared on first
- * write. */
-static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct type *vt)
-{
-	enum vscope s;
-	struct var *v;
-	const char *name = l->name;
-
-	switch (l->k) {
-	case N_IDENT:
-		if (builtin_find(l->name)) {
-			cc_error(cc, l->loc, "cannot assign to built-in variable '%s'", l->name);
-			return -1;
-		}
-		s = VS_GLOBAL;
-		break;
-	case N_SELF:
-		s = VS_SELF;
-		break;
-	case N_THIS:
-		s = VS_THIS;
-		break;
-	case N_INDEX:
-		if (l->l->k != N_IDENT || builtin_find(l->l->name)) {
-			cc_error(cc, l->loc,
-				 "cannot assign to this expression: only variables, self->x, "
-				 "this->x, a[key] and @a[key] are assignable");
-			return -1;
-		}
-		if (sema_args(cc, c, l))
-			return -1;
-		s = VS_ASSOC;
-		name = l->l->name;
-		break;
-	default:
-		cc_error(cc, l->loc,
-			 "cannot assign to this expression: only variables, self->x, this->x, "
-			 "a[key] and @a[key] are assignable");
-		return -1;
-	}
-	v = var_find(cc, s, name);
-	if (!v && s == VS_GLOBAL && var_find(cc, VS_ASSOC, name)) {
-		cc_error(cc, l->loc, "'%s' is an associative array: index it, %s[key]", name, name);
-		return -1;
-	}
-	if (!v) {
-		if (vt->k == TY_VOID || vt->k == TY_STRUCT || vt->k == TY_ARRAY ||
-		    vt->k == TY_STACK || vt->k == TY_USTACK) {
-			cc_error(cc, l->loc, "cannot store a %s in variable '%s'", tn(vt), name);
-			return -1;
-		}
-		v = var_new(cc, s, name, l->loc);
-		v->t = storage_type(cc, vt);
-		v->nkeys = -1;
-		if (s == VS_ASSOC && sema_keys(cc, l, &v->nkeys, v->kt, "associative array", name))
-			return -1;
-	} else {
-		if (!compatible(v->t, vt)) {
-			cc_error(cc, l->loc, "type mismatch: '%s' is %s, assigned %s", name,
-				 tn(v->t), tn(vt));
-			return -1;
-		}
-		if (s == VS_ASSOC && sema_keys(cc, l, &v->nkeys, v->kt, "associative array", name))
-			return -1;
-	}
-	l->var = v;
-	l->t = v->t;
-	return 0;
-}
-
-static int sema_agg_assign(struct lcc *cc, struct clause *c, struct node *n)
-{
-	struct node *l = n->l, *r = n->r;
-	const struct func *fn;
-	struct agg *a;
-
-	if (n->op != T_ASSIGN || r->k != N_CALL || !(fn = func_find(r->name)) || !fn->agg) {
-		cc_error(cc, n->loc,
-			 "an aggregation is assigned an aggregating function: count(), sum(x), "
-			 "avg(x), min(x), max(x), stddev(x), quantize(x), lquantize(x, lo, hi, "
-			 "step), llquantize(x, f, lo, hi, steps)");
-		return -1;
-	}
-	if (r->nargs < fn->min || r->nargs > fn->max) {
-		if (fn->min == fn->max)
-			cc_error(cc, r->loc, "%s() takes %d argument%s, not %d", fn->name, fn->min,
-				 fn->min == 1 ? "" : "s", r->nargs);
-		else
-			cc_error(cc, r->loc, "%s() takes %d to %d arguments, not %d", fn->name,
-				 fn->min, fn->max, r->nargs);
-		return -1;
-	}
-	if (sema_args(cc, c, l) || sema_args(cc, c, r))
-		return -1;
-	r->fn = fn;
-	for (a = cc->aggs; a; a = a->next)
-		if (!strcmp(a->name, l->name))
-			break;
-	if (!a) {
-		struct agg **tail = &cc->aggs;
-
-		a = calloc(1, sizeof(*a));
-		if (!a)
-			abort();
-		a->name = l->name;
-		a->id = cc->naggs++;
-		a->fn = fn->agg;
-		a->nkeys = -1;
-		a->loc = l->loc;
-		a->map = -1;
-		a->normal = 1;
-		while (*tail)
-			tail = &(*tail)->next;
-		*tail = a;
-	} else if (a->fn != fn->agg) {
-		cc_error(cc, r->loc, "%s is a %s() aggregation (line %d), used here with %s()",
-			 a->name, func_agg_name(a->fn), a->loc.line, fn->name);
-		return -1;
-	}
-	if (sema_keys(cc, l, &a->nkeys, a->kt, "aggregation", a->name))
-		return -1;
-	l->agg = r->agg = a;
-	if (fn->check(cc, c, r))
-		return -1;
-	n->t = &t_void;
-	return 0;
-}
-
-static int sema_assign(struct lcc *cc, struct clause *c, struct node *n)
-{
-	if (n->l->k == N_AGG)
-		return sema_agg_assign(cc, c, n);
-	if (sema_expr(cc, c, n->r))
-		return -1;
-	if (n->op != T_ASSIGN && n->r->t->k != TY_INT) {
-		cc_error(cc, n->r->loc, "compound assignment needs an integer, not %s",
-			 tn(n->r->t));
-		return -1;
-	}
-	if (n->op != T_ASSIGN && n->l->k != N_INDEX && n->l->k != N_IDENT && n->l->k != N_SELF &&
-	    n->l->k != N_THIS) {
-		cc_error(cc, n->loc, "cannot assign to this expression");
-		return -1;
-	}
-	if (n->op != T_ASSIGN) {
-		/* x += y reads x: it must exist or be created as an integer */
-		if (sema_lvalue(cc, c, n->l, &t_s64))
-			return -1;
-		if (n->l->t->k != TY_INT && n->l->t->k != TY_PTR) {
-			cc_error(cc, n->loc, "'%s' is %s: compound assignment needs an integer",
-				 n->l->var->name, tn(n->l->t));
-			return -1;
-		}
-	} else if (sema_lvalue(cc, c, n->l, n->r->t)) {
-		return -1;
-	}
-	n->t = n->l->t;
-	return 0;
-}
-
-static int sema_ident(struct lcc *cc, struct clause *c, struct node *n)
-{
-	const struct builtin *b = builtin_find(n->name);
-	struct var *v;
-
-	if (b) {
-		n->bi = b;
-		n->t = b->t ? b->t : b->type(cc, c, n);
-		return n->t ? 0 : -1;
-	}
-	v = var_find(cc, VS_GLOBAL, n->name);
-	if (!v) {
-		if (var_find(cc, VS_ASSOC, n->name))
-			cc_error(cc, n->loc, "'%s' is an associative array: index it, %s[key]",
-				 n->name, n->name);
-		else
-			cc_error(cc, n->loc,
-				 "unknown variable '%s': assign it before use, or check the name "
-				 "of the built-in",
-				 n->name);
-		return -1;
-	}
-	n->var = v;
-	n->t = v->t;
-	return 0;
-}
-
-static int sema_index(struct lcc *cc, struct clause *c, struct node *n)
-{
-	struct var *v;
-
-	if (sema_args(cc, c, n))
-		return -1;
-	if (n->l->k == N_IDENT && !strcmp(n->l->name, "args")) {
-		n->bi = builtin_find("args");
-		if (n->nargs != 1 || !n->args->is_const) {
-			cc_error(cc, n->loc, "args[] takes one constant index");
-			return -1;
-		}
-		n->t = n->bi->type(cc, c, n);
-		return n->t ? 0 : -1;
-	}
-	if (n->l->k != N_IDENT) {
-		cc_error(cc, n->loc, "only associative arrays and args[] can be indexed");
-		return -1;
-	}
-	v = var_find(cc, VS_ASSOC, n->l->name);
-	if (!v) {
-		cc_error(cc, n->loc,
-			 "unknown associative array '%s': assign %s[...] before reading it",
-			 n->l->name, n->l->name);
-		return -1;
-	}
-	if (sema_keys(cc, n, &v->nkeys, v->kt, "associative array", v->name))
-		return -1;
-	n->var = v;
-	n->t = v->t;
 	return 0;
 }
 
@@ -474,7 +180,7 @@ static int sema_bin(struct lcc *cc, struct clause *c, struct node *n)
 	if (a->k == TY_STR || b->k == TY_STR) {
 		if (!cmp || a->k != b->k) {
 			cc_error(cc, n->loc, "operator %s cannot take %s and %s%s", tok_name(op),
-				 tn(a), tn(b),
+				 sema_tn(a), sema_tn(b),
 				 cmp ? "" : ": strings only compare (==, !=, <, >...)");
 			return -1;
 		}
@@ -482,8 +188,8 @@ static int sema_bin(struct lcc *cc, struct clause *c, struct node *n)
 		return 0;
 	}
 	if (!type_is_scalar(a) || !type_is_scalar(b)) {
-		cc_error(cc, n->loc, "operator %s cannot take %s and %s", tok_name(op), tn(a),
-			 tn(b));
+		cc_error(cc, n->loc, "operator %s cannot take %s and %s", tok_name(op), sema_tn(a),
+			 sema_tn(b));
 		return -1;
 	}
 	if (cmp || logic) {
@@ -497,7 +203,7 @@ static int sema_bin(struct lcc *cc, struct clause *c, struct node *n)
 			n->t = b;
 		} else {
 			cc_error(cc, n->loc, "operator %s cannot take %s and %s", tok_name(op),
-				 tn(a), tn(b));
+				 sema_tn(a), sema_tn(b));
 			return -1;
 		}
 	} else {
@@ -523,7 +229,8 @@ static int sema_un(struct lcc *cc, struct clause *c, struct node *n)
 	case T_STAR:
 		if (t->k != TY_PTR || !t->ref || t->ref->k == TY_VOID) {
 			cc_error(cc, n->loc,
-				 "cannot dereference %s: cast it to a typed pointer first", tn(t));
+				 "cannot dereference %s: cast it to a typed pointer first",
+				 sema_tn(t));
 			return -1;
 		}
 		n->t = t->ref;
@@ -552,7 +259,7 @@ static int sema_un(struct lcc *cc, struct clause *c, struct node *n)
 		}
 		return 0;
 	}
-	cc_error(cc, n->loc, "operator %s cannot take %s", tok_name(n->op), tn(t));
+	cc_error(cc, n->loc, "operator %s cannot take %s", tok_name(n->op), sema_tn(t));
 	return -1;
 }
 
@@ -567,7 +274,7 @@ static int sema_member(struct lcc *cc, struct clause *c, struct node *n)
 	st = n->op == T_ARROW ? (t->k == TY_PTR ? t->ref : NULL) : t;
 	if (!st || st->k != TY_STRUCT) {
 		cc_error(cc, n->loc, "'%s%s' needs a %s, not %s%s", n->op == T_ARROW ? "->" : ".",
-			 n->name, n->op == T_ARROW ? "pointer to a struct" : "struct", tn(t),
+			 n->name, n->op == T_ARROW ? "pointer to a struct" : "struct", sema_tn(t),
 			 t->k == TY_PTR && !t->ref ? ": cast it, e.g. (struct task_struct *)p"
 						   : "");
 		return -1;
@@ -581,10 +288,24 @@ static int sema_member(struct lcc *cc, struct clause *c, struct node *n)
 		return -1;
 	}
 	n->aux = mi.offset;
+	n->dataloc = mi.dataloc;
 	n->t = mi.t;
 	if (n->t->k == TY_PTR && t->user)
 		n->t = type_ptr(n->t->ref, 1);
 	return 0;
+}
+
+int sema_arity(struct lcc *cc, const struct func *fn, struct node *n)
+{
+	if (n->nargs >= fn->min && n->nargs <= fn->max)
+		return 0;
+	if (fn->min == fn->max)
+		cc_error(cc, n->loc, "%s() takes %d argument%s, not %d", fn->name, fn->min,
+			 fn->min == 1 ? "" : "s", n->nargs);
+	else
+		cc_error(cc, n->loc, "%s() takes %d to %d arguments, not %d", fn->name, fn->min,
+			 fn->max, n->nargs);
+	return -1;
 }
 
 static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
@@ -602,15 +323,8 @@ static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 			 n->name, n->name);
 		return -1;
 	}
-	if (n->nargs < fn->min || n->nargs > fn->max) {
-		if (fn->min == fn->max)
-			cc_error(cc, n->loc, "%s() takes %d argument%s, not %d", n->name, fn->min,
-				 fn->min == 1 ? "" : "s", n->nargs);
-		else
-			cc_error(cc, n->loc, "%s() takes %d to %d arguments, not %d", n->name,
-				 fn->min, fn->max, n->nargs);
+	if (sema_arity(cc, fn, n))
 		return -1;
-	}
 	n->fn = fn;
 	/* printa/clear/trunc... name aggregations: checked by the hook */
 	int k = 0, aggpos = !fn->aggarg ? -1 : !strcmp(n->name, "printa") ? n->nargs - 1 : 0;
@@ -627,10 +341,8 @@ static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 	return fn->check(cc, c, n);
 }
 
-static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
+int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 {
-	struct var *v;
-
 	if (cc_failed(cc))
 		return -1;
 	switch (n->k) {
@@ -647,15 +359,7 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 		return sema_ident(cc, c, n);
 	case N_SELF:
 	case N_THIS:
-		v = var_find(cc, n->k == N_SELF ? VS_SELF : VS_THIS, n->name);
-		if (!v) {
-			cc_error(cc, n->loc, "%s->%s is read before any assignment to it",
-				 n->k == N_SELF ? "self" : "this", n->name);
-			return -1;
-		}
-		n->var = v;
-		n->t = v->t;
-		return 0;
+		return sema_tls(cc, n);
 	case N_AGG:
 		cc_error(cc, n->loc,
 			 "aggregation %s cannot be read in a clause: print it with printa(%s)",
@@ -683,7 +387,7 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 			return -1;
 		if (!type_is_scalar(n->l->t)) {
 			cc_error(cc, n->loc, "%s needs an integer, not %s", tok_name(n->op),
-				 tn(n->l->t));
+				 sema_tn(n->l->t));
 			return -1;
 		}
 		n->t = n->l->t;
@@ -697,9 +401,9 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 			return -1;
 		}
 		if ((n->r->t->k == TY_STR) != (n->x->t->k == TY_STR) ||
-		    !compatible(n->r->t, n->x->t)) {
+		    !sema_compatible(n->r->t, n->x->t)) {
 			cc_error(cc, n->loc, "the branches of ?: have different types: %s and %s",
-				 tn(n->r->t), tn(n->x->t));
+				 sema_tn(n->r->t), sema_tn(n->x->t));
 			return -1;
 		}
 		if (n->r->t->k == TY_STR)
@@ -714,7 +418,8 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 		if (sema_expr(cc, c, n->l))
 			return -1;
 		if (!type_is_scalar(n->l->t) || !type_is_scalar(n->ctype)) {
-			cc_error(cc, n->loc, "cannot cast %s to %s", tn(n->l->t), tn(n->ctype));
+			cc_error(cc, n->loc, "cannot cast %s to %s", sema_tn(n->l->t),
+				 sema_tn(n->ctype));
 			return -1;
 		}
 		n->t = n->ctype;
@@ -742,7 +447,7 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 			return -1;
 		if (n->l->t->k != TY_STR && n->l->t->k != TY_PTR) {
 			cc_error(cc, n->loc, "stringof() needs a string or a pointer, not %s",
-				 tn(n->l->t));
+				 sema_tn(n->l->t));
 			return -1;
 		}
 		n->t = n->l->t->k == TY_STR ? n->l->t : type_str(cc->o->strsize, 0);
@@ -768,7 +473,7 @@ static int sema_stmt(struct lcc *cc, struct clause *c, struct node *s)
 		if (!type_is_scalar(s->l->t)) {
 			cc_error(cc, s->l->loc,
 				 "the condition of if must be an integer or pointer, not %s",
-				 tn(s->l->t));
+				 sema_tn(s->l->t));
 			return -1;
 		}
 		return 0;
@@ -819,7 +524,7 @@ int sema_program(struct lcc *cc)
 			if (!type_is_scalar(c->pred->t)) {
 				cc_error(cc, c->pred->loc,
 					 "a predicate must be an integer or pointer, not %s%s",
-					 tn(c->pred->t),
+					 sema_tn(c->pred->t),
 					 c->pred->t->k == TY_STR
 						 ? ": compare the string, e.g. /execname == \"sh\"/"
 						 : "");
@@ -840,20 +545,20 @@ int sema_program(struct lcc *cc)
 
 void sema_dump(struct lcc *cc, FILE *f)
 {
-	static const char *const scope[] = { "global", "self->", "this->", "assoc" };
+	static const char *const scope[] = { "global", "self->", "this->", "assoc", "self->[]" };
 
 	fprintf(f, "-- variables\n");
 	for (struct var *v = cc->vars; v; v = v->next) {
-		fprintf(f, "  %-8s %-20s %s", scope[v->s], v->name, tn(v->t));
+		fprintf(f, "  %-8s %-20s %s", scope[v->s], v->name, sema_tn(v->t));
 		for (int k = 0; k < v->nkeys; k++)
-			fprintf(f, "%s%s", k ? ", " : "  keys: ", tn(v->kt[k]));
+			fprintf(f, "%s%s", k ? ", " : "  keys: ", sema_tn(v->kt[k]));
 		fputc('\n', f);
 	}
 	fprintf(f, "-- aggregations\n");
 	for (struct agg *a = cc->aggs; a; a = a->next) {
 		fprintf(f, "  %-20s %s()", a->name, func_agg_name(a->fn));
 		for (int k = 0; k < a->nkeys; k++)
-			fprintf(f, "%s%s", k ? ", " : "  keys: ", tn(a->kt[k]));
+			fprintf(f, "%s%s", k ? ", " : "  keys: ", sema_tn(a->kt[k]));
 		fprintf(f, "  value: %d bytes\n", a->val_size);
 	}
 }

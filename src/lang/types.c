@@ -18,6 +18,7 @@ struct type t_s64 = { .k = TY_INT, .size = 8, .sign = 1, .name = "int64_t" };
 struct type t_u64 = { .k = TY_INT, .size = 8, .name = "uint64_t" };
 struct type t_voidp = { .k = TY_PTR, .size = 8, .name = "void *" };
 struct type t_uvoidp = { .k = TY_PTR, .size = 8, .user = 1, .name = "void *" };
+struct type t_usymoff = { .k = TY_SYM, .size = 8, .user = 1, .fmt = TF_SYMOFF, .name = "uaddr" };
 struct type t_stack = { .k = TY_STACK, .size = 8 * STACK_DEPTH, .name = "stack" };
 struct type t_ustack = { .k = TY_USTACK, .size = 8 * (STACK_DEPTH + 1), .name = "ustack" };
 
@@ -41,6 +42,12 @@ void types_free(void)
 		struct type *t = allocated;
 
 		allocated = t->next_alloc;
+		if (t->fields) {
+			for (int i = 0; i < t->nfields; i++)
+				free(t->fields[i].name);
+			free(t->fields);
+			free((char *)t->name);
+		}
 		free(t);
 	}
 }
@@ -211,6 +218,8 @@ const char *type_name(const struct type *t, char *buf, size_t len)
 
 int type_slot_size(const struct type *t)
 {
+	if (t->k == TY_SYM)
+		return 16; /* pid, address */
 	return (t->k == TY_STR || t->k == TY_STACK || t->k == TY_USTACK) ? (t->size + 7) & ~7 : 8;
 }
 

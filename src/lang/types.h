@@ -21,6 +21,8 @@ enum tkind {
 	TY_ARRAY,  /* kernel array from BTF (not char: those are strings) */
 	TY_STACK,  /* kernel stack: STACK_DEPTH u64 PCs */
 	TY_USTACK, /* user stack: pid then STACK_DEPTH u64 PCs */
+	TY_SYM,	   /* address to symbolise (usym()...): a scalar in code, a
+		    * pid then the address in records and keys; user, fmt */
 };
 
 /* How an integer prints besides as a number. */
@@ -28,7 +30,17 @@ enum tfmt {
 	TF_NONE,
 	TF_SYSCALL, /* syscall number: prints its name */
 	TF_ERRNO,   /* errno value: prints as a number, named in JSON */
-	TF_KSYM,    /* kernel address: symbol+offset */
+	TF_SYMOFF,  /* TY_SYM: module`symbol+0xoff */
+	TF_SYMBOL,  /* TY_SYM: module`symbol */
+	TF_MODULE,  /* TY_SYM: module */
+};
+
+/* A member of a struct without BTF (tracepoint records, tpformat.c). */
+struct type_field {
+	char *name;
+	struct type *t;
+	int offset;
+	int dataloc; /* __data_loc: a u32 (len << 16 | offset in the record) */
 };
 
 struct type {
@@ -40,15 +52,17 @@ struct type {
 	int nelem;  /* arrays */
 	int btf_id; /* structs/arrays/pointee in vmlinux BTF, 0 = none */
 	enum tfmt fmt;
-	struct type *ref; /* pointers: pointee; arrays: element */
-	const char *name; /* for diagnostics and -S */
+	struct type *ref;	   /* pointers: pointee; arrays: element */
+	const char *name;	   /* for diagnostics and -S */
+	struct type_field *fields; /* structs without BTF: owned, name too */
+	int nfields;
 	struct type *next_alloc;
 };
 
 #define STACK_DEPTH 32
 
 extern struct type t_void, t_s8, t_u8, t_s16, t_u16, t_s32, t_u32, t_s64, t_u64, t_voidp, t_uvoidp,
-	t_stack, t_ustack;
+	t_stack, t_ustack, t_usymoff;
 
 /* A new type owned by the pool (freed by types_free). */
 struct type *type_alloc(const struct type *proto);
@@ -73,6 +87,7 @@ struct btf_member_info {
 	struct type *t;
 	int offset;   /* bytes from the start of the struct */
 	int bitfield; /* bitfields cannot be read safely: rejected */
+	int dataloc;  /* tracepoint __data_loc field */
 };
 /* Loads /sys/kernel/btf/vmlinux once; 0 or -errno with *err set. */
 int lbtf_load(char *err, size_t errlen);

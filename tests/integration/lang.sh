@@ -8,6 +8,8 @@
 #   @@opts O...   extra options (--json, -x name=value)
 #   @@norm SED    sed expression applied to the output before comparing
 #   @@sort        sort the output (records from several CPUs)
+#   @@stderr      (tst.*) append "-- @@stderr --" and stderr to the output,
+#                 as dtrace-utils does, to assert runtime error messages
 # FIX in a script is replaced by the fixtures directory.
 # SONDE_LANG_UPDATE=1 rewrites the .r files (review the diff!).
 source "$(dirname "$0")/lib.sh"
@@ -33,6 +35,10 @@ run_case() { # file -> sets out, err, rc
 	# @@sort: output from several CPUs has no defined order
 	if grep -q '@@sort' "$f"; then
 		sort -o "$TMP/out" "$TMP/out"
+	fi
+	if grep -q '@@stderr' "$f" && [[ $f == */tst.* ]]; then
+		printf '%s\n' '-- @@stderr --' >> "$TMP/out"
+		cat "$TMP/err" >> "$TMP/out"
 	fi
 }
 
@@ -86,14 +92,14 @@ check "lang/dump-annotated" bash -c "'$SONDE' script -S 'BEGIN { x = pid + 2; }'
 check "lang/verbose-log" bash -c "'$SONDE' script -v -s $dir/err.verifier.d 2>&1 | grep -q 'processed'"
 
 # -o writes to a file.
-"$SONDE" script -o "$TMP/o.txt" 'BEGIN { printf("to file\n"); exit(0); }'
+"$SONDE" script -q -o "$TMP/o.txt" 'BEGIN { printf("to file\n"); exit(0); }'
 check "lang/output-file" grep -qx "to file" "$TMP/o.txt"
 
 # -p traces a running process until it exits.
 "$FIX/lang_work" 2 & sleep_pid=$!
 # the fixture is quick; a sleeping target shows -p ends with the process
 sleep 2 & sp=$!
-out=$("$SONDE" script -p $sp 'tick-100ms { n++; } END { printf("%d\n", n > 0); }')
+out=$("$SONDE" script -q -p $sp 'tick-100ms { n++; } END { printf("%d\n", n > 0); }')
 check "lang/pid-option" test "$out" = 1
 wait $sleep_pid 2>/dev/null
 
@@ -110,3 +116,11 @@ else
 	sed 's/^/    /' "$TMP/diff" | head -20
 fi
 check "lang/offline-rejects-profile" bash -c "! '$SONDE' script -r '$TMP/w.sonde' 'profile-99 { x = 1; }' 2>/dev/null"
+# Built-ins a trace does not hold are refused offline, with the reason.
+"$SONDE" script -r "$TMP/w.sonde" 'BEGIN { x = uid; }' > /dev/null 2> "$TMP/uid.err"
+check "lang/offline-rejects-uid" grep -qx "sonde script: <program>:1:13: uid is not recorded in traces: it cannot be used with -r (run the script live)" "$TMP/uid.err"
+# User memory is not in a trace: copyinstr() is "" offline, not a fault.
+"$SONDE" script -q -r "$TMP/w.sonde" 'syscall::openat:entry { printf("[%s]\n", copyinstr(arg1)); }' > "$TMP/ci.out" 2> "$TMP/ci.err"
+check "lang/offline-copyinstr-empty" bash -c "[ -s '$TMP/ci.out' ] && ! grep -qv '^\[\]$' '$TMP/ci.out' && [ ! -s '$TMP/ci.err' ]"
+# stack() frames are kernel symbols, module`function+0xoff as in DTrace.
+check "lang/kstack-symbols" bash -c "'$SONDE' script -q -c '$FIX/lang_work 1' 'syscall::write:entry /pid == \$target/ { stack(); }' | grep -q '^ *vmlinux\`[a-z_0-9]*+0x[0-9a-f]*\$'"

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* count, sum, avg, min, max, stddev, printed at exit sorted by value. */
 BEGIN
 {

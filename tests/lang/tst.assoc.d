@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* Associative arrays with tuple keys; assigning 0 deletes; absent reads 0. */
 BEGIN
 {

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* BEGIN runs once; exit() stops tracing with a status. */
 BEGIN
 {

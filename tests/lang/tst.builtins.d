@@ -1,4 +1,5 @@
 /* @@cmd lang_work 1 */
+#pragma D option quiet
 BEGIN { done = 0; }
 
 /* Built-in variables in a syscall probe. */

@@ -1,4 +1,5 @@
 /* @@cmd lang_work 1 */
+#pragma D option quiet
 /* copyin() copies user memory; the copy is read through a typed pointer. */
 BEGIN { done = 0; }
 

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* if/else statements. */
 BEGIN
 {

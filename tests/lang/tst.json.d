@@ -1,4 +1,5 @@
 /* @@opts --json */
+#pragma D option quiet
 /* --json: NDJSON records for printf, trace and aggregations. */
 BEGIN
 {

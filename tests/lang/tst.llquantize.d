@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* llquantize: log-linear buckets. */
 BEGIN
 {

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* lquantize: linear buckets with underflow and overflow rows; keyed. */
 BEGIN
 {

@@ -1,4 +1,5 @@
 /* @@args 42 hello */
+#pragma D option quiet
 /* Macro arguments: $1 as a number, $2 and $$1 as strings. */
 BEGIN
 {

@@ -1,3 +1,4 @@
+#pragma D option quiet
 #pragma D option strsize=16
 /* #pragma D option sets -x options: strsize truncates strings. */
 BEGIN

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* printa with and without a format; clear, trunc, normalize, denormalize. */
 BEGIN
 {

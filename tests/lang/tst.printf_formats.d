@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* printf: D conversions with flags, width and precision. */
 BEGIN
 {

@@ -1,5 +1,6 @@
 /* @@cmd lang_work 1 */
 /* @@sort */
+#pragma D option quiet
 /* proc provider: create, exit (wait status), signal-send. */
 proc:::create
 /pid == $target/

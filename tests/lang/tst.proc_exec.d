@@ -1,4 +1,5 @@
 /* @@cmd lang_work 1 */
+#pragma D option quiet
 /* proc:::exec gets the path; exec-success fires in the new image. */
 proc:::exec
 /pid == $target/

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* profile-N samples every CPU; tick-N fires on one. */
 profile-997 { n++; }
 tick-50ms { t++; }

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* quantize: power-of-two buckets, negatives and zero. */
 BEGIN
 {

@@ -1,4 +1,5 @@
 /* @@cmd lang_work 2 */
+#pragma D option quiet
 /* sched provider: the target goes off and on CPU and is woken. */
 sched:::off-cpu /pid == $target/ { off++; }
 sched:::on-cpu /pid == $target/ { on++; }

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* speculation: committed data prints, discarded data does not. */
 BEGIN
 {

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* String comparison, strlen, strjoin, basename, ternary on strings. */
 BEGIN
 {

@@ -1,4 +1,5 @@
 /* @@cmd lang_work 2 */
+#pragma D option quiet
 /* Arguments on entry, read at return when the kernel has faulted the
  * path in; args[] typed from tracefs (args[1] is a user char *). */
 syscall::openat:entry

@@ -1,4 +1,5 @@
 /* @@cmd lang_work 1 */
+#pragma D option quiet
 /* tracepoint: args->field typed from the kernel's BTF record layout. */
 tracepoint:sched:sched_process_fork
 /pid == $target/

@@ -1,3 +1,4 @@
+#pragma D option quiet
 /* Globals (int and string), ++, +=, this-> clause-local variables. */
 BEGIN
 {

@@ -1,1 +1,0 @@
-tracepoint:syscalls:sys_enter_openat { x = args->filename; }

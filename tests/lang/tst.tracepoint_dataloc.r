@@ -1,0 +1,1 @@
+lang_work 1 1
