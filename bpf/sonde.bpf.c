@@ -428,6 +428,7 @@ static __always_inline int comm_matches(const char *comm)
 }
 
 #include "exec.h"
+#include "signal.h"
 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p, bool group_dead)

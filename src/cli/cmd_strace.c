@@ -275,7 +275,8 @@ static int render(struct strace_cli *c, const char *trace, FILE *out)
 		/* Without -f only the command's first thread is shown. */
 		if (!c->follow && first_tid && h->tid != first_tid &&
 		    (h->type == SONDE_REC_SYSCALL || h->type == SONDE_REC_EXIT ||
-		     h->type == SONDE_REC_PAYLOAD))
+		     h->type == SONDE_REC_PAYLOAD || h->type == SONDE_REC_SIGNAL ||
+		     h->type == SONDE_REC_SIGGEN))
 			continue;
 		if (c->count && h->type == SONDE_REC_SYSCALL && h->size >= sizeof(struct sonde_ev_syscall))
 			count_add(counts, (const void *)h, &c->so);

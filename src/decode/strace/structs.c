@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <sonde/signal.h>
+
 #include "decode/strace/strace_int.h"
 
 /* " /\* 2026-11-21T09:23:17.339542667+0000 *\/" after a time_t. */
@@ -474,78 +476,21 @@ void ps_wait_status(struct st *s, int phase, uint64_t addr)
 		pr_status(s, v);
 }
 
-static const char *si_code_name(int signo, int code)
-{
-	static const char *const cld[] = { NULL, "CLD_EXITED", "CLD_KILLED",
-		"CLD_DUMPED", "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED" };
-	static const char *const segv[] = { NULL, "SEGV_MAPERR", "SEGV_ACCERR" };
-
-	switch (code) {
-	case SI_USER: return "SI_USER";
-	case SI_KERNEL: return "SI_KERNEL";
-	case SI_QUEUE: return "SI_QUEUE";
-	case SI_TIMER: return "SI_TIMER";
-	case SI_MESGQ: return "SI_MESGQ";
-	case SI_ASYNCIO: return "SI_ASYNCIO";
-	case SI_SIGIO: return "SI_SIGIO";
-	case SI_TKILL: return "SI_TKILL";
-	}
-	if (signo == SIGCHLD && code > 0 && code <= 6)
-		return cld[code];
-	if (signo == SIGSEGV && code > 0 && code <= 2)
-		return segv[code];
-	return NULL;
-}
-
+/* The fields strace prints for this signal and code: src/decode/siginfo.c,
+ * shared with the signal-delivery lines. */
 void ps_siginfo(struct st *s, int phase, uint64_t addr)
 {
-	siginfo_t si;
-	char buf[16];
-	const char *n, *c;
+	struct sonde_siginfo si;
+	char buf[256];
 
 	if (!st_fetch(s, phase, addr, &si, sizeof(si)))
 		return;
-	n = st_signame(si.si_signo, buf, sizeof(buf));
-	c = si_code_name(si.si_signo, si.si_code);
-	if (!si.si_signo) {
+	if (!si.signo) {
 		sb_puts(s->o, "{}");
 		return;
 	}
-	sb_puts(s->o, "{si_signo=");
-	if (n)
-		sb_puts(s->o, n);
-	else
-		sb_printf(s->o, "%d", si.si_signo);
-	if (c)
-		sb_printf(s->o, ", si_code=%s", c);
-	else
-		sb_printf(s->o, ", si_code=%d", si.si_code);
-	if (si.si_signo == SIGCHLD && si.si_code > 0) {
-		sb_printf(s->o, ", si_pid=%d, si_uid=%u, si_status=", si.si_pid,
-			  si.si_uid);
-		if (si.si_code == CLD_EXITED)
-			sb_printf(s->o, "%d", si.si_status);
-		else
-			pr_sig(s, (uint64_t)si.si_status);
-		sb_printf(s->o, ", si_utime=%ld, si_stime=%ld}",
-			  (long)si.si_utime, (long)si.si_stime);
-		return;
-	}
-	if ((si.si_signo == SIGSEGV || si.si_signo == SIGBUS ||
-	     si.si_signo == SIGILL || si.si_signo == SIGFPE) && si.si_code > 0) {
-		sb_puts(s->o, ", si_addr=");
-		pr_addr(s, (uint64_t)(uintptr_t)si.si_addr);
-		sb_putc(s->o, '}');
-		return;
-	}
-	if (si.si_code == SI_QUEUE || si.si_code == SI_TIMER) {
-		sb_printf(s->o, ", si_pid=%d, si_uid=%u, si_int=%d, si_ptr=",
-			  si.si_pid, si.si_uid, si.si_int);
-		pr_addr(s, (uint64_t)(uintptr_t)si.si_ptr);
-		sb_putc(s->o, '}');
-		return;
-	}
-	sb_printf(s->o, ", si_pid=%d, si_uid=%u}", si.si_pid, si.si_uid);
+	sonde_siginfo_format(buf, sizeof(buf), &si);
+	sb_puts(s->o, buf);
 }
 
 /* [0 1]: the CPUs in a cpu_set_t of len bytes. */
