@@ -62,6 +62,9 @@ struct sonde_hdr {
 /* sonde_ev_syscall.hdr.flags */
 #define SONDE_SC_NORETURN 0x1   /* never returned (exit, exit_group) */
 #define SONDE_SC_UNFINISHED 0x2 /* still blocked when recording stopped */
+#define SONDE_SC_ATTACHED 0x4   /* entered before recording began (-p,
+				 * --comm): hdr.ts is when recording began,
+				 * not the entry, and dur counts from then */
 
 /*
  * One fused record per syscall, written at exit from the entry state kept

@@ -116,6 +116,9 @@ static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	sonde_line_printf(l, ",\"noreturn\":%s,\"unfinished\":%s",
 			  json_bool(rec->flags & SONDE_SC_NORETURN),
 			  json_bool(rec->flags & SONDE_SC_UNFINISHED));
+	/* -p/--comm found it blocked: ts is the attach, not the entry */
+	if (rec->flags & SONDE_SC_ATTACHED)
+		sonde_line_printf(l, ",\"entered_before_start\":true");
 }
 
 static void json_hex(struct sonde_line *l, const uint8_t *p, size_t n)

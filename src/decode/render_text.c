@@ -128,6 +128,14 @@ static void text_ret(struct sonde_render *r, const struct sonde_ev_syscall *e)
 	}
 }
 
+/* A call -p or --comm found blocked: its time starts at the attach. */
+static int text_emit_call(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	if (rec->flags & SONDE_SC_ATTACHED)
+		sonde_line_printf(&r->line, " (entered before recording began)");
+	return sonde_render_emit(r);
+}
+
 static int text_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	const struct sonde_ev_syscall *e = (const void *)rec;
@@ -141,17 +149,17 @@ static int text_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 		sonde_line_printf(l, "%s%#" PRIx64, i ? ", " : "", (uint64_t)e->args[i]);
 	if (rec->flags & SONDE_SC_UNFINISHED) {
 		sonde_line_printf(l, " <unfinished ...>");
-		return sonde_render_emit(r);
+		return text_emit_call(r, &e->hdr);
 	}
 	sonde_line_putc(l, ')');
 	sonde_line_tab(l, TEXT_RESULT_COL);
 	if (rec->flags & SONDE_SC_NORETURN) {
 		sonde_line_printf(l, "= ?");
-		return sonde_render_emit(r);
+		return text_emit_call(r, &e->hdr);
 	}
 	text_ret(r, e);
 	text_dur(r, e->dur);
-	return sonde_render_emit(r);
+	return text_emit_call(r, &e->hdr);
 }
 
 /* A syscall the decoders know: strace's own text for it. */
@@ -173,13 +181,13 @@ static int text_call(struct sonde_render *r, const struct sonde_call *c)
 		if (l->len && l->buf[l->len - 1] == ')')
 			l->buf[--l->len] = '\0';
 		sonde_line_printf(l, " <unfinished ...>");
-		return sonde_render_emit(r);
+		return text_emit_call(r, &e->hdr);
 	}
 	sonde_line_tab(l, TEXT_RESULT_COL);
 	sonde_line_printf(l, "= %s", p->ret.buf ? p->ret.buf : "");
 	if (!(e->hdr.flags & SONDE_SC_NORETURN))
 		text_dur(r, e->dur);
-	return sonde_render_emit(r);
+	return text_emit_call(r, &e->hdr);
 }
 
 static void text_comm(struct sonde_line *l, const char *comm)
