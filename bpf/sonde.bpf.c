@@ -238,6 +238,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	struct sonde_cpu_state *cs;
 	struct sonde_inflight *e;
+	__u16 flags;
 	__u32 cpu;
 	__u64 now;
 
@@ -247,6 +248,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	e = inflight_of(cs, cs->id_task);
 	if (!e)
 		return 0;
+	flags = e->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0;
 	e->active = 0;
 	if (!nr_selected(e->nr))
 		return 0;
@@ -255,7 +257,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	if (cap_snaplen)
 		capture_exit(bpf_get_current_task_btf(), e, ret);
 	now = bpf_ktime_get_ns();
-	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
+	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, flags, now);
 	return 0;
 }
 
@@ -428,6 +430,7 @@ static __always_inline int comm_matches(const char *comm)
 }
 
 #include "exec.h"
+#include "signal.h"
 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p, bool group_dead)

@@ -44,6 +44,8 @@ enum sonde_rec_type {
 	SONDE_REC_LOST = 8,    /* struct sonde_ev_lost */
 	SONDE_REC_PROC = 9,    /* struct sonde_ev_proc + tail (user space) */
 	SONDE_REC_PAYLOAD = 10, /* struct sonde_ev_payload + data (payload.h) */
+	SONDE_REC_SIGNAL = 11,	/* struct sonde_ev_signal: delivered */
+	SONDE_REC_SIGGEN = 12,	/* struct sonde_ev_signal: generated (sent) */
 	SONDE_REC_TYPE_MAX
 };
 
@@ -60,6 +62,9 @@ struct sonde_hdr {
 /* sonde_ev_syscall.hdr.flags */
 #define SONDE_SC_NORETURN 0x1   /* never returned (exit, exit_group) */
 #define SONDE_SC_UNFINISHED 0x2 /* still blocked when recording stopped */
+#define SONDE_SC_ATTACHED 0x4   /* entered before recording began (-p,
+				 * --comm): hdr.ts is when recording began,
+				 * not the entry, and dur counts from then */
 
 /*
  * One fused record per syscall, written at exit from the entry state kept
@@ -179,6 +184,65 @@ struct sonde_ev_proc {
 	__u32 cmdline_len;
 	char comm[SONDE_COMM_LEN];
 	/* char cmdline[]; */
+};
+
+/*
+ * The kernel's siginfo as the signal tracepoints see it: the 48 bytes of
+ * a struct kernel_siginfo, which on x86-64 are laid out exactly as the
+ * start of the user siginfo_t (si_signo, si_errno, si_code, then the
+ * union at offset 16). Stored raw; readers interpret the union by signo
+ * and code as strace does (src/decode/siginfo.c):
+ *
+ *   0      4      8      12     16                                  48
+ *   +------+------+------+------+-----------------------------------+
+ *   |signo |errno | code | pad  | union __sifields: pid uid status  |
+ *   |      |      |      |      | utime stime / addr / value / ...  |
+ *   +------+------+------+------+-----------------------------------+
+ */
+struct sonde_siginfo {
+	__s32 signo;
+	__s32 err; /* si_errno */
+	__s32 code;
+	__u32 _pad;
+	__u64 fields[4];
+};
+
+/* sonde_ev_signal.hdr.flags */
+#define SONDE_SIG_NOINFO 0x1 /* the kernel passed no siginfo (SEND_SIG_NOINFO):
+			      * code is SI_USER, the rest 0 */
+#define SONDE_SIG_PRIV 0x2   /* SEND_SIG_PRIV: code is SI_KERNEL, the rest 0 */
+#define SONDE_SIG_GROUP 0x4  /* SIGGEN: sent to the whole thread group */
+#define SONDE_SIG_EXITING 0x8 /* SIGGEN: the target's group is exiting (a
+			       * fatal signal takes it down: see result) */
+
+/* sonde_ev_signal.result (SIGGEN), the kernel's TRACE_SIGNAL_* */
+enum sonde_sig_result {
+	SONDE_SIG_DELIVERED = 0,  /* queued (or acted on) for the target */
+	SONDE_SIG_IGNORED = 1,	  /* dropped: ignored, or the target is dying */
+	SONDE_SIG_ALREADY_PENDING = 2, /* a standard signal already pending */
+	SONDE_SIG_OVERFLOW_FAIL = 3,   /* real-time queue full: not sent */
+	SONDE_SIG_LOSE_INFO = 4,       /* sent without its siginfo */
+};
+
+/*
+ * A signal of a traced task. SIGNAL (tp_btf/signal_deliver): the task in
+ * hdr dequeued it on its way back to user space and acts on it now;
+ * handler and sa_flags are the action taken (0 = SIG_DFL, 1 = SIG_IGN).
+ * The run-down of a dying thread group shows as a SIGKILL with NOINFO.
+ * SIGGEN (tp_btf/signal_generate): sent to the task in hdr by sender
+ * (the task that was current: the killer, the exiting child, or whoever
+ * an interrupt found running); handler and sa_flags are the target's
+ * action for the signal at that moment.
+ */
+struct sonde_ev_signal {
+	struct sonde_hdr hdr;
+	struct sonde_siginfo si;
+	__u64 handler;
+	__u64 sa_flags;
+	__u32 sender_pid; /* SIGGEN */
+	__u32 sender_tid; /* SIGGEN */
+	__s32 result;	  /* SIGGEN: enum sonde_sig_result */
+	__u32 _pad;
 };
 
 #define SONDE_REC_ALIGN(n) (((n) + 7) & ~7u)

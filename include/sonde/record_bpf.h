@@ -47,8 +47,19 @@ struct sonde_inflight {
 	__u64 ts;
 	__u64 args[6];
 	__u32 nr;
-	__u32 active; /* 1 between sys_enter and sys_exit */
+	__u32 active; /* between sys_enter and sys_exit: 1, or
+		       * SONDE_INFLIGHT_ATTACHED */
 };
+
+/*
+ * A call that was already blocked when its process joined the traced set
+ * (-p, --comm) has no sys_enter: user space reads it from
+ * /proc/PID/task/TID/syscall (number, six arguments) and installs it in
+ * the thread's task storage with this marker and ts = the moment it
+ * attached, so the return is recorded (flag SONDE_SC_ATTACHED), and so is
+ * the call at stop if it is still blocked.
+ */
+#define SONDE_INFLIGHT_ATTACHED 2
 
 /*
  * Per-CPU state, three cache lines per CPU, written only by programs

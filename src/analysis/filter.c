@@ -121,6 +121,11 @@ static int filter_pids_match(const struct sonde_filter *f, const struct sonde_hd
 
 		return filter_pid_in(f, e->child_pid) || filter_pid_in(f, e->child_tid);
 	}
+	case SONDE_REC_SIGGEN: {
+		const struct sonde_ev_signal *e = (const void *)rec;
+
+		return filter_pid_in(f, e->sender_pid) || filter_pid_in(f, e->sender_tid);
+	}
 	case SONDE_REC_LOST:
 		return 1; /* a hole may hide the pid's events: always show */
 	default:

@@ -22,6 +22,8 @@ static const struct {
 	[SONDE_REC_COMM] = { "comm", sizeof(struct sonde_ev_comm) },
 	[SONDE_REC_LOST] = { "lost", sizeof(struct sonde_ev_lost) },
 	[SONDE_REC_PROC] = { "proc", sizeof(struct sonde_ev_proc) },
+	[SONDE_REC_SIGNAL] = { "signal", sizeof(struct sonde_ev_signal) },
+	[SONDE_REC_SIGGEN] = { "signal_generate", sizeof(struct sonde_ev_signal) },
 };
 
 size_t sonde_rec_fixed_size(unsigned int type)

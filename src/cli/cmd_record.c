@@ -221,7 +221,8 @@ static const char *const type_names[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_WAKEUP] = "wakeups",   [SONDE_REC_FORK] = "forks",
 	[SONDE_REC_EXEC] = "execs",       [SONDE_REC_EXIT] = "exits",
 	[SONDE_REC_COMM] = "renames",     [SONDE_REC_LOST] = "lost_records",
-	[SONDE_REC_PROC] = "procs",
+	[SONDE_REC_PROC] = "procs",       [SONDE_REC_PAYLOAD] = "payloads",
+	[SONDE_REC_SIGNAL] = "signals",   [SONDE_REC_SIGGEN] = "signals_sent",
 };
 
 static void summary_json(const struct record_cli *c, const struct sonde_record_summary *s)
@@ -232,7 +233,9 @@ static void summary_json(const struct record_cli *c, const struct sonde_record_s
 			"\\u%04x" : "%c", *p);
 	fprintf(stderr, "\",\"events\":%llu", (unsigned long long)s->records);
 	for (int t = 1; t < SONDE_REC_TYPE_MAX; t++)
-		fprintf(stderr, ",\"%s\":%llu", type_names[t], (unsigned long long)s->by_type[t]);
+		if (type_names[t])
+			fprintf(stderr, ",\"%s\":%llu", type_names[t],
+				(unsigned long long)s->by_type[t]);
 	fprintf(stderr,
 		",\"unfinished\":%llu,\"lost\":%llu,\"lost_ring\":%llu,\"lost_writer\":%llu,"
 		"\"malformed\":%llu,"
@@ -256,7 +259,7 @@ static void summary_text(const struct record_cli *c, const struct sonde_record_s
 		(unsigned long long)(s->lost_ring + s->lost_writer));
 	fprintf(stderr, "sonde record:  ");
 	for (int t = 1; t < SONDE_REC_TYPE_MAX; t++)
-		if (s->by_type[t])
+		if (s->by_type[t] && type_names[t])
 			fprintf(stderr, " %s %llu", type_names[t],
 				(unsigned long long)s->by_type[t]);
 	if (s->unfinished)

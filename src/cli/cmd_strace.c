@@ -376,7 +376,8 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	/* Without -f only the first thread seen is shown. */
 	if (!c->follow && lo->first_tid && h->tid != lo->first_tid &&
 	    (h->type == SONDE_REC_SYSCALL || h->type == SONDE_REC_EXIT ||
-	     h->type == SONDE_REC_PAYLOAD))
+	     h->type == SONDE_REC_PAYLOAD || h->type == SONDE_REC_SIGNAL ||
+	     h->type == SONDE_REC_SIGGEN))
 		return 0;
 	if (c->json)
 		return live_json_record(lo, h);

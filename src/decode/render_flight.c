@@ -26,6 +26,7 @@
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/signal.h>
 #include <sonde/syscalls.h>
 
 struct flight_exit {
@@ -198,6 +199,29 @@ static int flight_wakeup(struct sonde_render *r, const struct sonde_hdr *rec)
 	return sonde_render_emit(r);
 }
 
+/* (SIGNAL) SIGCHLD code=CLD_EXITED;  (SIGSEND) SIGTERM from 1234/1234 ignored */
+static void flight_signal(struct sonde_line *l, const struct sonde_ev_signal *e)
+{
+	const char *n, *c = sonde_si_code_name(e->si.signo, e->si.code);
+	char b[16];
+
+	n = sonde_sig_name(e->si.signo, b, sizeof(b));
+	sonde_line_printf(l, "(%s) ", e->hdr.type == SONDE_REC_SIGNAL ? "SIGNAL" : "SIGSEND");
+	if (n)
+		sonde_line_printf(l, "%s", n);
+	else
+		sonde_line_printf(l, "%d", e->si.signo);
+	if (c)
+		sonde_line_printf(l, " code=%s", c);
+	else
+		sonde_line_printf(l, " code=%d", e->si.code);
+	if (e->hdr.type == SONDE_REC_SIGGEN) {
+		n = sonde_sig_result_name(e->result);
+		sonde_line_printf(l, " from %" PRIu32 "/%" PRIu32 " %s", e->sender_pid,
+				  e->sender_tid, n ? n : "?");
+	}
+}
+
 static int flight_other(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	struct sonde_line *l = &r->line;
@@ -237,6 +261,10 @@ static int flight_other(struct sonde_render *r, const struct sonde_hdr *rec)
 	case SONDE_REC_LOST:
 		sonde_line_printf(l, "(LOST) %" PRIu64 " events",
 				  (uint64_t)((const struct sonde_ev_lost *)rec)->count);
+		break;
+	case SONDE_REC_SIGNAL:
+	case SONDE_REC_SIGGEN:
+		flight_signal(l, (const struct sonde_ev_signal *)rec);
 		break;
 	}
 	return sonde_render_emit(r);

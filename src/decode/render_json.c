@@ -28,6 +28,10 @@
  *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind (ring,
  *            writer, or live: not shown by `sonde strace --json`, which
  *            could not keep up)
+ *   signal   signal (name), si_signo, si_code, si_code_name and the
+ *            siginfo fields strace prints (si_pid, si_status, si_addr...),
+ *            handler, sa_flags, noinfo;  signal_generate: the same plus
+ *            sender_pid, sender_tid, result, group, exiting
  * Strings are JSON-escaped; bytes that are not UTF-8 come out as \udcXX
  * (see sonde_line_json_str) so that no byte of argv is lost.
  */
@@ -39,6 +43,7 @@
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/signal.h>
 #include <sonde/strace.h>
 #include <sonde/syscalls.h>
 
@@ -113,6 +118,9 @@ static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	sonde_line_printf(l, ",\"noreturn\":%s,\"unfinished\":%s",
 			  json_bool(rec->flags & SONDE_SC_NORETURN),
 			  json_bool(rec->flags & SONDE_SC_UNFINISHED));
+	/* -p/--comm found it blocked: ts is the attach, not the entry */
+	if (rec->flags & SONDE_SC_ATTACHED)
+		sonde_line_printf(l, ",\"entered_before_start\":true");
 }
 
 static void json_hex(struct sonde_line *l, const uint8_t *p, size_t n)
@@ -321,6 +329,35 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 	}
 }
 
+/* Both signal types: the siginfo fields strace prints, then the action
+ * (handler: 0 SIG_DFL, 1 SIG_IGN, else its address) and, for sent
+ * signals, the sender and the kernel's verdict. */
+static void json_signal(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_signal *e = (const void *)rec;
+	struct sonde_line *l = &r->line;
+	const char *n;
+	char b[16], si[512];
+
+	n = sonde_sig_name(e->si.signo, b, sizeof(b));
+	json_key_str(l, "signal", n ? n : "", 16);
+	sonde_siginfo_json(si, sizeof(si), &e->si);
+	sonde_line_printf(l, "%s,\"handler\":%" PRIu64 ",\"sa_flags\":%" PRIu64, si,
+			  (uint64_t)e->handler, (uint64_t)e->sa_flags);
+	if (rec->type == SONDE_REC_SIGNAL) {
+		sonde_line_printf(l, ",\"noinfo\":%s", json_bool(rec->flags & (SONDE_SIG_NOINFO |
+										SONDE_SIG_PRIV)));
+		return;
+	}
+	n = sonde_sig_result_name(e->result);
+	sonde_line_printf(l,
+			  ",\"sender_pid\":%" PRIu32 ",\"sender_tid\":%" PRIu32
+			  ",\"result\":\"%s\",\"group\":%s,\"exiting\":%s",
+			  e->sender_pid, e->sender_tid, n ? n : "unknown",
+			  json_bool(rec->flags & SONDE_SIG_GROUP),
+			  json_bool(rec->flags & SONDE_SIG_EXITING));
+}
+
 static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 						      const struct sonde_hdr *) = {
 	[SONDE_REC_SYSCALL] = json_syscall, [SONDE_REC_SWITCH] = json_switch,
@@ -328,6 +365,7 @@ static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 	[SONDE_REC_EXEC] = json_exec,	    [SONDE_REC_EXIT] = json_exit,
 	[SONDE_REC_COMM] = json_other,	    [SONDE_REC_LOST] = json_other,
 	[SONDE_REC_PROC] = json_other,
+	[SONDE_REC_SIGNAL] = json_signal,   [SONDE_REC_SIGGEN] = json_signal,
 };
 
 static int json_record(struct sonde_render *r, const struct sonde_hdr *rec)

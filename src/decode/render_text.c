@@ -26,6 +26,7 @@
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/signal.h>
 #include <sonde/strace.h>
 #include <sonde/syscalls.h>
 
@@ -127,6 +128,14 @@ static void text_ret(struct sonde_render *r, const struct sonde_ev_syscall *e)
 	}
 }
 
+/* A call -p or --comm found blocked: its time starts at the attach. */
+static int text_emit_call(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	if (rec->flags & SONDE_SC_ATTACHED)
+		sonde_line_printf(&r->line, " (entered before recording began)");
+	return sonde_render_emit(r);
+}
+
 static int text_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	const struct sonde_ev_syscall *e = (const void *)rec;
@@ -140,17 +149,17 @@ static int text_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 		sonde_line_printf(l, "%s%#" PRIx64, i ? ", " : "", (uint64_t)e->args[i]);
 	if (rec->flags & SONDE_SC_UNFINISHED) {
 		sonde_line_printf(l, " <unfinished ...>");
-		return sonde_render_emit(r);
+		return text_emit_call(r, &e->hdr);
 	}
 	sonde_line_putc(l, ')');
 	sonde_line_tab(l, TEXT_RESULT_COL);
 	if (rec->flags & SONDE_SC_NORETURN) {
 		sonde_line_printf(l, "= ?");
-		return sonde_render_emit(r);
+		return text_emit_call(r, &e->hdr);
 	}
 	text_ret(r, e);
 	text_dur(r, e->dur);
-	return sonde_render_emit(r);
+	return text_emit_call(r, &e->hdr);
 }
 
 /* A syscall the decoders know: strace's own text for it. */
@@ -172,13 +181,13 @@ static int text_call(struct sonde_render *r, const struct sonde_call *c)
 		if (l->len && l->buf[l->len - 1] == ')')
 			l->buf[--l->len] = '\0';
 		sonde_line_printf(l, " <unfinished ...>");
-		return sonde_render_emit(r);
+		return text_emit_call(r, &e->hdr);
 	}
 	sonde_line_tab(l, TEXT_RESULT_COL);
 	sonde_line_printf(l, "= %s", p->ret.buf ? p->ret.buf : "");
 	if (!(e->hdr.flags & SONDE_SC_NORETURN))
 		text_dur(r, e->dur);
-	return sonde_render_emit(r);
+	return text_emit_call(r, &e->hdr);
 }
 
 static void text_comm(struct sonde_line *l, const char *comm)
@@ -312,6 +321,46 @@ static int text_lost(struct sonde_render *r, const struct sonde_hdr *rec)
 	return sonde_render_emit(r);
 }
 
+/* strace's "--- SIGCHLD {si_signo=SIGCHLD, ...} ---" */
+static void text_siginfo(struct sonde_line *l, const struct sonde_ev_signal *e)
+{
+	char b[16], si[256];
+	const char *n = sonde_sig_name(e->si.signo, b, sizeof(b));
+
+	sonde_siginfo_format(si, sizeof(si), &e->si);
+	if (n)
+		sonde_line_printf(l, "%s %s", n, si);
+	else
+		sonde_line_printf(l, "%d %s", e->si.signo, si);
+}
+
+static int text_signal(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	text_prefix(r, rec);
+	sonde_line_printf(&r->line, "--- ");
+	text_siginfo(&r->line, (const void *)rec);
+	/* The run-down of a dying group: the kernel passes no siginfo. */
+	if (rec->flags & (SONDE_SIG_NOINFO | SONDE_SIG_PRIV))
+		sonde_line_printf(&r->line, " (no siginfo)");
+	sonde_line_printf(&r->line, " ---");
+	return sonde_render_emit(r);
+}
+
+/* "--- sent SIGTERM {...} by 1234/1234: delivered ---" */
+static int text_siggen(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_signal *e = (const void *)rec;
+	const char *res = sonde_sig_result_name(e->result);
+
+	text_prefix(r, rec);
+	sonde_line_printf(&r->line, "--- sent ");
+	text_siginfo(&r->line, e);
+	sonde_line_printf(&r->line, " by %" PRIu32 "/%" PRIu32 "%s: %s%s ---", e->sender_pid,
+			  e->sender_tid, rec->flags & SONDE_SIG_GROUP ? " to the process" : "",
+			  res ? res : "?", rec->flags & SONDE_SIG_EXITING ? ", process exiting" : "");
+	return sonde_render_emit(r);
+}
+
 static int (*const text_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 						     const struct sonde_hdr *) = {
 	[SONDE_REC_SYSCALL] = text_syscall, [SONDE_REC_SWITCH] = text_switch,
@@ -319,6 +368,7 @@ static int (*const text_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 	[SONDE_REC_EXEC] = text_exec,	    [SONDE_REC_EXIT] = text_exit,
 	[SONDE_REC_COMM] = text_comm_rec,   [SONDE_REC_LOST] = text_lost,
 	[SONDE_REC_PROC] = text_proc,
+	[SONDE_REC_SIGNAL] = text_signal,   [SONDE_REC_SIGGEN] = text_siggen,
 };
 
 static int text_record(struct sonde_render *r, const struct sonde_hdr *rec)

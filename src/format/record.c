@@ -21,6 +21,8 @@ static const uint16_t rec_min_size[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_COMM] = sizeof(struct sonde_ev_comm),
 	[SONDE_REC_LOST] = sizeof(struct sonde_ev_lost),
 	[SONDE_REC_PROC] = sizeof(struct sonde_ev_proc),
+	[SONDE_REC_SIGNAL] = sizeof(struct sonde_ev_signal),
+	[SONDE_REC_SIGGEN] = sizeof(struct sonde_ev_signal),
 };
 
 /* Checks that the variable tail of exec/proc records fits in hdr.size. */

@@ -234,3 +234,24 @@ int rec_bpf_inflight(const struct rec_bpf *b, pid_t tid, struct sonde_inflight *
 		return e;
 	return out->active ? 1 : 0;
 }
+
+int rec_bpf_set_inflight(const struct rec_bpf *b, pid_t tid, const struct sonde_inflight *in)
+{
+	struct sonde_inflight cur;
+	int pidfd, e = 0;
+
+	pidfd = syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (pidfd < 0 && errno == EINVAL)
+		pidfd = syscall(SYS_pidfd_open, tid, 0);
+	if (pidfd < 0)
+		return -errno;
+	/* Since its bit was set, the thread may have returned and entered a
+	 * new call, spilled here by a context switch: that one wins. */
+	if (!bpf_map_lookup_elem(b->inflight_fd, &pidfd, &cur) && cur.active)
+		goto out;
+	if (bpf_map_update_elem(b->inflight_fd, &pidfd, in, BPF_ANY))
+		e = -errno;
+out:
+	close(pidfd);
+	return e;
+}

@@ -45,6 +45,9 @@ void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pendi
 /* The in-flight syscall of thread tid; 1 if one is active, 0 if not,
  * -errno if the thread is gone. */
 int rec_bpf_inflight(const struct rec_bpf *b, pid_t tid, struct sonde_inflight *out);
+/* Installs a call thread tid entered before it was traced, unless the
+ * thread already has one in flight. 0 or -errno. */
+int rec_bpf_set_inflight(const struct rec_bpf *b, pid_t tid, const struct sonde_inflight *in);
 
 /* rec_consumer.c: drains the rings into the writer on its own thread. */
 struct rec_consumer {
@@ -78,6 +81,9 @@ uint64_t rec_now_mono(void);
 int rec_proc_tgid(pid_t pid);
 int rec_proc_is_dead(pid_t tgid);
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid);
+/* Calls the threads of tgid were blocked in when it joined the traced set
+ * (after its bit is set); returns how many were installed. */
+int rec_proc_attached_calls(struct rec_bpf *b, pid_t tgid, uint64_t ts);
 /* Adds every process whose comm is `comm` to the traced set. */
 int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
 		      const char *comm);

@@ -134,6 +134,31 @@ int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid)
 	return rec_consumer_append(c, stream, &r.ev.hdr);
 }
 
+/*
+ * /proc/PID/task/TID/syscall of a thread blocked in a call: "NR A1 ... A6
+ * SP PC" (numbers in hex but NR); "running" or "-1 SP PC" otherwise.
+ */
+static int attached_call(pid_t tgid, pid_t tid, uint64_t ts, struct sonde_inflight *in)
+{
+	char name[64], buf[512];
+	unsigned long long a[6];
+	int nr;
+
+	snprintf(name, sizeof(name), "task/%d/syscall", (int)tid);
+	if (proc_read(tgid, name, buf, sizeof(buf)) <= 0)
+		return 0;
+	if (sscanf(buf, "%d %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1], &a[2], &a[3],
+		   &a[4], &a[5]) != 7 || nr < 0 || nr >= SONDE_NR_SYSCALLS)
+		return 0;
+	memset(in, 0, sizeof(*in));
+	in->ts = ts;
+	for (int i = 0; i < 6; i++)
+		in->args[i] = a[i];
+	in->nr = (uint32_t)nr;
+	in->active = SONDE_INFLIGHT_ATTACHED;
+	return 1;
+}
+
 static int is_pid_name(const char *s)
 {
 	if (!*s)
@@ -142,6 +167,26 @@ static int is_pid_name(const char *s)
 		if (!isdigit((unsigned char)*s))
 			return 0;
 	return 1;
+}
+
+int rec_proc_attached_calls(struct rec_bpf *b, pid_t tgid, uint64_t ts)
+{
+	struct sonde_inflight in;
+	struct dirent *de;
+	char path[64];
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		if (is_pid_name(de->d_name) && attached_call(tgid, atoi(de->d_name), ts, &in) &&
+		    !rec_bpf_set_inflight(b, atoi(de->d_name), &in))
+			n++;
+	closedir(d);
+	return n;
 }
 
 int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
@@ -172,6 +217,7 @@ int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int st
 			continue;
 		rec_bpf_trace_tgid(b, pid);
 		rec_proc_write(c, stream, pid);
+		rec_proc_attached_calls(b, pid, rec_now_mono());
 		found++;
 	}
 	closedir(d);
@@ -200,7 +246,8 @@ static void unfinished_emit(struct unfinished_ctx *u, pid_t tgid, pid_t tid,
 	r.hdr.type = SONDE_REC_SYSCALL;
 	r.hdr.size = sizeof(r);
 	r.hdr.cpu = cpu;
-	r.hdr.flags = SONDE_SC_UNFINISHED;
+	r.hdr.flags = SONDE_SC_UNFINISHED |
+		      (in->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0);
 	memcpy(r.args, in->args, sizeof(r.args));
 	r.nr = in->nr;
 	if (!rec_consumer_append(u->c, u->stream, &r.hdr))

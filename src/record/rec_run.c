@@ -35,6 +35,8 @@
 
 #define WAIT_TICK_NS 20000000L /* main loop period */
 #define STALE_CHECK_NS 1000000000ull
+/* How long a stop signal waits for the traced processes to finish dying. */
+#define STOP_GRACE_NS 300000000ull
 #define CAP_BPF_BIT 39
 #define CAP_PERFMON_BIT 38
 #define CAP_SYS_ADMIN_BIT 21
@@ -124,6 +126,7 @@ static int record_add_pids(struct rec_bpf *b, struct rec_consumer *c,
 		}
 		rec_bpf_trace_tgid(b, tgid);
 		rec_proc_write(c, b->ncpus, tgid);
+		rec_proc_attached_calls(b, tgid, rec_now_mono());
 	}
 	return 0;
 }
@@ -172,6 +175,25 @@ static void run_reap(struct run *r, int flags)
 		r->child_reaped = 1;
 }
 
+/*
+ * Ctrl-C on a terminal reaches the whole foreground process group: the
+ * command gets the same SIGINT as sonde and is usually dying already. Keep
+ * recording until the traced processes are gone (their interrupted calls
+ * return, their exits are recorded) or the grace period ends, so the trace
+ * ends where the command ended instead of a few microseconds earlier. A
+ * command that handles the signal and runs on is left alone after it.
+ */
+static void run_grace(struct run *r)
+{
+	uint64_t end = rec_now_mono() + STOP_GRACE_NS;
+	struct timespec tick = { 0, 5000000 };
+
+	while (rec_bpf_ntraced(&r->b) && rec_now_mono() < end) {
+		nanosleep(&tick, NULL);
+		run_reap(r, WNOHANG);
+	}
+}
+
 static void run_wait(struct run *r, sigset_t *sigs)
 {
 	uint64_t start = rec_now_mono(), last_stale = start;
@@ -184,6 +206,7 @@ static void run_wait(struct run *r, sigset_t *sigs)
 
 		if (sig == SIGINT || sig == SIGTERM) {
 			r->stop_signal = sig;
+			run_grace(r);
 			return;
 		}
 		if (rec_live_failed(r->c.live)) {

@@ -84,7 +84,9 @@ need = {"syscall": ["name", "nr", "args", "ret", "dur", "noreturn", "unfinished"
         "switch": ["prev_state", "next_pid", "next_tid", "next_comm", "prev_prio", "next_prio"],
         "wakeup": ["prio", "target_cpu"], "fork": ["child_pid", "child_tid", "clone_flags"],
         "exec": ["filename", "argv"], "exit": ["status"], "lost": ["count"],
-        "comm": ["comm"], "proc": ["ppid", "cmdline"]}
+        "comm": ["comm"], "proc": ["ppid", "cmdline"],
+        "signal": ["signal", "si_signo", "si_code", "handler"],
+        "signal_generate": ["signal", "si_signo", "sender_pid", "result"]}
 types = set()
 prev = 0
 for line in open(sys.argv[1]):

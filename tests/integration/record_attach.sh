@@ -73,4 +73,40 @@ kill -INT "$rec"
 wait "$rec"
 "$SONDE" print --json "$TMP/r.trace" > "$TMP/r.json"
 python3 "$CHECK" comm_rename "$TMP/r.json" "--comm (rename)" rec_renamed
+
+# -p on a thread blocked in a call: the call entered before recording
+# began is recorded when it returns (flag entered_before_start, time from
+# the attach), and as unfinished if still blocked at the stop.
+sleep 1.5 &
+sp=$!
+sleep 0.3
+"$SONDE" record -q -o "$TMP/b.trace" -p "$sp"
+"$SONDE" print --json "$TMP/b.trace" > "$TMP/b.json"
+check "-p: the call blocked at attach is recorded when it returns" python3 - "$TMP/b.json" <<'PY'
+import json, sys
+c = [o for o in map(json.loads, open(sys.argv[1]))
+     if o["type"] == "syscall" and o["name"] == "clock_nanosleep"]
+assert len(c) == 1 and c[0].get("entered_before_start") is True, c
+assert c[0]["ret"] == 0 and 0.8e9 < c[0]["dur"] < 1.5e9, c
+assert not c[0]["unfinished"], c
+PY
+"$SONDE" print "$TMP/b.trace" > "$TMP/b.txt"
+check "-p: text marks it" grep -q '^\[pid *[0-9]*\] clock_nanosleep(.*= 0 <.*> (entered before recording began)$' "$TMP/b.txt"
+sleep 30 &
+sp=$!
+sleep 0.3
+"$SONDE" record -q -o "$TMP/u.trace" -p "$sp" &
+rec=$!
+sleep 0.5
+kill -INT "$rec"
+wait "$rec"
+kill "$sp"
+"$SONDE" print --json "$TMP/u.trace" > "$TMP/u.json"
+check "-p: still blocked at the stop: unfinished, entered before the start" python3 - "$TMP/u.json" <<'PY'
+import json, sys
+c = [o for o in map(json.loads, open(sys.argv[1]))
+     if o["type"] == "syscall" and o["name"] == "clock_nanosleep"]
+assert len(c) == 1 and c[0]["unfinished"] and c[0].get("entered_before_start"), c
+assert c[0]["args"][0] == 0, c
+PY
 exit 0

@@ -25,6 +25,28 @@ python3 "$CHECK" unfinished "$TMP/int.json" "SIGINT" "$cpid"
 check "SIGINT: summary counts the unfinished call" grep -q '1 unfinished' "$TMP/int.err"
 kill "$cpid"
 
+# Ctrl-C on a terminal: SIGINT to the whole process group, sonde and the
+# command alike (python restores SIGINT, which a non-interactive shell
+# ignores in background jobs). The command dies of it; the recording must
+# still hold its interrupted call and its death.
+setsid python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$SONDE" record -q -o "$TMP/grp.trace" -- sleep 30 &
+rec=$!
+for _ in $(seq 100); do
+	pgrep -P "$rec" -x sleep > /dev/null && break
+	sleep 0.05
+done
+sleep 0.5
+kill -INT -- -"$rec"
+wait "$rec"
+check "Ctrl-C to the group: sonde exits 130" [ $? -eq 130 ]
+"$SONDE" print "$TMP/grp.trace" > "$TMP/grp.txt"
+check "Ctrl-C to the group: the interrupted call returned in the trace" \
+	grep -qE 'clock_nanosleep\(.*= \? ERESTART_RESTARTBLOCK' "$TMP/grp.txt"
+check "Ctrl-C to the group: the command's death is recorded" \
+	grep -q '+++ killed by SIGINT +++' "$TMP/grp.txt"
+
 # A process whose leader thread exited (zombie leader, live threads) is
 # still followed to its end.
 "$SONDE" record -q -o "$TMP/leader.trace" -- "$FIX/rec_leader"

@@ -55,6 +55,8 @@ def norm(text, names):
     text = re.sub(r'0x[0-9a-f]{6,}', '0xADDR', text)
     text = re.sub(r'\s+= ', ' = ', text)
     text = re.sub(r'(tv_sec|tv_nsec|tv_usec)=\d+', r'\1=N', text)
+    # CPU time of a child (SIGCHLD): strace's slowed-down children use more.
+    text = re.sub(r'(si_utime|si_stime)=\d+( /\* [0-9.]+ s \*/)?', r'\1=N', text)
     text = re.sub(r'getrandom\("[^"]*"', 'getrandom("RANDOM"', text)
     # Machine state sampled at two different moments.
     text = re.sub(r'^sysinfo\(\{.*\}\)', 'sysinfo({STATE})', text)

@@ -11,7 +11,7 @@
 
 #include "test_format_util.h"
 
-#define NTYPES_REC 10
+#define NTYPES_REC 12
 
 /* One record of every type in events.h (exec/proc with tails) plus a type
  * this reader does not know, which must come back untouched. */
@@ -96,6 +96,22 @@ static size_t build_all_types(uint8_t *buf, uint64_t ts, uint64_t *seed)
 	memcpy(pr + 1, cmdline, sizeof(cmdline));
 	pr->hdr.size = SONDE_REC_ALIGN(sizeof(*pr) + sizeof(cmdline));
 	off += pr->hdr.size;
+
+	struct sonde_ev_signal *sg = PUT(struct sonde_ev_signal);
+	tf_hdr(&sg->hdr, SONDE_REC_SIGNAL, sizeof(*sg), ts++, 1001, 1);
+	sg->si.signo = 17;
+	sg->si.code = 1;
+	sg->si.fields[0] = 2000;
+	sg->handler = 0x401000;
+	sg->sa_flags = 0x14000000;
+
+	struct sonde_ev_signal *sn = PUT(struct sonde_ev_signal);
+	tf_hdr(&sn->hdr, SONDE_REC_SIGGEN, sizeof(*sn), ts++, 1001, 0);
+	sn->hdr.flags = SONDE_SIG_GROUP | SONDE_SIG_EXITING;
+	sn->si.signo = 15;
+	sn->sender_pid = 3000;
+	sn->sender_tid = 3001;
+	sn->result = SONDE_SIG_DELIVERED;
 
 	h = (struct sonde_hdr *)(buf + off); /* a future record type */
 	memset(h, 0, 48);

@@ -67,6 +67,44 @@ static int parse_fdset(uint64_t *set, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* signal= sets: "all", "none", "SIGCHLD,USR1,10", "!SIGCHLD"; stored as
+ * the signals hidden, bit N-1 for signal N. */
+static int parse_sigset(uint64_t *hide, const char *v, char *err, size_t errlen)
+{
+	uint64_t show = 0;
+	int neg = 0;
+	char *dup, *tok, *save = NULL;
+
+	if (*v == '!') {
+		neg = 1;
+		v++;
+	}
+	dup = strdup(v);
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int n;
+		int sig;
+
+		if (!strcmp(tok, "all")) {
+			show = ~0ULL;
+			continue;
+		}
+		if (!strcmp(tok, "none"))
+			continue;
+		sig = parse_uint(tok, &n, 64) ? sonde_signal_lookup(tok) : (int)n;
+		if (sig < 1 || sig > 64) {
+			snprintf(err, errlen, "-e signal=: invalid signal '%s'", tok);
+			free(dup);
+			return -EINVAL;
+		}
+		show |= 1ULL << (sig - 1);
+	}
+	free(dup);
+	*hide = neg ? show : ~show;
+	return 0;
+}
+
 static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		 size_t errlen)
 {
@@ -101,8 +139,9 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		snprintf(err, errlen, "-e status=%s: sonde knows successful, failed and all", val);
 		return -EINVAL;
 	}
-	if ((klen == 6 && !strncmp(v, "signal", 6)) ||
-	    (klen == 6 && !strncmp(v, "abbrev", 6)) ||
+	if (klen == 6 && !strncmp(v, "signal", 6))
+		return parse_sigset(&o->sig_hide, val, err, errlen);
+	if ((klen == 6 && !strncmp(v, "abbrev", 6)) ||
 	    (klen == 5 && !strncmp(v, "quiet", 5)))
 		return 0; /* accepted for compatibility: no effect on sonde's output */
 	snprintf(err, errlen, "-e %.*s=: unknown qualifier (trace, read, write, verbose, status, signal)",

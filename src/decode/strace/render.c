@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <sonde/signal.h>
 #include <sonde/render.h>
 
 #include "decode/strace/strace_int.h"
@@ -400,6 +401,42 @@ static int pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 	return emit(st);
 }
 
+/*
+ * strace prints a signal when its tracee stops to take it. Without ptrace
+ * the kernel drops an ignored signal when it is sent, and turns a fatal
+ * default action into a group-wide SIGKILL then: those two show in the
+ * trace as sent signals (bpf/signal.h), the rest as deliveries. SIGKILL
+ * never stops a tracee.
+ */
+static int sig_shown(const struct sonde_strace *st, const struct sonde_ev_signal *e)
+{
+	int sig = e->si.signo;
+
+	if (sig <= 0 || sig > 64 || sig == SIGKILL || ((st->o.sig_hide >> (sig - 1)) & 1))
+		return 0;
+	if (e->hdr.type == SONDE_REC_SIGNAL)
+		return 1;
+	if (e->result == SONDE_SIG_IGNORED)
+		return !(e->hdr.flags & SONDE_SIG_EXITING);
+	return e->result == SONDE_SIG_DELIVERED && (e->hdr.flags & SONDE_SIG_EXITING);
+}
+
+/* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
+static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
+{
+	char name[16], si[256];
+	const char *n;
+
+	if (!sig_shown(st, e))
+		return 0;
+	pr_prefix(st, e->hdr.tid);
+	pr_tstamp(st, e->hdr.ts);
+	n = sonde_sig_name(e->si.signo, name, sizeof(name));
+	sonde_siginfo_format(si, sizeof(si), &e->si);
+	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
+	return emit(st);
+}
+
 int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
 	switch (rec->type) {
@@ -414,6 +451,11 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		if (rec->size < sizeof(struct sonde_ev_exit))
 			return -EINVAL;
 		return pr_exit(st, (const void *)rec);
+	case SONDE_REC_SIGNAL:
+	case SONDE_REC_SIGGEN:
+		if (rec->size < sizeof(struct sonde_ev_signal))
+			return -EINVAL;
+		return pr_signal(st, (const void *)rec);
 	case SONDE_REC_LOST: {
 		const struct sonde_ev_lost *l = (const void *)rec;
 
