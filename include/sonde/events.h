@@ -44,6 +44,8 @@ enum sonde_rec_type {
 	SONDE_REC_LOST = 8,    /* struct sonde_ev_lost */
 	SONDE_REC_PROC = 9,    /* struct sonde_ev_proc + tail (user space) */
 	SONDE_REC_PAYLOAD = 10, /* struct sonde_ev_payload + data (payload.h) */
+	SONDE_REC_PLREF = 11,   /* on disk only: payload bytes by reference to the
+				 * blob store; readers return it as PAYLOAD */
 	SONDE_REC_TYPE_MAX
 };
 

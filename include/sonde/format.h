@@ -41,13 +41,15 @@ struct sonde_meta {
  */
 enum sonde_chunk_kind {
 	SONDE_CHUNK_EVENTS = 0,  /* records of one stream, struct sonde_hdr first */
-	SONDE_CHUNK_PAYLOAD = 1, /* reserved: out-of-line content-hashed payloads */
+	SONDE_CHUNK_PAYLOAD = 1, /* blobs of the payload store, keyed by content hash */
+	SONDE_CHUNK_BLOBINDEX = 2, /* footer: where every blob is */
 };
 
 struct sonde_writer_opts {
 	size_t chunk_bytes;  /* raw bytes per chunk before compression; 0 = default */
 	int zstd_level;      /* 0 = default */
 	int threads;         /* compression threads; 0 = compress inline */
+	int payload_level;   /* zstd level of the payload store; 0 = default (1) */
 };
 
 struct sonde_writer;
@@ -79,6 +81,12 @@ struct sonde_writer_stats {
 	uint64_t raw_bytes;  /* record bytes appended */
 	uint64_t file_bytes; /* bytes written to the file so far */
 	uint64_t chunks;
+	/* Payload store (complete once close() or flush() returned): */
+	uint64_t payload_bytes;  /* payload data bytes appended (captured) */
+	uint64_t payload_stored; /* stored: new blobs + small payloads inline */
+	uint64_t payload_blobs;  /* distinct blobs stored */
+	uint64_t payload_refs;   /* blob references written */
+	uint64_t payload_file_bytes; /* PAYLOAD chunks on disk (compressed) */
 };
 void sonde_writer_stats(const struct sonde_writer *w,
 			struct sonde_writer_stats *st);
@@ -120,6 +128,24 @@ struct sonde_reader_stats {
 };
 void sonde_reader_stats(const struct sonde_reader *r,
 			struct sonde_reader_stats *st);
+
+/*
+ * The payload store of a trace: payload bytes are stored once per distinct
+ * content (docs/format.md) and put back by sonde_reader_next(), which
+ * returns SONDE_REC_PAYLOAD records with their data. Counts of returned
+ * records grow as the trace is read; the blob counts are the file's.
+ */
+struct sonde_reader_payload_stats {
+	uint64_t records;	 /* payload records returned so far */
+	uint64_t bytes;		 /* their data bytes (what was captured) */
+	uint64_t inline_bytes;	 /* of which stored inline (small payloads) */
+	uint64_t missing;	 /* records whose blobs were missing/damaged */
+	uint64_t blobs;		 /* distinct blobs in the file */
+	uint64_t blob_bytes;	 /* their bytes */
+	uint64_t file_bytes;	 /* PAYLOAD chunks on disk (compressed) */
+};
+/* Indexes the blob store if not done yet; 0 or -ENOMEM. */
+int sonde_reader_payload_stats(struct sonde_reader *r, struct sonde_reader_payload_stats *st);
 
 /* Validates one record's header against the bytes available; used by the
  * reader on every record so hostile files cannot make it read out of
