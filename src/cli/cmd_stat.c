@@ -143,6 +143,7 @@ static int stat_run(int argc, char **argv)
 	struct stat_args a = { 0 };
 	struct stat_ctx c = { 0 };
 	struct sonde_stats_report rep = { 0 };
+	struct sonde_reader_payload_stats ps;
 	struct sonde_scan_stats st;
 	struct sonde_reader *r;
 	FILE *out;
@@ -176,6 +177,8 @@ static int stat_run(int argc, char **argv)
 	rep.sort = a.sort;
 	rep.hist = a.hist;
 	rep.tasks = c.tasks;
+	if (!sonde_reader_payload_stats(r, &ps))
+		rep.payload = &ps;
 	rc = a.json ? sonde_stats_report_json(out, c.stats, &rep)
 		    : sonde_stats_report_text(out, c.stats, &rep);
 	rc = output_close("stat", a.output, out, rc) ? 1 : 0;
