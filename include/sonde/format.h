@@ -63,9 +63,12 @@ int sonde_writer_open(struct sonde_writer **w, const char *path,
 /* Appends one record (hdr.size bytes) to stream `stream` (a CPU number).
  * Records of one stream must be appended in production order. Returns 0 or
  * -errno (e.g. -ENOSPC: the disk is full; complete chunks stay readable;
- * -EINVAL: the record fails sonde_rec_check()). With opts.threads > 0,
+ * -EINVAL: the record fails sonde_rec_check(), or is a PLREF, which only
+ * the writer makes). Payload records of SONDE_REC_PAYLOAD go to the
+ * deduplicated payload store (docs/format.md). With opts.threads > 0,
  * compression and writing happen on worker threads; append only blocks when
- * more than 32 full chunks wait for them (back pressure). append, flush and
+ * the full chunks waiting for them exceed both 32 and 256 MiB (back
+ * pressure). append, flush and
  * close must be called from one thread at a time; stats from any thread. */
 int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
 			const struct sonde_hdr *rec);

@@ -599,7 +599,8 @@ int sonde_writer_append(struct sonde_writer *w, unsigned int stream, const struc
 
 	if (err)
 		return err;
-	if (sonde_rec_check(rec, rec->size))
+	/* References to the payload store are the writer's own. */
+	if (sonde_rec_check(rec, rec->size) || rec->type == SONDE_REC_PLREF)
 		return -EINVAL;
 	s = stream_get(w, stream);
 	if (!s)
