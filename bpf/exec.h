@@ -62,6 +62,9 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 	long n;
 	__u64 now;
 
+	/* A non-leader thread that execs takes the leader's tid. */
+	if (old_pid != p->pid)
+		id_forget(p);
 	if (!tgid_traced(tgid)) {
 		if (!comm_matches(p->comm))
 			return 0;

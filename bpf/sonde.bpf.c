@@ -50,6 +50,7 @@ const volatile __u64 sel[SONDE_NR_SYSCALLS / 64];
 const volatile bool failed_only;
 const volatile bool no_sched;
 const volatile bool comm_set;
+const volatile __u32 nr_cpus = 1; /* possible CPUs, bounds id_forget() */
 const volatile char comm_match[SONDE_COMM_LEN];
 
 struct {
@@ -76,9 +77,9 @@ static __always_inline int is_failure(long ret)
 	return ret < 0 && ret >= -4095;
 }
 
-static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs,
-					 struct task_struct *t, __u32 nr, __u64 ts, __u64 dur,
-					 long ret, const __u64 *args, __u16 flags, __u64 now)
+static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, __u32 nr,
+					 __u64 ts, __u64 dur, long ret, const __u64 *args,
+					 __u16 flags, __u64 now)
 {
 	struct sonde_ev_syscall *r;
 	struct emit em;
@@ -88,7 +89,7 @@ static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs,
 	r = emit_reserve(&em, sizeof(*r), now);
 	if (!r)
 		return;
-	hdr_fill(&r->hdr, ts, t->tgid, t->pid, SONDE_REC_SYSCALL, sizeof(*r), cpu, flags);
+	hdr_fill(&r->hdr, ts, cs->id_tgid, cs->id_tid, SONDE_REC_SYSCALL, sizeof(*r), cpu, flags);
 	r->ret = ret;
 	r->dur = dur;
 	r->args[0] = args[0];
@@ -135,34 +136,62 @@ static __noinline void slot_rescue(struct sonde_cpu_slot *slot)
  * stores into this CPU's slot. Untraced tasks stop after one helper call
  * (current task) and two loads.
  */
+/*
+ * Who is current, from the CPU's identity cache (record_bpf.h): a miss
+ * costs the helper call and refills it.
+ */
+static __always_inline struct sonde_cpu_state *current_id(struct pt_regs *regs, __u32 *cpu)
+{
+	struct sonde_cpu_state *cs = cpu_state(cpu);
+	struct task_struct *t;
+
+	if (!cs)
+		return NULL;
+	if (cs->id_regs != (__u64)regs) {
+		t = bpf_get_current_task_btf();
+		cs->id_task = (__u64)t;
+		cs->id_tgid = t->tgid;
+		cs->id_tid = t->pid;
+		cs->id_regs = (__u64)regs;
+	}
+	return cs;
+}
+
+/* Erases a dying (or exec'ing) task from every CPU's identity cache. */
+static __always_inline void id_forget(struct task_struct *p)
+{
+	__u64 regs = bpf_task_pt_regs(p);
+
+	for (__u32 i = 0; i < SONDE_MAX_CPUS && i < nr_cpus; i++)
+		if (cpus[i].id_regs == regs)
+			cpus[i].id_regs = 0;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct sonde_cpu_state *cs;
 	__u32 nr = id, cpu;
 	__u64 now;
 
-	if (!tgid_traced(t->tgid))
+	cs = current_id(regs, &cpu);
+	if (!cs || !tgid_traced(cs->id_tgid))
 		return 0;
 	if (!nr_selected(nr) && !nr_is_clone(nr))
-		return 0;
-	cs = cpu_state(&cpu);
-	if (!cs)
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {
 		__u64 args[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
 
 		if (!failed_only)
-			emit_syscall(cpu, cs, t, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
+			emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
 		return 0;
 	}
-	if (cs->slot.e.active && cs->slot.task != (__u64)t)
+	if (cs->slot.e.active && cs->slot.task != cs->id_task)
 		slot_rescue(&cs->slot);
-	cs->slot.task = (__u64)t;
-	cs->slot.tgid = t->tgid;
-	cs->slot.tid = t->pid;
+	cs->slot.task = cs->id_task;
+	cs->slot.tgid = cs->id_tgid;
+	cs->slot.tid = cs->id_tid;
 	cs->slot.e.ts = now;
 	cs->slot.e.args[0] = regs->di;
 	cs->slot.e.args[1] = regs->si;
@@ -172,25 +201,28 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	cs->slot.e.args[5] = regs->r9;
 	cs->slot.e.nr = nr;
 	cs->slot.e.active = 1;
-	if (nr_selected(nr))
-		capture_enter(t, &cs->slot.e);
+	/* Payload capture needs the trusted task (storage); the helper call
+	 * is only made when capture is on (cap_snaplen is in .rodata). */
+	if (cap_snaplen && nr_selected(nr))
+		capture_enter(bpf_get_current_task_btf(), &cs->slot.e);
 	return 0;
 }
 
 /*
- * The in-flight entry of task t (current): in this CPU's slot if t has not
- * been switched out since sys_enter, else in its task storage. NULL if
+ * The in-flight entry of the current task (task_struct address task): in
+ * this CPU's slot if it has not been switched out since sys_enter, else in
+ * its task storage. NULL if
  * none (a new task's first return from clone, or a call entered before the
  * task was traced).
  */
 static __always_inline struct sonde_inflight *inflight_of(struct sonde_cpu_state *cs,
-							  struct task_struct *t)
+							  __u64 task)
 {
 	struct sonde_inflight *e;
 
-	if (cs->slot.e.active && cs->slot.task == (__u64)t)
+	if (cs->slot.e.active && cs->slot.task == task)
 		return &cs->slot.e;
-	e = bpf_task_storage_get(&inflight, t, NULL, 0);
+	e = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), NULL, 0);
 	if (e && e->active)
 		return e;
 	return NULL;
@@ -204,18 +236,15 @@ static __always_inline struct sonde_inflight *inflight_of(struct sonde_cpu_state
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct sonde_cpu_state *cs;
 	struct sonde_inflight *e;
 	__u32 cpu;
 	__u64 now;
 
-	if (!tgid_traced(t->tgid))
+	cs = current_id(regs, &cpu);
+	if (!cs || !tgid_traced(cs->id_tgid))
 		return 0;
-	cs = cpu_state(&cpu);
-	if (!cs)
-		return 0;
-	e = inflight_of(cs, t);
+	e = inflight_of(cs, cs->id_task);
 	if (!e)
 		return 0;
 	e->active = 0;
@@ -223,9 +252,10 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (failed_only && !is_failure(ret))
 		return 0;
-	capture_exit(t, e, ret);
+	if (cap_snaplen)
+		capture_exit(bpf_get_current_task_btf(), e, ret);
 	now = bpf_ktime_get_ns();
-	emit_syscall(cpu, cs, t, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
+	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, 0, now);
 	return 0;
 }
 
@@ -328,7 +358,7 @@ static __always_inline __u16 fork_flags(struct task_struct *parent, __u64 *flags
 	if (!cs)
 		return SONDE_FORK_FLAGS_UNKNOWN;
 	/* The parent is current, inside its clone. */
-	e = inflight_of(cs, parent);
+	e = inflight_of(cs, (__u64)parent);
 	if (!e)
 		return SONDE_FORK_FLAGS_UNKNOWN;
 	switch (e->nr) {
@@ -407,6 +437,8 @@ int BPF_PROG(sched_process_exit, struct task_struct *p, bool group_dead)
 	__u32 tgid = p->tgid;
 	__u64 now;
 
+	/* Every exiting task, traced or not: its stack may be reused. */
+	id_forget(p);
 	if (!tgid_traced(tgid))
 		return 0;
 	now = bpf_ktime_get_ns();

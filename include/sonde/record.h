@@ -19,6 +19,8 @@
 /* Per-CPU ring size: holds ~0.3 s of the syscall-loop benchmark's records
  * (96-byte records at ~1.7 M/s) if the consumer stalls. */
 #define SONDE_RECORD_DEFAULT_RING (64u << 20)
+#define SONDE_RECORD_DEFAULT_ZSTD 9
+#define SONDE_RECORD_CHUNK (8u << 20)
 
 struct sonde_record_opts {
 	const char *output;     /* trace file; NULL = SONDE_RECORD_DEFAULT_OUTPUT */
@@ -31,6 +33,7 @@ struct sonde_record_opts {
 	bool no_sched;          /* no switch/wakeup records */
 	size_t ring_bytes;      /* per-CPU ring; 0 = default; power of 2 */
 	double duration;        /* stop after this many seconds; 0 = no limit */
+	int zstd_level;         /* 1..19; 0 = SONDE_RECORD_DEFAULT_ZSTD */
 	const char *cmdline;    /* the sonde command line, for the header */
 	bool quiet;             /* no progress messages on stderr */
 	uint32_t snaplen;       /* payload bytes captured per call; 0 = none */
@@ -46,6 +49,7 @@ struct sonde_record_summary {
 	uint64_t unfinished;    /* syscalls still blocked at stop */
 	uint64_t lost_ring;     /* events the kernel could not store */
 	uint64_t lost_writer;   /* records the file could not take */
+	uint64_t malformed;     /* ring records with a bad header, dropped */
 	uint64_t raw_bytes;     /* record bytes before compression */
 	uint64_t file_bytes;    /* size of the trace file */
 	double duration_s;      /* wall time recording */

@@ -13,7 +13,7 @@
  *   | 0..63  |64..127 |         |        |    512 KiB for 4194304 pids
  *   +--------+--------+-- ... --+--------+
  *   ntraced                       number of set bits (live traced tgids)
- *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state (below), 128
+ *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state (below), 192
  *                                 bytes each so CPUs never share a line
  *
  * Writers of traced[]: the fork, exec, rename and exit programs and user
@@ -51,14 +51,21 @@ struct sonde_inflight {
 };
 
 /*
- * Per-CPU state, two cache lines per CPU, written only by programs running
- * on that CPU (and read by user space after detaching):
+ * Per-CPU state, three cache lines per CPU, written only by programs
+ * running on that CPU (and read by user space after detaching):
  *
- *   0      8     12    16                      80       88     96     104    112  128
- *   +------+-----+-----+------ inflight -------+--------+------+------+------+----+
- *   | task |tgid | tid | ts args[6] nr active  |nsubmit | lost |lost_ts|total | pad|
- *   +------+-----+-----+-----------------------+--------+------+------+------+----+
- *   |<------------- slot ------------------->|
+ *   0       8       16   20   24                       104      112   120     128    136   192
+ *   +-------+-------+----+----+------- slot ----------+--------+-----+-------+------+-----+
+ *   |id_regs|id_task|tgid|tid | task tgid tid e{...}  |nsubmit |lost |lost_ts|total | pad |
+ *   +-------+-------+----+----+-----------------------+--------+-----+-------+------+-----+
+ *
+ * id_*: who is current, keyed by the pt_regs pointer the syscall
+ * tracepoints receive (each task's is unique and fixed: the top of its
+ * kernel stack). While the same task keeps the CPU, sys_enter and sys_exit
+ * read its tgid and tid from here instead of calling
+ * bpf_get_current_task_btf(). A stack is reused only after its task died,
+ * and sched_process_exit (and exec, which changes the tid) erases the
+ * task's entry on every CPU first, so a hit always names the live task.
  *
  * The slot holds the in-flight syscall of the task that entered it on this
  * CPU (task: its task_struct address, used as an identity only). sys_enter
@@ -80,12 +87,16 @@ struct sonde_cpu_slot {
 };
 
 struct sonde_cpu_state {
+	__u64 id_regs;    /* current task's pt_regs address, 0 = unknown */
+	__u64 id_task;    /* its task_struct address */
+	__u32 id_tgid;
+	__u32 id_tid;
 	struct sonde_cpu_slot slot;
 	__u64 nsubmit;    /* records submitted, paces the fill check */
 	__u64 lost;       /* reserve failures not yet reported in the stream */
 	__u64 lost_ts;    /* time of the first of them */
 	__u64 lost_total; /* every reserve failure of the run */
-	__u64 _pad[2];
+	__u64 _pad[7];
 };
 
 #endif /* SONDE_RECORD_BPF_H */

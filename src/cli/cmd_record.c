@@ -48,6 +48,8 @@ static const char record_usage[] =
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
 	"                       default 64M)\n"
 	"  -d, --duration SECS  stop recording after SECS seconds\n"
+	"      --compression-level N  zstd level of the trace chunks, 1 (fast) to\n"
+	"                       19 (small); default 9\n"
 	"      --json           print the end-of-run summary as one JSON object\n"
 	"  -q, --quiet          no progress messages, no summary\n"
 	"\n"
@@ -56,7 +58,7 @@ static const char record_usage[] =
 	"events (lost events also appear in the trace where they happened).\n"
 	"Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n";
 
-enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_JSON };
+enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_JSON, OPT_ZSTD };
 
 static const struct option record_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -69,6 +71,7 @@ static const struct option record_longopts[] = {
 	{ "ring-size", required_argument, NULL, OPT_RING },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "compression-level", required_argument, NULL, OPT_ZSTD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -162,6 +165,19 @@ static int parse_duration(struct record_cli *c, const char *arg)
 	return 0;
 }
 
+static int parse_level(struct record_cli *c, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < 1 || v > 19) {
+		cli_err("record", "--compression-level: '%s' is not a zstd level from 1 to 19", arg);
+		return -1;
+	}
+	c->o.zstd_level = (int)v;
+	return 0;
+}
+
 static int parse_opt(struct record_cli *c, int opt)
 {
 	switch (opt) {
@@ -187,6 +203,7 @@ static int parse_opt(struct record_cli *c, int opt)
 	case OPT_RING: return parse_size(optarg, &c->o.ring_bytes);
 	case 'd': return parse_duration(c, optarg);
 	case OPT_JSON: c->json = 1; return 0;
+	case OPT_ZSTD: return parse_level(c, optarg);
 	case 'q': c->o.quiet = true; return 0;
 	case 'h': fputs(record_usage, stdout); exit(0);
 	}
@@ -247,13 +264,15 @@ static void summary_json(const struct record_cli *c, const struct sonde_record_s
 		(unsigned long long)s->payload_unreadable);
 	fprintf(stderr,
 		",\"unfinished\":%llu,\"lost\":%llu,\"lost_ring\":%llu,\"lost_writer\":%llu,"
+		"\"malformed\":%llu,"
 		"\"raw_bytes\":%llu,\"file_bytes\":%llu,\"duration_s\":%.6f,\"cpu_s\":%.6f,"
 		"\"ncpus\":%u,\"ring_bytes\":%zu,\"status\":%d,\"stop_signal\":%d}\n",
 		(unsigned long long)s->unfinished,
 		(unsigned long long)(s->lost_ring + s->lost_writer),
 		(unsigned long long)s->lost_ring, (unsigned long long)s->lost_writer,
-		(unsigned long long)s->raw_bytes, (unsigned long long)s->file_bytes, s->duration_s,
-		s->cpu_s, s->ncpus, s->ring_bytes, s->cmd_status, s->stop_signal);
+		(unsigned long long)s->malformed, (unsigned long long)s->raw_bytes,
+		(unsigned long long)s->file_bytes, s->duration_s, s->cpu_s, s->ncpus,
+		s->ring_bytes, s->cmd_status, s->stop_signal);
 }
 
 static void summary_text(const struct record_cli *c, const struct sonde_record_summary *s)
@@ -284,6 +303,10 @@ static void summary_text(const struct record_cli *c, const struct sonde_record_s
 			(unsigned long long)s->payload_file_bytes, (unsigned long long)s->payload_shed,
 			(unsigned long long)s->payload_shed_bytes,
 			(unsigned long long)s->payload_unreadable);
+	if (s->malformed)
+		fprintf(stderr, "sonde record: warning: %llu malformed records from the kernel "
+				"were dropped (a sonde bug: please report it)\n",
+			(unsigned long long)s->malformed);
 	if (s->lost_ring + s->lost_writer)
 		fprintf(stderr, "sonde record: warning: %llu events lost (%llu: ring full, try "
 				"a larger --ring-size; %llu: file write errors)\n",

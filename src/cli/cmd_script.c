@@ -35,7 +35,8 @@ static const char usage[] =
 	"Macro arguments after the program are $1, $2... ($$1 as a string).\n"
 	"Examples:\n"
 	"  sonde script 'syscall:::entry { @[execname] = count(); } tick-5s { exit(0); }'\n"
-	"  sonde script -c ls 'syscall::openat:entry /pid == $target/ { printf(\"%s\\n\", copyinstr(arg1)); }'\n"
+	"  sonde script -c ls 'syscall::openat:entry /pid == $target/ { printf(\"%s\\n\", "
+	"copyinstr(arg1)); }'\n"
 	"  sonde script 'syscall::read:return { @ = quantize(arg0); }'\n"
 	"See docs/lang.md and sonde-script(1).\n";
 
@@ -90,8 +91,12 @@ static int run(int argc, char **argv)
 	lang_opts_init(&o);
 	while ((c = getopt_long(argc, argv, "+s:c:p:o:r:lSvx:qh", lopts, NULL)) != -1) {
 		switch (c) {
-		case 's': file = optarg; break;
-		case 'c': o.cmd = optarg; break;
+		case 's':
+			file = optarg;
+			break;
+		case 'c':
+			o.cmd = optarg;
+			break;
 		case 'p': {
 			char *e;
 
@@ -106,21 +111,38 @@ static int run(int argc, char **argv)
 			}
 			break;
 		}
-		case 'o': outpath = optarg; break;
-		case 'r': o.offline = optarg; break;
-		case 'l': o.list = 1; break;
-		case 'S': o.dump = 1; break;
-		case 'v': o.verbose = 1; break;
-		case 'q': break; /* output is always quiet, as with dtrace -q */
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'r':
+			o.offline = optarg;
+			break;
+		case 'l':
+			o.list = 1;
+			break;
+		case 'S':
+			o.dump = 1;
+			break;
+		case 'v':
+			o.verbose = 1;
+			break;
+		case 'q':
+			break; /* output is always quiet, as with dtrace -q */
 		case 'x':
 			if (lang_opt_set(&o, optarg, err, sizeof(err))) {
 				cli_err("script", "%s", err);
 				return 2;
 			}
 			break;
-		case 'J': o.json = 1; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return 2;
+		case 'J':
+			o.json = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
 		}
 	}
 	if (file) {
@@ -140,7 +162,8 @@ static int run(int argc, char **argv)
 	o.argc = argc - optind;
 	o.argv = argv + optind;
 	if (geteuid() != 0 && !o.list && !o.dump && !o.offline) {
-		cli_err("script", "loading BPF programs needs root (or CAP_BPF and CAP_PERFMON): run it with sudo");
+		cli_err("script", "loading BPF programs needs root (or CAP_BPF and CAP_PERFMON): "
+				  "run it with sudo");
 		free(src);
 		return 1;
 	}

@@ -51,9 +51,12 @@ static struct type *rec_type(struct type *t)
 static int conv_ok(char conv, const struct type *t)
 {
 	switch (conv) {
-	case 's': return t->k == TY_STR;
-	case 'k': return t->k == TY_STACK || t->k == TY_USTACK;
-	default: return type_is_scalar(t);
+	case 's':
+		return t->k == TY_STR;
+	case 'k':
+		return t->k == TY_STACK || t->k == TY_USTACK;
+	default:
+		return type_is_scalar(t);
 	}
 }
 
@@ -67,7 +70,8 @@ static int check_printf(struct lcc *cc, struct clause *c, struct node *n)
 
 	(void)c;
 	if (n->args->k != N_STR) {
-		cc_error(cc, n->args->loc, "the first argument of printf() must be a string literal");
+		cc_error(cc, n->args->loc,
+			 "the first argument of printf() must be a string literal");
 		return -1;
 	}
 	nc = fmt_parse(n->args->str, cv, FMT_MAX, err, sizeof(err));
@@ -76,7 +80,8 @@ static int check_printf(struct lcc *cc, struct clause *c, struct node *n)
 		return -1;
 	}
 	if (nc != n->nargs - 1) {
-		cc_error(cc, n->loc, "printf() format has %d conversion%s but %d argument%s follow%s", nc,
+		cc_error(cc, n->loc,
+			 "printf() format has %d conversion%s but %d argument%s follow%s", nc,
 			 nc == 1 ? "" : "s", n->nargs - 1, n->nargs == 2 ? "" : "s",
 			 n->nargs == 2 ? "s" : "");
 		return -1;
@@ -89,9 +94,11 @@ static int check_printf(struct lcc *cc, struct clause *c, struct node *n)
 	act->fmt = n->args->str;
 	for (int k = 0; k < nc; k++, a = a->next) {
 		if (cv[k].conv == '@' || !conv_ok(cv[k].conv, a->t)) {
-			cc_error(cc, a->loc, "%s%c in the format cannot print %s%s", cv[k].spec, cv[k].conv,
-				 type_name(a->t, tb, sizeof(tb)),
-				 a->t->k == TY_STR ? ": use %s" : cv[k].conv == 's' ? ": use %d" : "");
+			cc_error(cc, a->loc, "%s%c in the format cannot print %s%s", cv[k].spec,
+				 cv[k].conv, type_name(a->t, tb, sizeof(tb)),
+				 a->t->k == TY_STR   ? ": use %s"
+				 : cv[k].conv == 's' ? ": use %d"
+						     : "");
 			return -1;
 		}
 		add_arg(act, rec_type(a->t));
@@ -185,7 +192,8 @@ static int check_printa(struct lcc *cc, struct clause *c, struct node *n)
 		int nc, keys = 0;
 
 		if (n->args->k != N_STR) {
-			cc_error(cc, n->args->loc, "the format of printa() must be a string literal");
+			cc_error(cc, n->args->loc,
+				 "the format of printa() must be a string literal");
 			return -1;
 		}
 		nc = fmt_parse(n->args->str, cv, FMT_MAX, err, sizeof(err));
@@ -198,14 +206,16 @@ static int check_printa(struct lcc *cc, struct clause *c, struct node *n)
 				continue;
 			if (keys >= an->agg->nkeys) {
 				cc_error(cc, n->args->loc,
-					 "printa() format has more conversions than %s has keys (%d)",
+					 "printa() format has more conversions than %s has keys "
+					 "(%d)",
 					 an->agg->name, an->agg->nkeys);
 				return -1;
 			}
 			if (!conv_ok(cv[k].conv, an->agg->kt[keys])) {
-				cc_error(cc, n->args->loc,
-					 "printa() format conversion %d does not match key %d of %s",
-					 k + 1, keys + 1, an->agg->name);
+				cc_error(
+					cc, n->args->loc,
+					"printa() format conversion %d does not match key %d of %s",
+					k + 1, keys + 1, an->agg->name);
 				return -1;
 			}
 			keys++;
@@ -234,8 +244,10 @@ static int emit_plain(struct cg *cg, struct node *n)
 /* clear(@a), trunc(@a[, n]), normalize(@a, n), denormalize(@a) */
 static int check_aggop(struct lcc *cc, struct clause *c, struct node *n)
 {
-	enum akind k = !strcmp(n->name, "clear") ? A_CLEAR : !strcmp(n->name, "trunc") ? A_TRUNC :
-		       !strcmp(n->name, "normalize") ? A_NORMALIZE : A_DENORMALIZE;
+	enum akind k = !strcmp(n->name, "clear")       ? A_CLEAR
+		       : !strcmp(n->name, "trunc")     ? A_TRUNC
+		       : !strcmp(n->name, "normalize") ? A_NORMALIZE
+						       : A_DENORMALIZE;
 	struct action *act;
 
 	(void)c;
@@ -261,7 +273,8 @@ static int check_specop(struct lcc *cc, struct clause *c, struct node *n)
 
 	(void)c;
 	if (n->args->t->k != TY_INT) {
-		cc_error(cc, n->args->loc, "%s() takes a speculation id from speculation()", n->name);
+		cc_error(cc, n->args->loc, "%s() takes a speculation id from speculation()",
+			 n->name);
 		return -1;
 	}
 	if (!strcmp(n->name, "speculate")) {
@@ -290,24 +303,71 @@ static int emit_speculate(struct cg *cg, struct node *n)
 }
 
 const struct func funcs_actions[] = {
-	{ .name = "printf", .min = 1, .max = MAX_ARGS + 1, .action = 1, .check = check_printf,
+	{ .name = "printf",
+	  .min = 1,
+	  .max = MAX_ARGS + 1,
+	  .action = 1,
+	  .check = check_printf,
 	  .emit = emit_printf },
-	{ .name = "trace", .min = 1, .max = 1, .action = 1, .check = check_trace,
+	{ .name = "trace",
+	  .min = 1,
+	  .max = 1,
+	  .action = 1,
+	  .check = check_trace,
 	  .emit = emit_trace },
 	{ .name = "exit", .min = 0, .max = 1, .action = 1, .check = check_exit, .emit = emit_exit },
-	{ .name = "printa", .min = 1, .max = 2, .action = 1, .check = check_printa,
+	{ .name = "printa",
+	  .aggarg = 1,
+	  .min = 1,
+	  .max = 2,
+	  .action = 1,
+	  .check = check_printa,
 	  .emit = emit_plain },
-	{ .name = "clear", .min = 1, .max = 1, .action = 1, .check = check_aggop, .emit = emit_plain },
-	{ .name = "trunc", .min = 1, .max = 2, .action = 1, .check = check_aggop, .emit = emit_plain },
-	{ .name = "normalize", .min = 2, .max = 2, .action = 1, .check = check_aggop,
+	{ .name = "clear",
+	  .aggarg = 1,
+	  .min = 1,
+	  .max = 1,
+	  .action = 1,
+	  .check = check_aggop,
 	  .emit = emit_plain },
-	{ .name = "denormalize", .min = 1, .max = 1, .action = 1, .check = check_aggop,
+	{ .name = "trunc",
+	  .aggarg = 1,
+	  .min = 1,
+	  .max = 2,
+	  .action = 1,
+	  .check = check_aggop,
 	  .emit = emit_plain },
-	{ .name = "speculate", .min = 1, .max = 1, .action = 1, .check = check_specop,
+	{ .name = "normalize",
+	  .aggarg = 1,
+	  .min = 2,
+	  .max = 2,
+	  .action = 1,
+	  .check = check_aggop,
+	  .emit = emit_plain },
+	{ .name = "denormalize",
+	  .aggarg = 1,
+	  .min = 1,
+	  .max = 1,
+	  .action = 1,
+	  .check = check_aggop,
+	  .emit = emit_plain },
+	{ .name = "speculate",
+	  .min = 1,
+	  .max = 1,
+	  .action = 1,
+	  .check = check_specop,
 	  .emit = emit_speculate },
-	{ .name = "commit", .min = 1, .max = 1, .action = 1, .check = check_specop,
+	{ .name = "commit",
+	  .min = 1,
+	  .max = 1,
+	  .action = 1,
+	  .check = check_specop,
 	  .emit = emit_plain },
-	{ .name = "discard", .min = 1, .max = 1, .action = 1, .check = check_specop,
+	{ .name = "discard",
+	  .min = 1,
+	  .max = 1,
+	  .action = 1,
+	  .check = check_specop,
 	  .emit = emit_plain },
 	{ .name = NULL },
 };

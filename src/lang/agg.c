@@ -110,8 +110,8 @@ static void emit_stddev(struct cg *cg, struct agg *a, int vval, int varg)
 
 		ir_mov(ir, top, h);
 		ir_alu(ir, BPF_MUL, top, l);
-		ir_alui(ir, BPF_RSH, top, 63);  /* bit 64 of 2hl */
-		ir_alui(ir, BPF_LSH, top, 32);  /* lands at bit 96, i.e. hi bit 32 */
+		ir_alui(ir, BPF_RSH, top, 63); /* bit 64 of 2hl */
+		ir_alui(ir, BPF_LSH, top, 32); /* lands at bit 96, i.e. hi bit 32 */
 		ir_alu(ir, BPF_ADD, hi, top);
 		ir_mov(ir, t2, t);
 		ir_alui(ir, BPF_LSH, t2, 32);
@@ -240,8 +240,8 @@ int64_t agg_bucket_lo(const struct agg *a, int i)
 	if (!strcmp(a->fn->name, "quantize")) {
 		if (i == QUANT_ZERO)
 			return 0;
-		return i > QUANT_ZERO ? (int64_t)(1ULL << (i - QUANT_ZERO - 1)) :
-					-(int64_t)(1ULL << (QUANT_ZERO - i - 1));
+		return i > QUANT_ZERO ? (int64_t)(1ULL << (i - QUANT_ZERO - 1))
+				      : -(int64_t)(1ULL << (QUANT_ZERO - i - 1));
 	}
 	if (!strcmp(a->fn->name, "lquantize"))
 		return i == 0 ? INT64_MIN : a->p[0] + (i - 1) * a->p[2];
@@ -374,12 +374,12 @@ static const struct aggfn fn_avg = { "avg", 2, 0, emit_avg, merge_add, val_avg }
 static const struct aggfn fn_min = { "min", 2, 0, emit_minmax, merge_minmax, val_second };
 static const struct aggfn fn_max = { "max", 2, 0, emit_minmax, merge_minmax, val_second };
 static const struct aggfn fn_stddev = { "stddev", 4, 0, emit_stddev, merge_stddev, val_stddev };
-static const struct aggfn fn_quantize = { "quantize", QUANT_NBUCKETS, 1, emit_quantize,
-					  merge_add, val_hist };
-static const struct aggfn fn_lquantize = { "lquantize", 0, 1, emit_lquantize, merge_add,
-					   val_hist };
-static const struct aggfn fn_llquantize = { "llquantize", 0, 1, emit_llquantize, merge_add,
-					    val_hist };
+static const struct aggfn fn_quantize = { "quantize",	 QUANT_NBUCKETS, 1,
+					  emit_quantize, merge_add,	 val_hist };
+static const struct aggfn fn_lquantize = { "lquantize", 0, 1, emit_lquantize, merge_add, val_hist };
+static const struct aggfn fn_llquantize = {
+	"llquantize", 0, 1, emit_llquantize, merge_add, val_hist
+};
 
 const char *func_agg_name(const struct aggfn *fn)
 {
@@ -414,13 +414,16 @@ static int check_agg(struct lcc *cc, struct clause *c, struct node *n)
 	if (fn == &fn_lquantize) {
 		if (cparam(cc, p->next, &q[0], "lower bound of lquantize()") ||
 		    cparam(cc, p->next->next, &q[1], "upper bound of lquantize()") ||
-		    (n->nargs == 4 && cparam(cc, p->next->next->next, &q[2], "step of lquantize()")))
+		    (n->nargs == 4 &&
+		     cparam(cc, p->next->next->next, &q[2], "step of lquantize()")))
 			return -1;
 		if (n->nargs == 3)
 			q[2] = 1;
 		if (q[2] <= 0 || q[2] > INT32_MAX || q[1] <= q[0] || (q[1] - q[0]) / q[2] > 4000 ||
 		    q[0] < INT32_MIN || q[1] > INT32_MAX) {
-			cc_error(cc, n->loc, "lquantize() needs lower < upper, a positive step and at most 4000 buckets in 32-bit range");
+			cc_error(cc, n->loc,
+				 "lquantize() needs lower < upper, a positive step and at most "
+				 "4000 buckets in 32-bit range");
 			return -1;
 		}
 		a->nbuckets = (int)((q[1] - q[0]) / q[2]) + 2;
@@ -430,18 +433,24 @@ static int check_agg(struct lcc *cc, struct clause *c, struct node *n)
 		int64_t *lb, pw = 1;
 
 		for (int k = 0; k < 4; k++)
-			if (cparam(cc, k == 0 ? p->next : k == 1 ? p->next->next :
-				       k == 2 ? p->next->next->next : p->next->next->next->next,
+			if (cparam(cc,
+				   k == 0   ? p->next
+				   : k == 1 ? p->next->next
+				   : k == 2 ? p->next->next->next
+					    : p->next->next->next->next,
 				   &q[k], "llquantize() parameter"))
 				return -1;
-		if (q[0] < 2 || q[1] < 0 || q[2] < q[1] || q[3] < 1 || q[3] % q[0] ||
-		    q[3] > 1000 || q[0] > 1000) {
-			cc_error(cc, n->loc, "llquantize(value, factor, low, high, steps) needs factor >= 2, 0 <= low <= high, and steps a multiple of factor");
+		if (q[0] < 2 || q[1] < 0 || q[2] < q[1] || q[3] < 1 || q[3] % q[0] || q[3] > 1000 ||
+		    q[0] > 1000) {
+			cc_error(cc, n->loc,
+				 "llquantize(value, factor, low, high, steps) needs factor >= 2, 0 "
+				 "<= low <= high, and steps a multiple of factor");
 			return -1;
 		}
 		for (int k = 0; k <= q[2] + 1; k++) {
 			if (pw > INT64_MAX / q[0]) {
-				cc_error(cc, n->loc, "llquantize(): factor^(high+1) overflows 64 bits");
+				cc_error(cc, n->loc,
+					 "llquantize(): factor^(high+1) overflows 64 bits");
 				return -1;
 			}
 			pw *= q[0];
@@ -465,8 +474,10 @@ static int check_agg(struct lcc *cc, struct clause *c, struct node *n)
 		a->val_size = 8 * a->nbuckets;
 	}
 	if ((fn == &fn_count) != !p) {
-		cc_error(cc, n->loc, fn == &fn_count ? "count() takes no argument" :
-						       "%s() needs a value to aggregate", fn->name);
+		cc_error(cc, n->loc,
+			 fn == &fn_count ? "count() takes no argument"
+					 : "%s() needs a value to aggregate",
+			 fn->name);
 		return -1;
 	}
 	n->t = &t_void;
@@ -509,8 +520,8 @@ int aggs_layout(struct lcc *cc)
 		}
 		snprintf(name, sizeof(name), "agg_%s", a->name[1] ? a->name + 1 : "_");
 		a->map = a->nkeys ? map_add(cc, name, BPF_MAP_TYPE_PERCPU_HASH, a->key_size,
-					    a->val_size, cc->o->aggsize, "aggsize") :
-				    map_add(cc, name, BPF_MAP_TYPE_PERCPU_ARRAY, 4, a->val_size, 1,
+					    a->val_size, cc->o->aggsize, "aggsize")
+				  : map_add(cc, name, BPF_MAP_TYPE_PERCPU_ARRAY, 4, a->val_size, 1,
 					    NULL);
 		if (a->val_size > zero)
 			zero = a->val_size;

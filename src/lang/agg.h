@@ -26,8 +26,8 @@
 
 struct aggfn {
 	const char *name;
-	int words;		/* value size in u64, 0: computed by check */
-	int hist;		/* prints as a histogram */
+	int words; /* value size in u64, 0: computed by check */
+	int hist;  /* prints as a histogram */
 	void (*emit)(struct cg *cg, struct agg *a, int vval, int varg);
 	void (*merge)(const struct agg *a, uint64_t *dst, const uint64_t *src);
 	/* The number DTrace sorts and prints for this value. */

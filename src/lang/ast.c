@@ -5,11 +5,13 @@
 #include "lang/ast.h"
 
 static const char *kind_name[] = {
-	[N_NUM] = "num", [N_STR] = "str", [N_IDENT] = "ident", [N_SELF] = "self",
-	[N_THIS] = "this", [N_AGG] = "agg", [N_INDEX] = "index", [N_CALL] = "call",
-	[N_BIN] = "bin", [N_UN] = "un", [N_ASSIGN] = "assign", [N_INCDEC] = "incdec",
-	[N_TERN] = "?:", [N_MEMBER] = "member", [N_CAST] = "cast", [N_SIZEOF] = "sizeof",
-	[N_STRINGOF] = "stringof", [N_EXPR] = "expr", [N_IF] = "if", [N_BLOCK] = "block",
+	[N_NUM] = "num",       [N_STR] = "str",		  [N_IDENT] = "ident",
+	[N_SELF] = "self",     [N_THIS] = "this",	  [N_AGG] = "agg",
+	[N_INDEX] = "index",   [N_CALL] = "call",	  [N_BIN] = "bin",
+	[N_UN] = "un",	       [N_ASSIGN] = "assign",	  [N_INCDEC] = "incdec",
+	[N_TERN] = "?:",       [N_MEMBER] = "member",	  [N_CAST] = "cast",
+	[N_SIZEOF] = "sizeof", [N_STRINGOF] = "stringof", [N_EXPR] = "expr",
+	[N_IF] = "if",	       [N_BLOCK] = "block",
 };
 
 void ast_dump_expr(FILE *f, const struct node *n)
@@ -20,12 +22,20 @@ void ast_dump_expr(FILE *f, const struct node *n)
 		return;
 	fprintf(f, "(%s", kind_name[n->k]);
 	switch (n->k) {
-	case N_NUM: fprintf(f, " %llu", (unsigned long long)n->num); break;
-	case N_STR: fprintf(f, " \"%.*s\"", n->slen, n->str); break;
-	case N_BIN: case N_UN: case N_ASSIGN: case N_INCDEC:
+	case N_NUM:
+		fprintf(f, " %llu", (unsigned long long)n->num);
+		break;
+	case N_STR:
+		fprintf(f, " \"%.*s\"", n->slen, n->str);
+		break;
+	case N_BIN:
+	case N_UN:
+	case N_ASSIGN:
+	case N_INCDEC:
 		fprintf(f, " %s", tok_name(n->op));
 		break;
-	default: break;
+	default:
+		break;
 	}
 	if (n->name)
 		fprintf(f, " %s", n->name);

@@ -14,25 +14,25 @@
 enum nkind {
 	N_NUM,
 	N_STR,
-	N_IDENT,   /* built-in variable, global, or associative array name */
-	N_SELF,    /* self->name */
-	N_THIS,    /* this->name */
-	N_AGG,     /* @name; args = key tuple when indexed */
-	N_INDEX,   /* l[args]: args[N], assoc[k...] */
-	N_CALL,    /* name(args) */
-	N_BIN,     /* op: T_PLUS ... T_NE, T_LAND, T_LOR, T_LXOR */
-	N_UN,      /* op: T_MINUS T_TILDE T_NOT T_STAR(deref) T_AMP T_PLUS */
-	N_ASSIGN,  /* op: T_ASSIGN, T_ADDEQ ... */
-	N_INCDEC,  /* op: T_INC/T_DEC, aux: 1 = postfix */
-	N_TERN,    /* l ? r : x */
-	N_MEMBER,  /* l.name (op T_DOT) or l->name (op T_ARROW) */
-	N_CAST,    /* (ctype) l */
-	N_SIZEOF,  /* sizeof(expr) or sizeof(type) */
+	N_IDENT,  /* built-in variable, global, or associative array name */
+	N_SELF,	  /* self->name */
+	N_THIS,	  /* this->name */
+	N_AGG,	  /* @name; args = key tuple when indexed */
+	N_INDEX,  /* l[args]: args[N], assoc[k...] */
+	N_CALL,	  /* name(args) */
+	N_BIN,	  /* op: T_PLUS ... T_NE, T_LAND, T_LOR, T_LXOR */
+	N_UN,	  /* op: T_MINUS T_TILDE T_NOT T_STAR(deref) T_AMP T_PLUS */
+	N_ASSIGN, /* op: T_ASSIGN, T_ADDEQ ... */
+	N_INCDEC, /* op: T_INC/T_DEC, aux: 1 = postfix */
+	N_TERN,	  /* l ? r : x */
+	N_MEMBER, /* l.name (op T_DOT) or l->name (op T_ARROW) */
+	N_CAST,	  /* (ctype) l */
+	N_SIZEOF, /* sizeof(expr) or sizeof(type) */
 	N_STRINGOF,
 	/* statements */
 	N_EXPR,
-	N_IF,      /* if (l) r else x */
-	N_BLOCK,   /* args = statements */
+	N_IF,	 /* if (l) r else x */
+	N_BLOCK, /* args = statements */
 };
 
 struct var;
@@ -62,23 +62,23 @@ struct node {
 	const struct builtin *bi;
 	const struct func *fn;
 	struct agg *agg;
-	int is_const;   /* value known at compile time: cval */
+	int is_const; /* value known at compile time: cval */
 	int64_t cval;
-	int strid;      /* N_STR: constant string id in the rodata */
+	int strid; /* N_STR: constant string id in the rodata */
 	struct node *alloc_next;
 };
 
 struct probe_desc {
-	char *text;          /* as written (macros expanded) */
-	char *f[4];          /* provider, module, function, name; "" = any */
+	char *text; /* as written (macros expanded) */
+	char *f[4]; /* provider, module, function, name; "" = any */
 	struct loc loc;
 	struct probe_desc *next;
 };
 
 struct clause {
 	struct probe_desc *probes;
-	struct node *pred;   /* NULL: always */
-	struct node *body;   /* N_BLOCK */
+	struct node *pred; /* NULL: always */
+	struct node *body; /* N_BLOCK */
 	struct loc loc;
 	int id;
 	struct clause *next;
@@ -87,7 +87,7 @@ struct clause {
 struct program {
 	struct clause *clauses;
 	int nclauses;
-	struct node *nodes;  /* every node, for freeing */
+	struct node *nodes; /* every node, for freeing */
 };
 
 struct node *node_new(struct program *p, enum nkind k, struct loc loc);

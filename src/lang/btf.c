@@ -25,7 +25,8 @@ int lbtf_load(char *err, size_t errlen)
 		int e = errno;
 
 		snprintf(err, errlen,
-			 "cannot load kernel BTF (/sys/kernel/btf/vmlinux): %s; kernel types need CONFIG_DEBUG_INFO_BTF",
+			 "cannot load kernel BTF (/sys/kernel/btf/vmlinux): %s; kernel types need "
+			 "CONFIG_DEBUG_INFO_BTF",
 			 strerror(e));
 		return -e;
 	}
@@ -92,13 +93,19 @@ struct type *lbtf_type(int id)
 
 		if (et->k == TY_INT && et->size == 1)
 			return type_str(a->nelems ? a->nelems : 1, 0);
-		proto = (struct type){ .k = TY_ARRAY, .nelem = a->nelems, .ref = et,
-				       .size = a->nelems * (et->k == TY_INT || et->k == TY_PTR ? et->size : 8),
-				       .btf_id = id, .name = "array" };
+		proto = (struct type){ .k = TY_ARRAY,
+				       .nelem = a->nelems,
+				       .ref = et,
+				       .size = a->nelems *
+					       (et->k == TY_INT || et->k == TY_PTR ? et->size : 8),
+				       .btf_id = id,
+				       .name = "array" };
 		return mk(&proto, id);
 	}
 	if (btf_is_composite(bt)) {
-		proto = (struct type){ .k = TY_STRUCT, .size = bt->size, .btf_id = id,
+		proto = (struct type){ .k = TY_STRUCT,
+				       .size = bt->size,
+				       .btf_id = id,
 				       .name = btf__name_by_offset(vmlinux, bt->name_off) };
 		return mk(&proto, id);
 	}

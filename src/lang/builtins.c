@@ -111,8 +111,8 @@ static int emit_ppid(struct cg *cg, struct node *n)
 static int emit_vtimestamp(struct cg *cg, struct node *n)
 {
 	int task = emit_curthread(cg, n);
-	int off = lbtf_offsetof("task_struct", "se") + lbtf_offsetof("sched_entity",
-								      "sum_exec_runtime");
+	int off = lbtf_offsetof("task_struct", "se") +
+		  lbtf_offsetof("sched_entity", "sum_exec_runtime");
 	int a = ir_vreg(cg->ir);
 
 	ir_mov(cg->ir, a, task);
@@ -149,8 +149,10 @@ static int emit_arg(struct cg *cg, struct node *n)
  * looks the number up in the names map). */
 static int probe_field(const char *name)
 {
-	return !strcmp(name, "probeprov") ? 0 : !strcmp(name, "probemod") ? 1 :
-	       !strcmp(name, "probefunc") ? 2 : 3;
+	return !strcmp(name, "probeprov")   ? 0
+	       : !strcmp(name, "probemod")  ? 1
+	       : !strcmp(name, "probefunc") ? 2
+					    : 3;
 }
 
 static struct type *type_probefield(struct lcc *cc, struct clause *c, struct node *n)
@@ -197,12 +199,13 @@ static struct type *type_args(struct lcc *cc, struct clause *c, struct node *n)
 	if (i == -1) {
 		/* bare args: tracepoint records (args->field) */
 		for (int k = 0; k < np; k++) {
-			struct type *pt = ps[k]->prov->arg_type ? ps[k]->prov->arg_type(cc, ps[k], -1) :
-								  NULL;
+			struct type *pt =
+				ps[k]->prov->arg_type ? ps[k]->prov->arg_type(cc, ps[k], -1) : NULL;
 
 			if (!pt) {
 				if (!cc_failed(cc))
-					cc_error(cc, n->loc, "args must be indexed here: args[0], args[1]...");
+					cc_error(cc, n->loc,
+						 "args must be indexed here: args[0], args[1]...");
 				return NULL;
 			}
 			t = pt;
@@ -214,7 +217,8 @@ static struct type *type_args(struct lcc *cc, struct clause *c, struct node *n)
 		return NULL;
 	}
 	for (int k = 0; k < np; k++) {
-		struct type *pt = ps[k]->prov->arg_type ? ps[k]->prov->arg_type(cc, ps[k], i) : NULL;
+		struct type *pt =
+			ps[k]->prov->arg_type ? ps[k]->prov->arg_type(cc, ps[k], i) : NULL;
 
 		if (cc_failed(cc))
 			return NULL;
@@ -243,8 +247,10 @@ static int return_probes(struct lcc *cc, struct clause *c, struct node *n, const
 		np = 512;
 	for (int k = 0; k < np; k++)
 		if (!ps[k]->prov->is_return || !ps[k]->prov->is_return(ps[k])) {
-			cc_error(cc, n->loc, "%s is only defined in return probes (:return), not in %s:%s:%s:%s",
-				 what, ps[k]->f[0], ps[k]->f[1], ps[k]->f[2], ps[k]->f[3]);
+			cc_error(
+				cc, n->loc,
+				"%s is only defined in return probes (:return), not in %s:%s:%s:%s",
+				what, ps[k]->f[0], ps[k]->f[1], ps[k]->f[2], ps[k]->f[3]);
 			return -1;
 		}
 	return 0;
@@ -274,13 +280,22 @@ static const struct builtin builtins[] = {
 	{ .name = "cpu", .t = &t_u32, .emit = emit_cpu, .help = "CPU number" },
 	{ .name = "curcpu", .t = &t_u32, .emit = emit_cpu, .help = "CPU number" },
 	{ .name = "timestamp", .t = &t_u64, .emit = emit_timestamp, .help = "monotonic ns" },
-	{ .name = "vtimestamp", .type = type_needs_btf, .emit = emit_vtimestamp,
+	{ .name = "vtimestamp",
+	  .type = type_needs_btf,
+	  .emit = emit_vtimestamp,
 	  .help = "thread CPU time in ns" },
-	{ .name = "walltimestamp", .t = &t_u64, .emit = emit_walltimestamp,
+	{ .name = "walltimestamp",
+	  .t = &t_u64,
+	  .emit = emit_walltimestamp,
 	  .help = "ns since the epoch" },
-	{ .name = "execname", .t = &t_execname, .emit = emit_execname, .strdst = 1,
+	{ .name = "execname",
+	  .t = &t_execname,
+	  .emit = emit_execname,
+	  .strdst = 1,
 	  .help = "command name" },
-	{ .name = "curthread", .type = type_curthread, .emit = emit_curthread,
+	{ .name = "curthread",
+	  .type = type_curthread,
+	  .emit = emit_curthread,
 	  .help = "struct task_struct * of the current thread" },
 	{ .name = "probeprov", .type = type_probefield, .emit = emit_probefield },
 	{ .name = "probemod", .type = type_probefield, .emit = emit_probefield },

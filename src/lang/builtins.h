@@ -12,29 +12,30 @@ struct cg;
 
 struct builtin {
 	const char *name;
-	struct type *t;		/* fixed type, or NULL: type() decides */
+	struct type *t; /* fixed type, or NULL: type() decides */
 	struct type *(*type)(struct lcc *cc, struct clause *c, struct node *n);
 	int (*emit)(struct cg *cg, struct node *n); /* returns a vreg */
-	int strdst;		/* writes its string into cg_str_dest() */
+	int strdst;				    /* writes its string into cg_str_dest() */
 	const char *help;
 };
 
 struct func {
 	const char *name;
-	int min, max;		/* argument count */
-	int action;		/* statement only */
+	int min, max;		 /* argument count */
+	int action;		 /* statement only */
+	int aggarg;		 /* takes an aggregation (@name) argument */
 	const struct aggfn *agg; /* aggregating function */
 	/* sets n->t after the arguments are typed; 0 or -1 (cc_error) */
 	int (*check)(struct lcc *cc, struct clause *c, struct node *n);
 	int (*emit)(struct cg *cg, struct node *n); /* vreg, NO_REG for void */
-	int strdst;		/* writes its string into cg_str_dest() */
+	int strdst;				    /* writes its string into cg_str_dest() */
 };
 
 const struct builtin *builtin_find(const char *name);
 const struct func *func_find(const char *name);
-extern const struct func funcs_actions[];  /* actions.c */
-extern const struct func funcs_values[];   /* funcs.c */
-extern const struct func funcs_aggs[];     /* agg.c */
+extern const struct func funcs_actions[]; /* actions.c */
+extern const struct func funcs_values[];  /* funcs.c */
+extern const struct func funcs_aggs[];	  /* agg.c */
 
 /* sema helpers used by the check hooks */
 int sema_need_agg(struct lcc *cc, struct node *n); /* n must be @name */

@@ -103,10 +103,14 @@ void cg_zero(struct cg *cg, int vptr, int off, int size)
 static int bpf_size(int width)
 {
 	switch (width) {
-	case 1: return BPF_B;
-	case 2: return BPF_H;
-	case 4: return BPF_W;
-	default: return BPF_DW;
+	case 1:
+		return BPF_B;
+	case 2:
+		return BPF_H;
+	case 4:
+		return BPF_W;
+	default:
+		return BPF_DW;
 	}
 }
 
@@ -233,19 +237,45 @@ int cg_rec_begin(struct cg *cg, struct action *a, int *off)
 	return vr;
 }
 
-/* Output goes to this CPU's ring: rings is an ARRAY_OF_MAPS of RINGBUFs
- * indexed by CPU, so producers never contend across CPUs. */
+/* ring = ring[cpu] by a binary decision tree over the CPU number. */
+static void ring_tree(struct cg *cg, int cpu, int ring, int lo, int hi, int done)
+{
+	int mid, right;
+
+	if (lo == hi) {
+		ir_ldmap(cg->ir, ring, cg->cc->m_ring0 + lo);
+		ir_ja(cg->ir, done);
+		return;
+	}
+	mid = (lo + hi + 1) / 2;
+	right = ir_label(cg->ir);
+	ir_jmpi(cg->ir, BPF_JGE, cpu, mid, right);
+	ring_tree(cg, cpu, ring, lo, mid - 1, done);
+	ir_bind(cg->ir, right);
+	ring_tree(cg, cpu, ring, mid, hi, done);
+}
+
+/* Output goes to this CPU's ring, so producers never contend across
+ * CPUs: a RINGBUF map per CPU chosen by CPU number, or with many CPUs an
+ * ARRAY_OF_MAPS of RINGBUFs indexed by CPU. */
 void cg_rec_submit(struct cg *cg, int vrec, int size)
 {
-	int koff = cg_scratch(cg, 8), args[4], ring, ret, done = ir_label(cg->ir);
-	int fail = ir_label(cg->ir);
+	int args[4], ring = ir_vreg(cg->ir), ret, done = ir_label(cg->ir);
+	int fail = ir_label(cg->ir), picked = ir_label(cg->ir);
 	int cpu = cg_call(cg, BPF_FUNC_get_smp_processor_id, 0, NULL);
 
-	cg_store_scalar(cg, cg->vscr, koff, cpu, 4);
-	args[0] = map_ptr(cg, cg->cc->m_rings);
-	args[1] = cg_scratch_ptr(cg, koff);
-	ring = cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args);
-	ir_jmpi(cg->ir, BPF_JEQ, ring, 0, fail);
+	if (cg->cc->m_ring0 >= 0) {
+		ring_tree(cg, cpu, ring, 0, cg->cc->ncpus - 1, picked);
+	} else {
+		int koff = cg_scratch(cg, 8);
+
+		cg_store_scalar(cg, cg->vscr, koff, cpu, 4);
+		args[0] = map_ptr(cg, cg->cc->m_rings);
+		args[1] = cg_scratch_ptr(cg, koff);
+		ir_mov(cg->ir, ring, cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args));
+		ir_jmpi(cg->ir, BPF_JEQ, ring, 0, fail);
+	}
+	ir_bind(cg->ir, picked);
 	args[0] = ring;
 	args[1] = vrec;
 	args[2] = cg_imm(cg, size);
@@ -257,134 +287,46 @@ void cg_rec_submit(struct cg *cg, int vrec, int size)
 	ir_bind(cg->ir, done);
 }
 
-/* --- variables ------------------------------------------------------- */
-
-/* Key for a self-> variable: the thread id (low half of pid_tgid). */
-static int self_key(struct cg *cg)
-{
-	int off = cg_scratch(cg, 8);
-	int v = cg_call(cg, BPF_FUNC_get_current_pid_tgid, 0, NULL);
-
-	ir_alui(cg->ir, BPF_LSH, v, 32);
-	ir_alui(cg->ir, BPF_RSH, v, 32);
-	cg_store_scalar(cg, cg->vscr, off, v, 8);
-	return cg_scratch_ptr(cg, off);
-}
-
-/* Pointer to the key of a dynamic variable (self-> or assoc[...]). */
-static int dyn_key(struct cg *cg, struct node *n)
-{
-	int size;
-
-	if (n->var->s == VS_SELF)
-		return self_key(cg);
-	return cg_key(cg, n->args, n->var->nkeys, n->var->kt, &size);
-}
-
-/* Reads a variable: scalars as values, strings as pointers. Absent
- * dynamic variables read as 0 or "". */
-static int cg_var_read(struct cg *cg, struct node *n)
-{
-	struct var *v = n->var;
-	int p = ir_vreg(cg->ir), args[2], r, got, done;
-
-	switch (v->s) {
-	case VS_GLOBAL:
-		ir_ldmapval(cg->ir, p, cg->cc->m_globals, v->off);
-		break;
-	case VS_THIS:
-		ir_mov(cg->ir, p, cg->vscr);
-		ir_alui(cg->ir, BPF_ADD, p, v->off);
-		break;
-	default:
-		args[0] = map_ptr(cg, v->map);
-		args[1] = dyn_key(cg, n);
-		got = ir_label(cg->ir);
-		done = ir_label(cg->ir);
-		ir_mov(cg->ir, p, cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args));
-		if (v->t->k == TY_STR) {
-			ir_jmpi(cg->ir, BPF_JNE, p, 0, done);
-			ir_ldmapval(cg->ir, p, cg->cc->m_rodata, 0); /* "" */
-			ir_bind(cg->ir, done);
-			return p;
-		}
-		r = ir_vreg(cg->ir);
-		ir_jmpi(cg->ir, BPF_JNE, p, 0, got);
-		ir_movi(cg->ir, r, 0);
-		ir_ja(cg->ir, done);
-		ir_bind(cg->ir, got);
-		ir_mov(cg->ir, r, cg_load_scalar(cg, p, 0, v->t));
-		ir_bind(cg->ir, done);
-		return r;
-	}
-	if (v->t->k == TY_STR)
-		return p;
-	return cg_load_scalar(cg, p, 0, v->t);
-}
-
-/* Writes vval (scalar) or the string expression rhs into a variable. A
- * dynamic variable assigned 0 is deleted, freeing its slot, as in D. */
-static void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs)
-{
-	struct var *v = l->var;
-	int p, args[4], off, vkey, del = ir_label(cg->ir), done = ir_label(cg->ir);
-
-	if (v->s == VS_GLOBAL || v->s == VS_THIS) {
-		p = ir_vreg(cg->ir);
-		if (v->s == VS_GLOBAL) {
-			ir_ldmapval(cg->ir, p, cg->cc->m_globals, v->off);
-		} else {
-			ir_mov(cg->ir, p, cg->vscr);
-			ir_alui(cg->ir, BPF_ADD, p, v->off);
-		}
-		if (v->t->k == TY_STR)
-			cg_str_into(cg, rhs, p, v->t->size);
-		else
-			cg_store_scalar(cg, p, 0, vval, 8);
-		return;
-	}
-	vkey = dyn_key(cg, l);
-	off = cg_scratch(cg, type_slot_size(v->t));
-	p = cg_scratch_ptr(cg, off);
-	if (v->t->k == TY_STR) {
-		cg_str_into(cg, rhs, p, v->t->size);
-	} else {
-		cg_store_scalar(cg, p, 0, vval, 8);
-		ir_jmpi(cg->ir, BPF_JEQ, vval, 0, del);
-	}
-	args[0] = map_ptr(cg, v->map);
-	args[1] = vkey;
-	args[2] = p;
-	args[3] = cg_imm(cg, BPF_ANY);
-	p = cg_call(cg, BPF_FUNC_map_update_elem, 4, args);
-	ir_jmpi(cg->ir, BPF_JEQ, p, 0, done);
-	cg_drop(cg, DROP_DYN);
-	if (v->t->k != TY_STR) {
-		/* only integers are freed by assigning 0 */
-		ir_ja(cg->ir, done);
-		ir_bind(cg->ir, del);
-		args[0] = map_ptr(cg, v->map);
-		args[1] = vkey;
-		cg_call(cg, BPF_FUNC_map_delete_elem, 2, args);
-	}
-	ir_bind(cg->ir, done);
-}
-
 static int alu_op(int tok, int sign, int *off)
 {
 	*off = 0;
 	switch (tok) {
-	case T_PLUS: case T_ADDEQ: case T_INC: return BPF_ADD;
-	case T_MINUS: case T_SUBEQ: case T_DEC: return BPF_SUB;
-	case T_STAR: case T_MULEQ: return BPF_MUL;
-	case T_SLASH: case T_DIVEQ: *off = sign; return BPF_DIV; /* off 1: sdiv (v4 ISA) */
-	case T_PERCENT: case T_MODEQ: *off = sign; return BPF_MOD;
-	case T_AMP: case T_ANDEQ: return BPF_AND;
-	case T_PIPE: case T_OREQ: return BPF_OR;
-	case T_CARET: case T_XOREQ: return BPF_XOR;
-	case T_SHL: case T_SHLEQ: return BPF_LSH;
-	case T_SHR: case T_SHREQ: return sign ? BPF_ARSH : BPF_RSH;
-	default: return -1;
+	case T_PLUS:
+	case T_ADDEQ:
+	case T_INC:
+		return BPF_ADD;
+	case T_MINUS:
+	case T_SUBEQ:
+	case T_DEC:
+		return BPF_SUB;
+	case T_STAR:
+	case T_MULEQ:
+		return BPF_MUL;
+	case T_SLASH:
+	case T_DIVEQ:
+		*off = sign;
+		return BPF_DIV; /* off 1: sdiv (v4 ISA) */
+	case T_PERCENT:
+	case T_MODEQ:
+		*off = sign;
+		return BPF_MOD;
+	case T_AMP:
+	case T_ANDEQ:
+		return BPF_AND;
+	case T_PIPE:
+	case T_OREQ:
+		return BPF_OR;
+	case T_CARET:
+	case T_XOREQ:
+		return BPF_XOR;
+	case T_SHL:
+	case T_SHLEQ:
+		return BPF_LSH;
+	case T_SHR:
+	case T_SHREQ:
+		return sign ? BPF_ARSH : BPF_RSH;
+	default:
+		return -1;
 	}
 }
 
@@ -414,25 +356,38 @@ static void cg_arith(struct cg *cg, int tok, int dst, int src, const struct type
 static int jmp_for(int tok, int sign)
 {
 	switch (tok) {
-	case T_EQ: return BPF_JEQ;
-	case T_NE: return BPF_JNE;
-	case T_LT: return sign ? BPF_JSLT : BPF_JLT;
-	case T_GT: return sign ? BPF_JSGT : BPF_JGT;
-	case T_LE: return sign ? BPF_JSLE : BPF_JLE;
-	case T_GE: return sign ? BPF_JSGE : BPF_JGE;
-	default: return -1;
+	case T_EQ:
+		return BPF_JEQ;
+	case T_NE:
+		return BPF_JNE;
+	case T_LT:
+		return sign ? BPF_JSLT : BPF_JLT;
+	case T_GT:
+		return sign ? BPF_JSGT : BPF_JGT;
+	case T_LE:
+		return sign ? BPF_JSLE : BPF_JLE;
+	case T_GE:
+		return sign ? BPF_JSGE : BPF_JGE;
+	default:
+		return -1;
 	}
 }
 
 static int neg_jmp(int tok)
 {
 	switch (tok) {
-	case T_EQ: return T_NE;
-	case T_NE: return T_EQ;
-	case T_LT: return T_GE;
-	case T_GE: return T_LT;
-	case T_GT: return T_LE;
-	default: return T_GT;
+	case T_EQ:
+		return T_NE;
+	case T_NE:
+		return T_EQ;
+	case T_LT:
+		return T_GE;
+	case T_GE:
+		return T_LT;
+	case T_GT:
+		return T_LE;
+	default:
+		return T_GT;
 	}
 }
 
@@ -862,7 +817,8 @@ int cg_programs(struct lcc *cc)
 	}
 	if (cc->scratch_size > 32768) {
 		cc_error(cc, (struct loc){ 0, 0 },
-			 "the clauses need %d bytes of per-CPU scratch memory, more than the 32 KiB limit: use fewer or shorter strings (-x strsize=N)",
+			 "the clauses need %d bytes of per-CPU scratch memory, more than the 32 "
+			 "KiB limit: use fewer or shorter strings (-x strsize=N)",
 			 cc->scratch_size);
 		return -1;
 	}

@@ -33,11 +33,11 @@
 
 /* Drop counters: the per-CPU "stats" array, one u64 each. */
 enum drop_kind {
-	DROP_RING,  /* output ring full */
-	DROP_AGG,   /* aggregation map full */
-	DROP_DYN,   /* self-> / associative array map full */
-	DROP_SPEC,  /* no free speculation buffer */
-	DROP_NEST,  /* a probe fired inside another on the same CPU */
+	DROP_RING, /* output ring full */
+	DROP_AGG,  /* aggregation map full */
+	DROP_DYN,  /* self-> / associative array map full */
+	DROP_SPEC, /* no free speculation buffer */
+	DROP_NEST, /* a probe fired inside another on the same CPU */
 	DROP_NKINDS,
 };
 
@@ -45,25 +45,25 @@ struct cg {
 	struct lcc *cc;
 	struct lprog *p;
 	struct ir *ir;
-	int vctx;		/* the program's context pointer */
-	int vscr;		/* scratch base (map value pointer) */
+	int vctx; /* the program's context pointer */
+	int vscr; /* scratch base (map value pointer) */
 	struct clause *c;
 	struct lprobe *probes[512];
 	int np;
-	int soff;		/* next free scratch offset in this clause */
-	int vspec;		/* speculation id of the clause, NO_REG: none */
-	int lbl_end;		/* end of the current clause */
-	int lbl_exit;		/* program epilogue */
-	long pv[4];		/* provider state: vregs computed in prologue;
-				 * pv[3]: destination of stack()/ustack() */
-	int sdst, scap;		/* destination offered to a string producer */
+	int soff;	/* next free scratch offset in this clause */
+	int vspec;	/* speculation id of the clause, NO_REG: none */
+	int lbl_end;	/* end of the current clause */
+	int lbl_exit;	/* program epilogue */
+	long pv[4];	/* provider state: vregs computed in prologue;
+			 * pv[3]: destination of stack()/ustack() */
+	int sdst, scap; /* destination offered to a string producer */
 };
 
 int cg_expr(struct cg *cg, struct node *n);
 /* Branches to lbl_false when n is zero. */
 void cg_cond(struct cg *cg, struct node *n, int lbl_false);
-int cg_scratch(struct cg *cg, int size);		/* offset, 8-aligned */
-int cg_scratch_ptr(struct cg *cg, int off);		/* vreg = &scratch[off] */
+int cg_scratch(struct cg *cg, int size);    /* offset, 8-aligned */
+int cg_scratch_ptr(struct cg *cg, int off); /* vreg = &scratch[off] */
 int cg_call(struct cg *cg, int helper, int nargs, const int *args);
 int cg_imm(struct cg *cg, int64_t v);
 void cg_drop(struct cg *cg, enum drop_kind k);
@@ -97,6 +97,11 @@ void cg_str_into(struct cg *cg, struct node *n, int vdst, int cap);
 /* For string producers: the offered destination (zero padded by the
  * producer up to *cap), or a new scratch buffer of natural_cap. */
 int cg_str_dest(struct cg *cg, int natural_cap, int *cap);
+
+/* cgvar.c: reads (scalars as values, strings as pointers) and writes
+ * (vval, or the string expression rhs) of variables. */
+int cg_var_read(struct cg *cg, struct node *n);
+void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs);
 
 struct action *action_new(struct lcc *cc, enum akind k, struct loc loc);
 

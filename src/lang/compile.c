@@ -64,7 +64,8 @@ int lang_opt_set(struct lang_opts *o, const char *nv, char *err, size_t errlen)
 			return -1;
 		}
 		if (!strcmp(opts[i].name, "bufsize") && (v & (v - 1))) {
-			snprintf(err, errlen, "-x bufsize: the ring size must be a power of two (e.g. 262144)");
+			snprintf(err, errlen,
+				 "-x bufsize: the ring size must be a power of two (e.g. 262144)");
 			return -1;
 		}
 		if (!strcmp(opts[i].name, "strsize"))
@@ -72,8 +73,8 @@ int lang_opt_set(struct lang_opts *o, const char *nv, char *err, size_t errlen)
 		*(long *)((char *)o + opts[i].off) = v;
 		return 0;
 	}
-	snprintf(err, errlen, "unknown option '%s': use strsize=, bufsize=, aggsize=, dynvarsize=, nspec=",
-		 nv);
+	snprintf(err, errlen,
+		 "unknown option '%s': use strsize=, bufsize=, aggsize=, dynvarsize=, nspec=", nv);
 	return -1;
 }
 
@@ -117,7 +118,21 @@ static int maps_plan(struct lcc *cc)
 {
 	cc->m_scratch = map_add(cc, "scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, NULL);
 	cc->m_stats = map_add(cc, "stats", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8 * DROP_NKINDS, 1, NULL);
-	cc->m_rings = map_add(cc, "rings", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, cc->ncpus, NULL);
+	cc->m_rings = cc->m_ring0 = -1;
+	if (cc->ncpus <= DIRECT_RING_CPUS)
+		for (int c = 0; c < cc->ncpus; c++) {
+			char name[16];
+			int m;
+
+			snprintf(name, sizeof(name), "ring%d", c);
+			m = map_add(cc, name, BPF_MAP_TYPE_RINGBUF, 0, 0, cc->o->bufsize,
+				    "bufsize");
+			if (!c)
+				cc->m_ring0 = m;
+		}
+	else
+		cc->m_rings =
+			map_add(cc, "rings", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, cc->ncpus, NULL);
 	cc->m_globals = map_add(cc, "globals", BPF_MAP_TYPE_ARRAY, 4, 8, 1, NULL);
 	cc->m_rodata = map_add(cc, "rodata", BPF_MAP_TYPE_ARRAY, 4, 8, 1, NULL);
 	cc->m_zero = map_add(cc, "zero", BPF_MAP_TYPE_ARRAY, 4, 8, 1, NULL);
@@ -147,8 +162,8 @@ static int compile(struct lcc *cc)
 	char zero[4096] = { 0 };
 
 	lex_init(&cc->lx, cc->o->src, cc->o->argc, cc->o->argv, cc->o->target);
-	if (cc->o->list && !strchr(cc->o->src, '{') ? parse_probes_only(&cc->lx, &cc->prog) :
-							 parse_program(&cc->lx, &cc->prog))
+	if (cc->o->list && !strchr(cc->o->src, '{') ? parse_probes_only(&cc->lx, &cc->prog)
+						    : parse_program(&cc->lx, &cc->prog))
 		return -1;
 	/* rodata offset 0: a zero block that reads as "" for any string */
 	rodata_add(cc, zero, 0, cc->o->strsize);
@@ -411,6 +426,41 @@ out:
 	lbtf_free();
 	types_free();
 	out_ksym_free();
+	free(cc);
+	return ret;
+}
+
+int lang_check(const char *src, char *err, size_t errlen)
+{
+	struct lang_opts o;
+	struct lcc *cc = calloc(1, sizeof(*cc));
+	int fds[MAX_MAPS], ret = -1;
+
+	lang_opts_init(&o);
+	o.src = src;
+	o.no_fs = 1;
+	o.target = 1;
+	cc->o = &o;
+	cc->ncpus = 2;
+	cc->m_scnames = cc->m_spec = -1;
+	for (int i = 0; i < MAX_MAPS; i++)
+		fds[i] = i + 1;
+	if (!compile(cc)) {
+		ret = 0;
+		for (int i = 0; i < cc->nprogs && !ret; i++) {
+			struct lowered low;
+
+			ret = ir_lower(&cc->progs[i].ir, fds, &low, err, errlen);
+			lowered_free(&low);
+		}
+	} else {
+		snprintf(err, errlen, "%s", cc->lx.err[0] ? cc->lx.err : cc->err);
+	}
+	cc_release(cc);
+	program_free(&cc->prog);
+	lex_free(&cc->lx);
+	lbtf_free();
+	types_free();
 	free(cc);
 	return ret;
 }

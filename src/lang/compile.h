@@ -27,6 +27,10 @@
 
 #define MAX_KEYS 8
 #define MAX_MAPS 64
+/* Up to this many CPUs each ring is its own map, picked by CPU number in
+ * the program; beyond, an ARRAY_OF_MAPS holds them (whose updates wait
+ * for an RCU grace period each: ~8 ms per CPU of startup). */
+#define DIRECT_RING_CPUS 16
 #define MAX_ARGS 10
 
 enum vscope { VS_GLOBAL, VS_SELF, VS_THIS, VS_ASSOC };
@@ -35,11 +39,11 @@ struct var {
 	enum vscope s;
 	char *name;
 	struct type *t;
-	int nkeys;		  /* VS_ASSOC */
+	int nkeys; /* VS_ASSOC */
 	struct type *kt[MAX_KEYS];
 	int key_size;
-	int off;		  /* VS_GLOBAL: in the globals value; VS_THIS: scratch */
-	int map;		  /* VS_SELF, VS_ASSOC */
+	int off; /* VS_GLOBAL: in the globals value; VS_THIS: scratch */
+	int map; /* VS_SELF, VS_ASSOC */
 	struct loc loc;
 	struct var *next;
 };
@@ -47,7 +51,7 @@ struct var {
 struct aggfn;
 
 struct agg {
-	char *name;		  /* "@name" ("@" alone for the anonymous one) */
+	char *name; /* "@name" ("@" alone for the anonymous one) */
 	int id;
 	const struct aggfn *fn;
 	int nkeys;
@@ -56,23 +60,33 @@ struct agg {
 	int key_size;
 	int val_size;
 	int nbuckets;
-	int64_t p[5];		  /* lquantize/llquantize parameters */
-	struct type *argt;	  /* type of the aggregated value */
+	int64_t p[5];	   /* lquantize/llquantize parameters */
+	struct type *argt; /* type of the aggregated value */
 	int map;
 	struct loc loc;
 	struct agg *next;
 	/* runtime (rt.c) */
-	int64_t normal;		  /* normalize() factor, 1 = none */
+	int64_t normal; /* normalize() factor, 1 = none */
 };
 
 enum akind {
-	A_PRINTF, A_TRACE, A_EXIT, A_PRINTA, A_CLEAR, A_TRUNC, A_NORMALIZE,
-	A_DENORMALIZE, A_COMMIT, A_DISCARD, A_STACK, A_USTACK,
+	A_PRINTF,
+	A_TRACE,
+	A_EXIT,
+	A_PRINTA,
+	A_CLEAR,
+	A_TRUNC,
+	A_NORMALIZE,
+	A_DENORMALIZE,
+	A_COMMIT,
+	A_DISCARD,
+	A_STACK,
+	A_USTACK,
 };
 
 struct arec_arg {
 	struct type *t;
-	int off;		  /* offset in the record */
+	int off; /* offset in the record */
 };
 
 /* An output action: the layout of the records it writes. Every record is
@@ -86,7 +100,7 @@ struct action {
 	enum akind k;
 	int id;
 	struct loc loc;
-	char *fmt;		  /* printf/printa format, NULL for default */
+	char *fmt; /* printf/printa format, NULL for default */
 	int nargs;
 	struct arec_arg args[MAX_ARGS + 2];
 	int size;
@@ -99,9 +113,9 @@ struct lmap {
 	char name[24];
 	enum bpf_map_type type;
 	int key_size, val_size, max_entries;
-	int inner;		  /* ARRAY_OF_MAPS: index of the inner template */
+	int inner; /* ARRAY_OF_MAPS: index of the inner template */
 	int fd;
-	const char *option;	  /* -x option that sizes it, for errors */
+	const char *option; /* -x option that sizes it, for errors */
 };
 
 struct provider;
@@ -109,9 +123,9 @@ struct provider;
 /* A concrete probe a description matched. */
 struct lprobe {
 	const struct provider *prov;
-	char f[4][128];		  /* provider, module, function, name */
-	char attach[256];	  /* attach point: probes sharing it share a program */
-	long filter;		  /* provider-specific (syscall number...) */
+	char f[4][128];	  /* provider, module, function, name */
+	char attach[256]; /* attach point: probes sharing it share a program */
+	long filter;	  /* provider-specific (syscall number...) */
 	long aux[4];
 	struct clause *c;
 	int prog;
@@ -123,13 +137,13 @@ struct lprog {
 	long aux[4];
 	enum bpf_prog_type type;
 	enum bpf_attach_type eatype;
-	int btf_id;		  /* tp_btf attach target */
+	int btf_id; /* tp_btf attach target */
 	struct ir ir;
 	struct lowered low;
 	int fd;
-	int *links;		  /* fds to close at the end */
+	int *links; /* fds to close at the end */
 	int nlinks;
-	int first_probe;	  /* index of one of its probes */
+	int first_probe; /* index of one of its probes */
 };
 
 struct lcc {
@@ -145,7 +159,8 @@ struct lcc {
 	struct lmap maps[MAX_MAPS];
 	int nmaps;
 	int m_scratch, m_stats, m_rings, m_globals, m_rodata, m_zero, m_scnames, m_spec;
-	char *ro;		  /* constant strings, zero padded */
+	int m_ring0; /* first of ncpus RINGBUF maps (direct selection), -1 */
+	char *ro;    /* constant strings, zero padded */
 	int rosize;
 	int globals_size;
 	int scratch_size;
@@ -154,9 +169,9 @@ struct lcc {
 	struct lprog *progs;
 	int nprogs;
 	int ncpus;
-	int *ring_fds;		  /* per-CPU output rings */
-	int64_t wall_offset;	  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
-	int uses_ustack;	  /* snapshot $target's mappings while it runs */
+	int *ring_fds;	     /* per-CPU output rings */
+	int64_t wall_offset; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int uses_ustack;     /* snapshot $target's mappings while it runs */
 };
 
 /* Diagnostics: "LINE:COL: message" stored once in cc->err. */
@@ -164,8 +179,8 @@ void cc_error(struct lcc *cc, struct loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int cc_failed(const struct lcc *cc);
 
-int map_add(struct lcc *cc, const char *name, enum bpf_map_type type, int ksz, int vsz,
-	    int max, const char *option);
+int map_add(struct lcc *cc, const char *name, enum bpf_map_type type, int ksz, int vsz, int max,
+	    const char *option);
 int rodata_add(struct lcc *cc, const char *s, int len, int cap);
 
 /* prov.c */

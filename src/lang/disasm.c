@@ -8,47 +8,76 @@
 static const char *alu_op(int op)
 {
 	switch (op) {
-	case BPF_ADD: return "+=";
-	case BPF_SUB: return "-=";
-	case BPF_MUL: return "*=";
-	case BPF_DIV: return "/=";
-	case BPF_OR: return "|=";
-	case BPF_AND: return "&=";
-	case BPF_LSH: return "<<=";
-	case BPF_RSH: return ">>=";
-	case BPF_MOD: return "%=";
-	case BPF_XOR: return "^=";
-	case BPF_MOV: return "=";
-	case BPF_ARSH: return "s>>=";
-	default: return "?=";
+	case BPF_ADD:
+		return "+=";
+	case BPF_SUB:
+		return "-=";
+	case BPF_MUL:
+		return "*=";
+	case BPF_DIV:
+		return "/=";
+	case BPF_OR:
+		return "|=";
+	case BPF_AND:
+		return "&=";
+	case BPF_LSH:
+		return "<<=";
+	case BPF_RSH:
+		return ">>=";
+	case BPF_MOD:
+		return "%=";
+	case BPF_XOR:
+		return "^=";
+	case BPF_MOV:
+		return "=";
+	case BPF_ARSH:
+		return "s>>=";
+	default:
+		return "?=";
 	}
 }
 
 static const char *jmp_op(int op)
 {
 	switch (op) {
-	case BPF_JEQ: return "==";
-	case BPF_JGT: return ">";
-	case BPF_JGE: return ">=";
-	case BPF_JSET: return "&";
-	case BPF_JNE: return "!=";
-	case BPF_JSGT: return "s>";
-	case BPF_JSGE: return "s>=";
-	case BPF_JLT: return "<";
-	case BPF_JLE: return "<=";
-	case BPF_JSLT: return "s<";
-	case BPF_JSLE: return "s<=";
-	default: return "?";
+	case BPF_JEQ:
+		return "==";
+	case BPF_JGT:
+		return ">";
+	case BPF_JGE:
+		return ">=";
+	case BPF_JSET:
+		return "&";
+	case BPF_JNE:
+		return "!=";
+	case BPF_JSGT:
+		return "s>";
+	case BPF_JSGE:
+		return "s>=";
+	case BPF_JLT:
+		return "<";
+	case BPF_JLE:
+		return "<=";
+	case BPF_JSLT:
+		return "s<";
+	case BPF_JSLE:
+		return "s<=";
+	default:
+		return "?";
 	}
 }
 
 static const char *sz(int size)
 {
 	switch (size) {
-	case BPF_B: return "u8";
-	case BPF_H: return "u16";
-	case BPF_W: return "u32";
-	default: return "u64";
+	case BPF_B:
+		return "u8";
+	case BPF_H:
+		return "u16";
+	case BPF_W:
+		return "u32";
+	default:
+		return "u64";
 	}
 }
 
@@ -85,7 +114,8 @@ static int dis_one(FILE *f, const struct bpf_insn *b, int i, const char *const *
 			b->imm);
 		return 1;
 	case BPF_LD: {
-		unsigned long long v = (unsigned int)b[0].imm | ((unsigned long long)b[1].imm << 32);
+		unsigned long long v =
+			(unsigned int)b[0].imm | ((unsigned long long)b[1].imm << 32);
 
 		if (b->src_reg == BPF_PSEUDO_MAP_FD)
 			fprintf(f, "r%d = map[%s]", b->dst_reg,

@@ -99,7 +99,8 @@ static int check_copyin(struct lcc *cc, struct clause *c, struct node *n)
 	if (need_int(cc, n->args, "copyin", 1))
 		return -1;
 	if (!sz->is_const || sz->cval <= 0 || sz->cval > 1024) {
-		cc_error(cc, sz->loc, "the size given to copyin() must be a constant from 1 to 1024");
+		cc_error(cc, sz->loc,
+			 "the size given to copyin() must be a constant from 1 to 1024");
 		return -1;
 	}
 	n->t = &t_voidp;
@@ -253,8 +254,8 @@ static int check_speculation(struct lcc *cc, struct clause *c, struct node *n)
 	(void)c;
 	n->t = &t_s32;
 	if (cc->m_spec < 0)
-		cc->m_spec = map_add(cc, "specs", BPF_MAP_TYPE_ARRAY, 4, 8, cc->o->nspec + 1,
-				     "nspec");
+		cc->m_spec =
+			map_add(cc, "specs", BPF_MAP_TYPE_ARRAY, 4, 8, cc->o->nspec + 1, "nspec");
 	return 0;
 }
 
@@ -364,15 +365,30 @@ static int emit_stack(struct cg *cg, struct node *n)
 }
 
 const struct func funcs_values[] = {
-	{ .name = "copyinstr", .min = 1, .max = 2, .check = check_copyinstr,
-	  .emit = emit_copyinstr, .strdst = 1 },
+	{ .name = "copyinstr",
+	  .min = 1,
+	  .max = 2,
+	  .check = check_copyinstr,
+	  .emit = emit_copyinstr,
+	  .strdst = 1 },
 	{ .name = "copyin", .min = 2, .max = 2, .check = check_copyin, .emit = emit_copyin },
 	{ .name = "strlen", .min = 1, .max = 1, .check = check_strlen, .emit = emit_strlen },
-	{ .name = "strjoin", .min = 2, .max = 2, .check = check_strjoin, .emit = emit_strjoin,
+	{ .name = "strjoin",
+	  .min = 2,
+	  .max = 2,
+	  .check = check_strjoin,
+	  .emit = emit_strjoin,
 	  .strdst = 1 },
-	{ .name = "basename", .min = 1, .max = 1, .check = check_basename,
-	  .emit = emit_basename, .strdst = 1 },
-	{ .name = "speculation", .min = 0, .max = 0, .check = check_speculation,
+	{ .name = "basename",
+	  .min = 1,
+	  .max = 1,
+	  .check = check_basename,
+	  .emit = emit_basename,
+	  .strdst = 1 },
+	{ .name = "speculation",
+	  .min = 0,
+	  .max = 0,
+	  .check = check_speculation,
 	  .emit = emit_speculation },
 	{ .name = "stack", .min = 0, .max = 1, .check = check_stack, .emit = emit_stack },
 	{ .name = "ustack", .min = 0, .max = 1, .check = check_stack, .emit = emit_stack },

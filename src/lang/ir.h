@@ -21,13 +21,13 @@
 #define NO_REG (-1)
 
 enum vkind {
-	VK_INSN,  /* i: an ordinary instruction */
-	VK_JMP,   /* i with a label target */
+	VK_INSN, /* i: an ordinary instruction */
+	VK_JMP,	 /* i with a label target */
 	VK_LABEL,
-	VK_LD64,  /* dst = imm64 */
-	VK_LDMAP, /* dst = map fd (ld_imm64 with BPF_PSEUDO_MAP_FD) */
+	VK_LD64,     /* dst = imm64 */
+	VK_LDMAP,    /* dst = map fd (ld_imm64 with BPF_PSEUDO_MAP_FD) */
 	VK_LDMAPVAL, /* dst = &map value + imm (BPF_PSEUDO_MAP_VALUE) */
-	VK_CALL,  /* call helper i.imm with nargs arguments already in r1.. */
+	VK_CALL,     /* call helper i.imm with nargs arguments already in r1.. */
 };
 
 struct vinsn {
@@ -35,11 +35,11 @@ struct vinsn {
 	struct bpf_insn i; /* code, off, imm; registers in dst/src below */
 	int dst, src;	   /* vreg or physical, NO_REG when unused */
 	int label;
-	int map;	   /* LDMAP: index in the program's map table */
-	int nargs;	   /* CALL */
+	int map;   /* LDMAP: index in the program's map table */
+	int nargs; /* CALL */
 	uint64_t imm64;
-	struct loc loc;	   /* script location that produced it */
-	const char *note;  /* -S annotation */
+	struct loc loc;	  /* script location that produced it */
+	const char *note; /* -S annotation */
 };
 
 struct ir {
@@ -58,10 +58,10 @@ void ir_bind(struct ir *ir, int label);
 void ir_free(struct ir *ir);
 
 /* Emitters. Register arguments are vregs or physical registers. */
-void ir_alu(struct ir *ir, int op, int dst, int src);	     /* dst op= src */
-void ir_alui(struct ir *ir, int op, int dst, int32_t imm);    /* dst op= imm */
+void ir_alu(struct ir *ir, int op, int dst, int src);	   /* dst op= src */
+void ir_alui(struct ir *ir, int op, int dst, int32_t imm); /* dst op= imm */
 void ir_mov(struct ir *ir, int dst, int src);
-void ir_movi(struct ir *ir, int dst, int64_t imm);	     /* picks mov/ld64 */
+void ir_movi(struct ir *ir, int dst, int64_t imm); /* picks mov/ld64 */
 void ir_ldx(struct ir *ir, int size, int dst, int src, int16_t off);
 void ir_ldxs(struct ir *ir, int size, int dst, int src, int16_t off); /* sign-ext */
 void ir_stx(struct ir *ir, int size, int dst, int16_t off, int src);
@@ -82,13 +82,12 @@ struct lowered {
 	int n;
 	struct loc *locs;   /* script location per final instruction */
 	const char **notes; /* -S annotation per final instruction */
-	int stack;          /* frame bytes used */
+	int stack;	    /* frame bytes used */
 };
 
 /* Register allocation and lowering; map_fds[i] patches LDMAP i. Returns 0
  * or -1 with err set (too many spills for the 512-byte BPF stack). */
-int ir_lower(struct ir *ir, const int *map_fds, struct lowered *out, char *err,
-	     size_t errlen);
+int ir_lower(struct ir *ir, const int *map_fds, struct lowered *out, char *err, size_t errlen);
 void lowered_free(struct lowered *l);
 /* Annotated disassembly for -S. */
 void ir_dump_lowered(FILE *f, const struct lowered *l, const char *const *map_names);

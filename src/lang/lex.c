@@ -14,9 +14,11 @@ static const struct {
 	const char *s;
 	enum tok t;
 } keywords[] = {
-	{ "if", T_IF },		  { "else", T_ELSE },	  { "sizeof", T_SIZEOF },
-	{ "stringof", T_STRINGOF }, { "self", T_SELF },	  { "this", T_THIS },
-	{ "struct", T_STRUCT },	  { "unsigned", T_UNSIGNED }, { "signed", T_SIGNED },
+	{ "if", T_IF },		{ "else", T_ELSE },
+	{ "sizeof", T_SIZEOF }, { "stringof", T_STRINGOF },
+	{ "self", T_SELF },	{ "this", T_THIS },
+	{ "struct", T_STRUCT }, { "unsigned", T_UNSIGNED },
+	{ "signed", T_SIGNED },
 };
 
 /* Longest operators first so "<<=" wins over "<<" and "<". */
@@ -25,12 +27,12 @@ static const struct {
 	enum tok t;
 } ops[] = {
 	{ "<<=", T_SHLEQ }, { ">>=", T_SHREQ }, { "->", T_ARROW }, { "++", T_INC },
-	{ "--", T_DEC },    { "+=", T_ADDEQ },  { "-=", T_SUBEQ }, { "*=", T_MULEQ },
-	{ "/=", T_DIVEQ },  { "%=", T_MODEQ },  { "&=", T_ANDEQ }, { "|=", T_OREQ },
-	{ "^=", T_XOREQ },  { "<<", T_SHL },    { ">>", T_SHR },   { "<=", T_LE },
+	{ "--", T_DEC },    { "+=", T_ADDEQ },	{ "-=", T_SUBEQ }, { "*=", T_MULEQ },
+	{ "/=", T_DIVEQ },  { "%=", T_MODEQ },	{ "&=", T_ANDEQ }, { "|=", T_OREQ },
+	{ "^=", T_XOREQ },  { "<<", T_SHL },	{ ">>", T_SHR },   { "<=", T_LE },
 	{ ">=", T_GE },	    { "==", T_EQ },	{ "!=", T_NE },	   { "&&", T_LAND },
-	{ "||", T_LOR },    { "^^", T_LXOR },   { "(", T_LPAREN }, { ")", T_RPAREN },
-	{ "{", T_LBRACE },  { "}", T_RBRACE },  { "[", T_LBRACK }, { "]", T_RBRACK },
+	{ "||", T_LOR },    { "^^", T_LXOR },	{ "(", T_LPAREN }, { ")", T_RPAREN },
+	{ "{", T_LBRACE },  { "}", T_RBRACE },	{ "[", T_LBRACK }, { "]", T_RBRACK },
 	{ ";", T_SEMI },    { ",", T_COMMA },	{ ".", T_DOT },	   { "?", T_QUEST },
 	{ ":", T_COLON },   { "+", T_PLUS },	{ "-", T_MINUS },  { "*", T_STAR },
 	{ "/", T_SLASH },   { "%", T_PERCENT }, { "&", T_AMP },	   { "|", T_PIPE },
@@ -43,13 +45,20 @@ const char *tok_name(enum tok t)
 	static char buf[8];
 
 	switch (t) {
-	case T_EOF: return "end of input";
-	case T_IDENT: return "identifier";
-	case T_NUM: return "number";
-	case T_STR: return "string";
-	case T_AGG: return "aggregation";
-	case T_PROBE: return "probe description";
-	default: break;
+	case T_EOF:
+		return "end of input";
+	case T_IDENT:
+		return "identifier";
+	case T_NUM:
+		return "number";
+	case T_STR:
+		return "string";
+	case T_AGG:
+		return "aggregation";
+	case T_PROBE:
+		return "probe description";
+	default:
+		break;
 	}
 	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
 		if (keywords[i].t == t)
@@ -93,8 +102,7 @@ char *lex_strdup(struct lexer *lx, const char *s, int len)
 	return d;
 }
 
-void lex_init(struct lexer *lx, const char *src, int argc, char *const *argv,
-	      long target)
+void lex_init(struct lexer *lx, const char *src, int argc, char *const *argv, long target)
 {
 	memset(lx, 0, sizeof(*lx));
 	lx->src = lx->p = src;
@@ -144,8 +152,8 @@ static void skip_space(struct lexer *lx)
 			struct loc l = here(lx);
 
 			lx->p += 2;
-			while (lx->p < lx->end && !(lx->p[0] == '*' && lx->p + 1 < lx->end &&
-						    lx->p[1] == '/')) {
+			while (lx->p < lx->end &&
+			       !(lx->p[0] == '*' && lx->p + 1 < lx->end && lx->p[1] == '/')) {
 				if (*lx->p == '\n')
 					newline(lx);
 				lx->p++;
@@ -171,8 +179,10 @@ static void skip_space(struct lexer *lx)
 static const char *macro_arg(struct lexer *lx, struct loc l, long n)
 {
 	if (n < 1 || n > lx->argc) {
-		lex_error(lx, l, "macro argument $%ld is not defined: pass it after the program (%d given)",
-			  n, lx->argc);
+		lex_error(
+			lx, l,
+			"macro argument $%ld is not defined: pass it after the program (%d given)",
+			n, lx->argc);
 		return NULL;
 	}
 	return lx->argv[n - 1];
@@ -216,7 +226,8 @@ static void lex_probe(struct lexer *lx, struct token *t)
 
 			if (!strncmp(s, "target", 6)) {
 				if (lx->target < 0) {
-					lex_error(lx, t->loc, "$target is not set: use -c CMD or -p PID");
+					lex_error(lx, t->loc,
+						  "$target is not set: use -c CMD or -p PID");
 					return;
 				}
 				snprintf(num, sizeof(num), "%ld", lx->target);
@@ -229,7 +240,8 @@ static void lex_probe(struct lexer *lx, struct token *t)
 				if (!v)
 					return;
 			} else {
-				lex_error(lx, t->loc, "unknown macro variable in probe description");
+				lex_error(lx, t->loc,
+					  "unknown macro variable in probe description");
 				return;
 			}
 			while (*v && n < (int)sizeof(buf) - 1)
@@ -261,10 +273,20 @@ static int lex_escape(struct lexer *lx)
 	int v = 0, k;
 
 	switch (c) {
-	case 'n': return '\n';
-	case 't': return '\t';
-	case 'r': return '\r';
-	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+	case 'n':
+		return '\n';
+	case 't':
+		return '\t';
+	case 'r':
+		return '\r';
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
 		v = c - '0';
 		for (k = 0; k < 2 && lx->p < lx->end && *lx->p >= '0' && *lx->p <= '7'; k++)
 			v = v * 8 + (*lx->p++ - '0');
@@ -273,11 +295,16 @@ static int lex_escape(struct lexer *lx)
 		for (k = 0; k < 2 && lx->p < lx->end && isxdigit((unsigned char)*lx->p); k++)
 			v = v * 16 + hexval(*lx->p++);
 		return v;
-	case 'a': return '\a';
-	case 'b': return '\b';
-	case 'f': return '\f';
-	case 'v': return '\v';
-	default: return c; /* \\ \" \' and unknown: the character itself */
+	case 'a':
+		return '\a';
+	case 'b':
+		return '\b';
+	case 'f':
+		return '\f';
+	case 'v':
+		return '\v';
+	default:
+		return c; /* \\ \" \' and unknown: the character itself */
 	}
 }
 
@@ -409,9 +436,16 @@ void lex_next(struct lexer *lx, int probe_ctx)
 	if (*s == '\'') {
 		lx->p++;
 		t->t = T_NUM;
-		t->num = *lx->p == '\\' ? (lx->p++, lex_escape(lx)) : (unsigned char)*lx->p++;
-		if (*lx->p != '\'')
-			lex_error(lx, t->loc, "unterminated character constant");
+		if (lx->p < lx->end && *lx->p == '\\' && lx->p + 1 < lx->end) {
+			lx->p++;
+			t->num = lex_escape(lx);
+		} else if (lx->p < lx->end) {
+			t->num = (unsigned char)*lx->p++;
+		}
+		if (lx->p >= lx->end || *lx->p != '\'') {
+			lex_error(lx, t->loc, "unterminated character constant: add the closing '");
+			return;
+		}
 		lx->p++;
 		return;
 	}

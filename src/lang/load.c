@@ -24,8 +24,8 @@ int map_add(struct lcc *cc, const char *name, enum bpf_map_type type, int ksz, i
 	struct lmap *m;
 
 	if (cc->nmaps == MAX_MAPS) {
-		cc_error(cc, (struct loc){ 0, 0 }, "too many maps (variables and aggregations): at most %d",
-			 MAX_MAPS);
+		cc_error(cc, (struct loc){ 0, 0 },
+			 "too many maps (variables and aggregations): at most %d", MAX_MAPS);
 		return 0;
 	}
 	m = &cc->maps[cc->nmaps];
@@ -111,12 +111,14 @@ int maps_create(struct lcc *cc)
 
 		if (bpf_map_update_elem(cc->maps[cc->m_rodata].fd, &k, cc->ro, 0) ||
 		    bpf_map_freeze(cc->maps[cc->m_rodata].fd)) {
-			cc_error(cc, (struct loc){ 0, 0 }, "cannot fill rodata: %s", strerror(errno));
+			cc_error(cc, (struct loc){ 0, 0 }, "cannot fill rodata: %s",
+				 strerror(errno));
 			return -1;
 		}
 	}
 	if (cc->m_scnames >= 0)
-		for (unsigned int nr = 0; nr < sonde_syscall_count() && nr < SONDE_NR_SYSCALLS; nr++) {
+		for (unsigned int nr = 0; nr < sonde_syscall_count() && nr < SONDE_NR_SYSCALLS;
+		     nr++) {
 			char name[32] = { 0 };
 			const char *s = sonde_syscall_name(nr);
 
@@ -125,14 +127,18 @@ int maps_create(struct lcc *cc)
 			snprintf(name, sizeof(name), "%s", s);
 			bpf_map_update_elem(cc->maps[cc->m_scnames].fd, &nr, name, 0);
 		}
-	/* per-CPU rings: one RINGBUF per possible CPU in the array of maps */
+	for (int c = 0; cc->m_ring0 >= 0 && c < cc->ncpus; c++)
+		rt_ring_fd(cc, c, cc->maps[cc->m_ring0 + c].fd);
+	/* many CPUs: one RINGBUF per possible CPU in the array of maps */
 	if (cc->m_rings >= 0)
 		for (int cpu = 0; cpu < cc->ncpus; cpu++) {
-			int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ring", 0, 0, cc->o->bufsize, NULL);
+			int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ring", 0, 0, cc->o->bufsize,
+						NULL);
 
 			if (fd < 0 || bpf_map_update_elem(cc->maps[cc->m_rings].fd, &cpu, &fd, 0)) {
 				cc_error(cc, (struct loc){ 0, 0 },
-					 "cannot create the output ring of CPU %d (%ld bytes): %s; lower -x bufsize",
+					 "cannot create the output ring of CPU %d (%ld bytes): %s; "
+					 "lower -x bufsize",
 					 cpu, cc->o->bufsize, strerror(errno));
 				if (fd >= 0)
 					close(fd);
@@ -146,14 +152,19 @@ int maps_create(struct lcc *cc)
 static const struct {
 	const char *match, *hint;
 } vhints[] = {
-	{ "invalid mem access 'scalar'",
-	  "this dereferences an integer: cast it to a kernel struct pointer, or read user memory with copyin()/copyinstr()" },
-	{ "min value is negative", "an index or size may be negative: check it first (if (x >= 0))" },
-	{ "unbounded memory access", "an index has no upper bound: compare it with the size first" },
+	{ "invalid mem access 'scalar'", "this dereferences an integer: cast it to a kernel struct "
+					 "pointer, or read user memory with copyin()/copyinstr()" },
+	{ "min value is negative",
+	  "an index or size may be negative: check it first (if (x >= 0))" },
+	{ "unbounded memory access",
+	  "an index has no upper bound: compare it with the size first" },
 	{ "too large", "the clause is too long for the verifier: split it into several clauses" },
-	{ "complexity", "the clause is too complex for the verifier: split it or use fewer string operations" },
-	{ "too complex", "the clause has too many branches for the verifier: split it into several clauses or use fewer string comparisons" },
-	{ "invalid access to map value", "an access falls outside a buffer: use a smaller size or -x strsize" },
+	{ "complexity",
+	  "the clause is too complex for the verifier: split it or use fewer string operations" },
+	{ "too complex", "the clause has too many branches for the verifier: split it into several "
+			 "clauses or use fewer string comparisons" },
+	{ "invalid access to map value",
+	  "an access falls outside a buffer: use a smaller size or -x strsize" },
 	{ "unknown func", "this kernel lacks a BPF helper the clause needs" },
 	{ "back-edge", "a loop the verifier cannot bound" },
 	{ "R0 !read_ok", "a value is used before it is set" },
@@ -173,7 +184,8 @@ static void verifier_error(struct lcc *cc, struct lprog *p, const char *log)
 
 		if (sscanf(line, "%d: (", &k) == 1)
 			insn = k;
-		else if (line[0] && strncmp(line, "processed", 9) && strncmp(line, "verification time", 17) &&
+		else if (line[0] && strncmp(line, "processed", 9) &&
+			 strncmp(line, "verification time", 17) &&
 			 strncmp(line, "stack depth", 11) && line[0] != ';' && line[0] != '\n')
 			last = line;
 		line = nl ? nl + 1 : NULL;
@@ -187,11 +199,13 @@ static void verifier_error(struct lcc *cc, struct lprog *p, const char *log)
 			hint = vhints[i].hint;
 	if (insn >= 0 && insn < p->low.n && p->low.locs[insn].line)
 		cc_error(cc, p->low.locs[insn],
-			 "the kernel verifier rejected the code for this expression (BPF instruction %d: %s): %s; -v shows the full verifier log",
+			 "the kernel verifier rejected the code for this expression (BPF "
+			 "instruction %d: %s): %s; -v shows the full verifier log",
 			 insn, reason, hint);
 	else
 		cc_error(cc, (struct loc){ 0, 0 },
-			 "the kernel verifier rejected the program for %s (%s): %s; -v shows the full verifier log",
+			 "the kernel verifier rejected the program for %s (%s): %s; -v shows the "
+			 "full verifier log",
 			 p->attach, reason, hint);
 }
 

@@ -38,8 +38,8 @@ struct oentry {
 
 struct omap {
 	struct lmap *m;
-	unsigned char *vals;   /* arrays */
-	struct oentry *head;   /* hashes, newest first */
+	unsigned char *vals; /* arrays */
+	struct oentry *head; /* hashes, newest first */
 	int n;
 };
 
@@ -56,7 +56,10 @@ struct ovm {
 	unsigned char regs[256];
 	unsigned char *task[NTASK];
 	int task_size;
-	struct comm_ent { uint32_t tid; char comm[16]; } *comms;
+	struct comm_ent {
+		uint32_t tid;
+		char comm[16];
+	} * comms;
 	int ncomms, capcomms;
 	int ring_token;
 };
@@ -82,7 +85,8 @@ static void *map_lookup(struct omap *om, const void *key)
 		uint32_t k;
 
 		memcpy(&k, key, 4);
-		return k < (uint32_t)om->m->max_entries ? om->vals + (size_t)k * om->m->val_size : NULL;
+		return k < (uint32_t)om->m->max_entries ? om->vals + (size_t)k * om->m->val_size
+							: NULL;
 	}
 	for (struct oentry *e = om->head; e; e = e->next)
 		if (!memcmp(e->key, key, om->m->key_size))
@@ -187,8 +191,8 @@ static uint64_t helper(struct ovm *vm, int id, uint64_t *r)
 		return om ? (uint64_t)map_lookup(om, (void *)r[2]) : 0;
 	case BPF_FUNC_map_update_elem:
 		om = omap_of(vm, r[1]);
-		return om ? (uint64_t)map_update(om, (void *)r[2], (void *)r[3], r[4]) :
-			    (uint64_t)-EINVAL;
+		return om ? (uint64_t)map_update(om, (void *)r[2], (void *)r[3], r[4])
+			  : (uint64_t)-EINVAL;
 	case BPF_FUNC_map_delete_elem:
 		om = omap_of(vm, r[1]);
 		return om ? (uint64_t)map_delete(om, (void *)r[2]) : (uint64_t)-EINVAL;
@@ -257,36 +261,64 @@ static void vm_run(struct ovm *vm, const struct lprog *p, const void *ctx)
 	for (int pc = 0; pc < p->low.n && steps++ < 4000000; pc++) {
 		const struct bpf_insn *i = &in[pc];
 		int cls = BPF_CLASS(i->code), op = BPF_OP(i->code), sz;
-		uint64_t *d = &r[i->dst_reg], s = BPF_SRC(i->code) == BPF_X ? r[i->src_reg] :
-								      (uint64_t)(int64_t)i->imm;
+		uint64_t *d = &r[i->dst_reg],
+			 s = BPF_SRC(i->code) == BPF_X ? r[i->src_reg] : (uint64_t)(int64_t)i->imm;
 		int taken;
 
 		switch (cls) {
 		case BPF_ALU64:
 			switch (op) {
-			case BPF_ADD: *d += s; break;
-			case BPF_SUB: *d -= s; break;
-			case BPF_MUL: *d *= s; break;
+			case BPF_ADD:
+				*d += s;
+				break;
+			case BPF_SUB:
+				*d -= s;
+				break;
+			case BPF_MUL:
+				*d *= s;
+				break;
 			case BPF_DIV:
 				if (i->off)
-					*d = s ? (uint64_t)((int64_t)s == -1 ? -(int64_t)*d : (int64_t)*d / (int64_t)s) : 0;
+					*d = s ? (uint64_t)((int64_t)s == -1
+								    ? -(int64_t)*d
+								    : (int64_t)*d / (int64_t)s)
+					       : 0;
 				else
 					*d = s ? *d / s : 0;
 				break;
 			case BPF_MOD:
 				if (i->off)
-					*d = s ? (uint64_t)((int64_t)s == -1 ? 0 : (int64_t)*d % (int64_t)s) : *d;
+					*d = s ? (uint64_t)((int64_t)s == -1
+								    ? 0
+								    : (int64_t)*d % (int64_t)s)
+					       : *d;
 				else
 					*d = s ? *d % s : *d;
 				break;
-			case BPF_OR: *d |= s; break;
-			case BPF_AND: *d &= s; break;
-			case BPF_XOR: *d ^= s; break;
-			case BPF_LSH: *d <<= (s & 63); break;
-			case BPF_RSH: *d >>= (s & 63); break;
-			case BPF_ARSH: *d = (uint64_t)((int64_t)*d >> (s & 63)); break;
-			case BPF_NEG: *d = -*d; break;
-			case BPF_MOV: *d = s; break;
+			case BPF_OR:
+				*d |= s;
+				break;
+			case BPF_AND:
+				*d &= s;
+				break;
+			case BPF_XOR:
+				*d ^= s;
+				break;
+			case BPF_LSH:
+				*d <<= (s & 63);
+				break;
+			case BPF_RSH:
+				*d >>= (s & 63);
+				break;
+			case BPF_ARSH:
+				*d = (uint64_t)((int64_t)*d >> (s & 63));
+				break;
+			case BPF_NEG:
+				*d = -*d;
+				break;
+			case BPF_MOV:
+				*d = s;
+				break;
 			}
 			break;
 		case BPF_LDX:
@@ -298,9 +330,9 @@ static void vm_run(struct ovm *vm, const struct lprog *p, const void *ctx)
 		case BPF_STX:
 			sz = bytes(BPF_SIZE(i->code));
 			if (BPF_MODE(i->code) == BPF_ATOMIC) {
-				uint64_t old = load(*d + i->off, sz), nv = i->imm == BPF_XCHG ?
-										 r[i->src_reg] :
-										 old + r[i->src_reg];
+				uint64_t old = load(*d + i->off, sz),
+					 nv = i->imm == BPF_XCHG ? r[i->src_reg]
+								 : old + r[i->src_reg];
 
 				memcpy((void *)(*d + i->off), &nv, sz);
 				if (i->imm & BPF_FETCH)
@@ -334,19 +366,44 @@ static void vm_run(struct ovm *vm, const struct lprog *p, const void *ctx)
 				break;
 			}
 			switch (op) {
-			case BPF_JA: taken = 1; break;
-			case BPF_JEQ: taken = *d == s; break;
-			case BPF_JNE: taken = *d != s; break;
-			case BPF_JGT: taken = *d > s; break;
-			case BPF_JGE: taken = *d >= s; break;
-			case BPF_JLT: taken = *d < s; break;
-			case BPF_JLE: taken = *d <= s; break;
-			case BPF_JSGT: taken = (int64_t)*d > (int64_t)s; break;
-			case BPF_JSGE: taken = (int64_t)*d >= (int64_t)s; break;
-			case BPF_JSLT: taken = (int64_t)*d < (int64_t)s; break;
-			case BPF_JSLE: taken = (int64_t)*d <= (int64_t)s; break;
-			case BPF_JSET: taken = (*d & s) != 0; break;
-			default: taken = 0;
+			case BPF_JA:
+				taken = 1;
+				break;
+			case BPF_JEQ:
+				taken = *d == s;
+				break;
+			case BPF_JNE:
+				taken = *d != s;
+				break;
+			case BPF_JGT:
+				taken = *d > s;
+				break;
+			case BPF_JGE:
+				taken = *d >= s;
+				break;
+			case BPF_JLT:
+				taken = *d < s;
+				break;
+			case BPF_JLE:
+				taken = *d <= s;
+				break;
+			case BPF_JSGT:
+				taken = (int64_t)*d > (int64_t)s;
+				break;
+			case BPF_JSGE:
+				taken = (int64_t)*d >= (int64_t)s;
+				break;
+			case BPF_JSLT:
+				taken = (int64_t)*d < (int64_t)s;
+				break;
+			case BPF_JSLE:
+				taken = (int64_t)*d <= (int64_t)s;
+				break;
+			case BPF_JSET:
+				taken = (*d & s) != 0;
+				break;
+			default:
+				taken = 0;
 			}
 			if (taken)
 				pc += i->off;
@@ -587,7 +644,8 @@ static int check_providers(struct lcc *cc)
 		    (p->prov == &prov_proc && strcmp(p->f[3], "signal-send")))
 			continue;
 		cc_error(cc, p->c->loc,
-			 "probe %s:%s:%s:%s cannot run offline: a trace holds syscall, proc (exec, exec-success, create, exit) and sched events",
+			 "probe %s:%s:%s:%s cannot run offline: a trace holds syscall, proc (exec, "
+			 "exec-success, create, exit) and sched events",
 			 p->f[0], p->f[1], p->f[2], p->f[3]);
 		return -1;
 	}
@@ -626,7 +684,8 @@ int offline_run(struct lcc *cc)
 	if (cc->rosize)
 		memcpy(vm->maps[cc->m_rodata].vals, cc->ro, cc->rosize);
 	if (cc->m_scnames >= 0)
-		for (unsigned int nr = 0; nr < sonde_syscall_count() && nr < SONDE_NR_SYSCALLS; nr++)
+		for (unsigned int nr = 0; nr < sonde_syscall_count() && nr < SONDE_NR_SYSCALLS;
+		     nr++)
 			if (sonde_syscall_name(nr))
 				snprintf((char *)vm->maps[cc->m_scnames].vals + 32 * nr, 32, "%s",
 					 sonde_syscall_name(nr));

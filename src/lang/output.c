@@ -121,7 +121,10 @@ struct upid {
 
 struct uelf {
 	char *path;
-	struct ufunc { uint64_t off, size; char *name; } *f;
+	struct ufunc {
+		uint64_t off, size;
+		char *name;
+	} * f;
 	int n;
 };
 
@@ -202,8 +205,8 @@ static struct uelf *uelf_get(const char *path)
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
 			continue;
 		d = elf_getdata(scn, NULL);
 		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
@@ -220,11 +223,13 @@ static struct uelf *uelf_get(const char *path)
 				GElf_Phdr ph;
 
 				if (!gelf_getphdr(e, k, &ph) || ph.p_type != PT_LOAD ||
-				    sym.st_value < ph.p_vaddr || sym.st_value >= ph.p_vaddr + ph.p_memsz)
+				    sym.st_value < ph.p_vaddr ||
+				    sym.st_value >= ph.p_vaddr + ph.p_memsz)
 					continue;
 				u->f = realloc(u->f, (u->n + 1) * sizeof(*u->f));
-				u->f[u->n++] = (struct ufunc){ sym.st_value - ph.p_vaddr + ph.p_offset,
-							       sym.st_size, strdup(name) };
+				u->f[u->n++] =
+					(struct ufunc){ sym.st_value - ph.p_vaddr + ph.p_offset,
+							sym.st_size, strdup(name) };
 				break;
 			}
 		}
@@ -423,8 +428,10 @@ static void conv_one(struct rt *rt, FILE *f, const struct fmt_conv *c, const str
 		return;
 	default:
 		snprintf(spec, sizeof(spec), "%s%s", c->spec,
-			 c->conv == 'u' ? PRIu64 : c->conv == 'x' ? PRIx64 : c->conv == 'X' ? PRIX64 :
-								     PRIo64);
+			 c->conv == 'u'	  ? PRIu64
+			 : c->conv == 'x' ? PRIx64
+			 : c->conv == 'X' ? PRIX64
+					  : PRIo64);
 		fprintf(f, spec, (uint64_t)v);
 	}
 }
@@ -583,9 +590,11 @@ static void agg_json(struct rt *rt, struct agg *a, struct agg_entry *e, int n)
 			for (int b = 0; b < a->nbuckets; b++) {
 				if (!e[i].val[b])
 					continue;
-				fprintf(f, "%s{\"min\":%" PRId64 ",\"count\":%" PRId64 "}", first ? "" : ",",
-					b == 0 && strcmp(a->fn->name, "quantize") ? INT64_MIN :
-										agg_bucket_lo(a, b),
+				fprintf(f, "%s{\"min\":%" PRId64 ",\"count\":%" PRId64 "}",
+					first ? "" : ",",
+					b == 0 && strcmp(a->fn->name, "quantize")
+						? INT64_MIN
+						: agg_bucket_lo(a, b),
 					norm(a, e[i].val[b]));
 				first = 0;
 			}

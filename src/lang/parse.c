@@ -31,8 +31,8 @@ static int expect(struct parser *ps, enum tok t, const char *what)
 	if (failed(ps))
 		return -1;
 	if (CUR(ps).t != t) {
-		lex_error(ps->lx, CUR(ps).loc, "expected %s %s, found %s", tok_name(t),
-			  what, tok_name(CUR(ps).t));
+		lex_error(ps->lx, CUR(ps).loc, "expected %s %s, found %s", tok_name(t), what,
+			  tok_name(CUR(ps).t));
 		return -1;
 	}
 	next(ps);
@@ -87,10 +87,11 @@ static struct node *arg_list(struct parser *ps, enum tok close, int *count)
 static int is_type_word(const char *s)
 {
 	static const char *const w[] = {
-		"char", "short", "int", "long", "void", "int8_t", "int16_t", "int32_t",
-		"int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t",
-		"ssize_t", "pid_t", "uid_t", "gid_t", "uintptr_t", "intptr_t", "string",
-		"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "bool", NULL,
+		"char",	   "short",   "int",	 "long",     "void",	  "int8_t",   "int16_t",
+		"int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",  "uint64_t", "size_t",
+		"ssize_t", "pid_t",   "uid_t",	 "gid_t",    "uintptr_t", "intptr_t", "string",
+		"u8",	   "u16",     "u32",	 "u64",	     "s8",	  "s16",      "s32",
+		"s64",	   "bool",    NULL,
 	};
 	for (int i = 0; w[i]; i++)
 		if (!strcmp(s, w[i]))
@@ -116,8 +117,9 @@ static struct type *type_name_parse(struct parser *ps)
 
 	while (CUR(ps).t == T_STRUCT || CUR(ps).t == T_UNSIGNED || CUR(ps).t == T_SIGNED ||
 	       CUR(ps).t == T_IDENT || CUR(ps).t == T_STAR) {
-		const char *w = CUR(ps).t == T_STAR ? "*" : CUR(ps).t == T_IDENT ? CUR(ps).s :
-								      tok_name(CUR(ps).t);
+		const char *w = CUR(ps).t == T_STAR    ? "*"
+				: CUR(ps).t == T_IDENT ? CUR(ps).s
+						       : tok_name(CUR(ps).t);
 		if (strlen(buf) + strlen(w) + 2 >= sizeof(buf))
 			break;
 		if (buf[0])
@@ -274,13 +276,19 @@ static struct node *unary(struct parser *ps)
 	struct node *n;
 
 	switch (tk.t) {
-	case T_MINUS: case T_PLUS: case T_NOT: case T_TILDE: case T_STAR: case T_AMP:
+	case T_MINUS:
+	case T_PLUS:
+	case T_NOT:
+	case T_TILDE:
+	case T_STAR:
+	case T_AMP:
 		next(ps);
 		n = node_new(ps->prog, N_UN, tk.loc);
 		n->op = tk.t;
 		n->l = unary(ps);
 		return n->l ? n : NULL;
-	case T_INC: case T_DEC:
+	case T_INC:
+	case T_DEC:
 		next(ps);
 		n = node_new(ps->prog, N_INCDEC, tk.loc);
 		n->op = tk.t;
@@ -316,18 +324,38 @@ static struct node *unary(struct parser *ps)
 static int binprec(enum tok t)
 {
 	switch (t) {
-	case T_LOR: return 1;
-	case T_LXOR: return 2;
-	case T_LAND: return 3;
-	case T_PIPE: return 4;
-	case T_CARET: return 5;
-	case T_AMP: return 6;
-	case T_EQ: case T_NE: return 7;
-	case T_LT: case T_GT: case T_LE: case T_GE: return 8;
-	case T_SHL: case T_SHR: return 9;
-	case T_PLUS: case T_MINUS: return 10;
-	case T_STAR: case T_SLASH: case T_PERCENT: return 11;
-	default: return 0;
+	case T_LOR:
+		return 1;
+	case T_LXOR:
+		return 2;
+	case T_LAND:
+		return 3;
+	case T_PIPE:
+		return 4;
+	case T_CARET:
+		return 5;
+	case T_AMP:
+		return 6;
+	case T_EQ:
+	case T_NE:
+		return 7;
+	case T_LT:
+	case T_GT:
+	case T_LE:
+	case T_GE:
+		return 8;
+	case T_SHL:
+	case T_SHR:
+		return 9;
+	case T_PLUS:
+	case T_MINUS:
+		return 10;
+	case T_STAR:
+	case T_SLASH:
+	case T_PERCENT:
+		return 11;
+	default:
+		return 0;
 	}
 }
 

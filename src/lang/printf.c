@@ -16,7 +16,8 @@ int fmt_parse(const char *fmt, struct fmt_conv *cv, int max, char *err, size_t e
 			i += fmt[i] == '%' ? 2 : 1;
 		}
 		if (n >= max) {
-			snprintf(err, errlen, "too many conversions in the format (at most %d)", max - 1);
+			snprintf(err, errlen, "too many conversions in the format (at most %d)",
+				 max - 1);
 			return -1;
 		}
 		cv[n].lit_start = lit;
@@ -38,7 +39,9 @@ int fmt_parse(const char *fmt, struct fmt_conv *cv, int max, char *err, size_t e
 		}
 		cv[n].spec[k] = 0;
 		if (fmt[i] == '*') {
-			snprintf(err, errlen, "'*' widths are not supported in formats: write the width as a number");
+			snprintf(err, errlen,
+				 "'*' widths are not supported in formats: write the width as a "
+				 "number");
 			return -1;
 		}
 		while (fmt[i] && strchr("hlLqjzt", fmt[i]))
@@ -50,7 +53,9 @@ int fmt_parse(const char *fmt, struct fmt_conv *cv, int max, char *err, size_t e
 		if (cv[n].conv == '@' && fmt[i] && strchr("dui", fmt[i]))
 			i++; /* %@d, %@u */
 		if (!cv[n].conv || !strchr("diuxXocspaAYk@", cv[n].conv)) {
-			snprintf(err, errlen, "unsupported conversion '%.*s' in the format: use %%d %%u %%x %%o %%c %%s %%p %%a %%A %%Y %%k",
+			snprintf(err, errlen,
+				 "unsupported conversion '%.*s' in the format: use %%d %%u %%x %%o "
+				 "%%c %%s %%p %%a %%A %%Y %%k",
 				 i - s, fmt + s);
 			return -1;
 		}

@@ -15,8 +15,8 @@
 #include "lang/prov.h"
 
 static const struct provider *const providers[] = {
-	&prov_dtrace, &prov_syscall, &prov_proc, &prov_sched, &prov_profile, &prov_tick,
-	&prov_tracepoint, &prov_uprobe, &prov_pid, &prov_fbt, &prov_kprobe, &prov_fentry,
+	&prov_dtrace,	  &prov_syscall, &prov_proc, &prov_sched, &prov_profile, &prov_tick,
+	&prov_tracepoint, &prov_uprobe,	 &prov_pid,  &prov_fbt,	  &prov_kprobe,	 &prov_fentry,
 };
 #define NPROV (sizeof(providers) / sizeof(providers[0]))
 
@@ -97,7 +97,10 @@ static int match_desc(struct lcc *cc, struct probe_desc *pd, struct clause *c)
 		total += r;
 	}
 	if (!total) {
-		cc_error(cc, pd->loc, "probe description %s does not match any probe (sonde script -l '%s' lists probes; providers: BEGIN END syscall proc sched profile tick tracepoint uprobe pid)",
+		cc_error(cc, pd->loc,
+			 "probe description %s does not match any probe (sonde script -l '%s' "
+			 "lists probes; providers: BEGIN END syscall proc sched profile tick "
+			 "tracepoint uprobe pid)",
 			 pd->text, pd->text);
 		return -1;
 	}
@@ -112,7 +115,8 @@ static int group_progs(struct lcc *cc)
 		int k;
 
 		for (k = 0; k < cc->nprogs; k++)
-			if (cc->progs[k].prov == lp->prov && !strcmp(cc->progs[k].attach, lp->attach))
+			if (cc->progs[k].prov == lp->prov &&
+			    !strcmp(cc->progs[k].attach, lp->attach))
 				break;
 		if (k == cc->nprogs) {
 			cc->progs = realloc(cc->progs, (cc->nprogs + 1) * sizeof(*cc->progs));
@@ -124,7 +128,8 @@ static int group_progs(struct lcc *cc)
 			cc->progs[k].fd = -1;
 			cc->progs[k].first_probe = i;
 			memcpy(cc->progs[k].aux, lp->aux, sizeof(lp->aux));
-			snprintf(cc->progs[k].attach, sizeof(cc->progs[k].attach), "%s", lp->attach);
+			snprintf(cc->progs[k].attach, sizeof(cc->progs[k].attach), "%s",
+				 lp->attach);
 			cc->nprogs++;
 		}
 		lp->prog = k;
@@ -228,7 +233,9 @@ int prov_tracefs_id(struct lcc *cc, const char *cat, const char *name, struct lo
 	int fd, n;
 
 	if (!dir) {
-		cc_error(cc, loc, "tracefs is not mounted and mounting it failed (%s): run 'mount -t tracefs nodev /sys/kernel/tracing'",
+		cc_error(cc, loc,
+			 "tracefs is not mounted and mounting it failed (%s): run 'mount -t "
+			 "tracefs nodev /sys/kernel/tracing'",
 			 strerror(errno));
 		return -1;
 	}

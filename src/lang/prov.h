@@ -26,8 +26,8 @@ struct provider {
 	/* Jumps to lbl_skip unless the probe that fired is one of the
 	 * clause's probes (cg->probes). */
 	void (*filter)(struct cg *cg, int lbl_skip);
-	int (*arg)(struct cg *cg, int i);	/* argN as int64 */
-	int (*args)(struct cg *cg, int i);	/* args[i], typed */
+	int (*arg)(struct cg *cg, int i);  /* argN as int64 */
+	int (*args)(struct cg *cg, int i); /* args[i], typed */
 	/* Provider-specific value of a built-in, or NO_REG for the default. */
 	int (*builtin)(struct cg *cg, const char *name);
 	/* Runs before code generation: loads BTF, resolves symbols. */
@@ -35,9 +35,8 @@ struct provider {
 	int (*attach)(struct lcc *cc, struct lprog *p);
 };
 
-extern const struct provider prov_dtrace, prov_syscall, prov_proc, prov_sched,
-	prov_profile, prov_tick, prov_tracepoint, prov_uprobe, prov_pid, prov_fbt,
-	prov_kprobe, prov_fentry;
+extern const struct provider prov_dtrace, prov_syscall, prov_proc, prov_sched, prov_profile,
+	prov_tick, prov_tracepoint, prov_uprobe, prov_pid, prov_fbt, prov_kprobe, prov_fentry;
 
 /* Helpers for providers. */
 int prov_glob(const char *pat, const char *s); /* fnmatch with "" = any */

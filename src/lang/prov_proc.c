@@ -108,8 +108,8 @@ static int proc_arg(struct cg *cg, int i)
 	case P_EXIT:
 		return prov_task_field(cg, prov_raw_arg(cg, 0), "exit_code", &t_s32);
 	case P_SIGNAL:
-		return i == 0 ? prov_task_field(cg, prov_raw_arg(cg, 2), "tgid", &t_s32) :
-				prov_raw_arg(cg, 0);
+		return i == 0 ? prov_task_field(cg, prov_raw_arg(cg, 2), "tgid", &t_s32)
+			      : prov_raw_arg(cg, 0);
 	}
 	return cg_imm(cg, 0);
 }

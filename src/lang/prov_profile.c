@@ -8,6 +8,7 @@
  * user PC (0 in kernel mode).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,20 @@ static int parse_rate(const char *s, long *period, long *hz)
 	static const struct {
 		const char *u;
 		long ns;
-	} units[] = { { "ns", 1 },	      { "nsec", 1 },	       { "us", 1000 },
-		      { "usec", 1000 },	      { "ms", 1000000 },       { "msec", 1000000 },
-		      { "s", 1000000000 },    { "sec", 1000000000 },   { "m", 60000000000 },
-		      { "min", 60000000000 }, { "h", 3600000000000 },  { "hour", 3600000000000 },
-		      { "d", 86400000000000 }, { "day", 86400000000000 } };
+	} units[] = { { "ns", 1 },
+		      { "nsec", 1 },
+		      { "us", 1000 },
+		      { "usec", 1000 },
+		      { "ms", 1000000 },
+		      { "msec", 1000000 },
+		      { "s", 1000000000 },
+		      { "sec", 1000000000 },
+		      { "m", 60000000000 },
+		      { "min", 60000000000 },
+		      { "h", 3600000000000 },
+		      { "hour", 3600000000000 },
+		      { "d", 86400000000000 },
+		      { "day", 86400000000000 } };
 	char *e;
 	long v = strtol(s, &e, 10);
 
@@ -39,6 +49,8 @@ static int parse_rate(const char *s, long *period, long *hz)
 	}
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(e, units[i].u)) {
+			if (v > INT64_MAX / units[i].ns)
+				return -1;
 			*period = v * units[i].ns;
 			return *period < 10000 ? -1 : 0; /* below 10us would swamp a CPU */
 		}
@@ -58,7 +70,9 @@ static int rate_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], s
 	if (strncmp(f[3], prefix, pl) || f[3][pl] != '-' || f[1][0] || f[2][0])
 		return 0;
 	if (parse_rate(f[3] + pl + 1, &period, &hz)) {
-		cc_error(cc, pd->loc, "bad rate in %s: write %s-97 (Hz), %s-10ms, %s-1s (at most 100000 Hz, at least 10us)",
+		cc_error(cc, pd->loc,
+			 "bad rate in %s: write %s-97 (Hz), %s-10ms, %s-1s (at most 100000 Hz, at "
+			 "least 10us)",
 			 f[3], prefix, prefix, prefix);
 		return -1;
 	}

@@ -25,7 +25,9 @@ static int sched_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], 
 	if (!f[0][0] || strcmp(f[0], "sched") || f[1][0] || f[2][0])
 		return 0;
 	if (!strcmp(f[3], "enqueue") || !strcmp(f[3], "dequeue")) {
-		cc_error(cc, pd->loc, "sched:::%s is unavailable: this kernel has no tracepoint for run-queue %s; use sched:::wakeup or sched:::on-cpu",
+		cc_error(cc, pd->loc,
+			 "sched:::%s is unavailable: this kernel has no tracepoint for run-queue "
+			 "%s; use sched:::wakeup or sched:::on-cpu",
 			 f[3], f[3]);
 		return -1;
 	}

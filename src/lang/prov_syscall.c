@@ -166,7 +166,7 @@ static struct type *sc_arg_type(struct lcc *cc, const struct lprobe *p, int i)
 
 	if (is_ret(p))
 		return i == 0 ? &t_s64 : NULL;
-	if (i >= 6 || !(dir = prov_tracefs_dir()))
+	if (i >= 6 || cc->o->no_fs || !(dir = prov_tracefs_dir()))
 		return i < 6 ? &t_s64 : NULL;
 	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s/format", dir, p->f[2]);
 	f = fopen(path, "re");
@@ -190,7 +190,6 @@ static struct type *sc_arg_type(struct lcc *cc, const struct lprobe *p, int i)
 		}
 	}
 	fclose(f);
-	(void)cc;
 	return t;
 }
 
@@ -220,8 +219,8 @@ static int sc_builtin(struct cg *cg, const char *name)
 		int args[2], v, koff = cg_scratch(cg, 8), ok = ir_label(cg->ir);
 
 		if (cg->cc->m_scnames < 0)
-			cg->cc->m_scnames = map_add(cg->cc, "syscall_names", BPF_MAP_TYPE_ARRAY, 4, 32,
-						    SONDE_NR_SYSCALLS, NULL);
+			cg->cc->m_scnames = map_add(cg->cc, "syscall_names", BPF_MAP_TYPE_ARRAY, 4,
+						    32, SONDE_NR_SYSCALLS, NULL);
 		cg_store_scalar(cg, cg->vscr, koff, cg->pv[0], 4);
 		args[0] = ir_vreg(cg->ir);
 		ir_ldmap(cg->ir, args[0], cg->cc->m_scnames);

@@ -34,6 +34,9 @@ static int tp_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], str
 	struct dirent *e, *e2;
 	int n = 0;
 
+	if (cc->o->no_fs)
+		return 0;
+
 	if (strcmp(f[0], "tracepoint") && strcmp(f[0], "tp"))
 		return 0;
 	if (f[3][0]) {
@@ -42,7 +45,9 @@ static int tp_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], str
 	}
 	dir = prov_tracefs_dir();
 	if (!dir) {
-		cc_error(cc, pd->loc, "tracefs is not mounted and mounting it failed: run 'mount -t tracefs nodev /sys/kernel/tracing'");
+		cc_error(cc, pd->loc,
+			 "tracefs is not mounted and mounting it failed: run 'mount -t tracefs "
+			 "nodev /sys/kernel/tracing'");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events", dir);
@@ -83,7 +88,8 @@ static struct type *tp_arg_type(struct lcc *cc, const struct lprobe *p, int i)
 	st = lbtf_struct(name);
 	if (!st) {
 		cc_error(cc, (struct loc){ 0, 0 },
-			 "no BTF layout (struct %s) for tracepoint %s:%s; for syscalls use the syscall provider",
+			 "no BTF layout (struct %s) for tracepoint %s:%s; for syscalls use the "
+			 "syscall provider",
 			 name, p->f[1], p->f[2]);
 		return NULL;
 	}
@@ -99,8 +105,10 @@ static int tp_arg(struct cg *cg, int i)
 
 static int tp_attach(struct lcc *cc, struct lprog *p)
 {
-	struct perf_event_attr attr = { .type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
-					.sample_period = 1, .wakeup_events = 1 };
+	struct perf_event_attr attr = { .type = PERF_TYPE_TRACEPOINT,
+					.size = sizeof(attr),
+					.sample_period = 1,
+					.wakeup_events = 1 };
 	char cat[128];
 	const char *ev = strchr(p->attach, ':');
 	int id;

@@ -7,20 +7,21 @@
 
 #include "lang/prov.h"
 
-static int unavail_match(struct lcc *cc, struct probe_desc *pd, const char *f[4],
-			 struct clause *c)
+static int unavail_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], struct clause *c)
 {
 	(void)c;
 	if (!f[0][0])
 		return 0;
 	cc_error(cc, pd->loc,
-		 "provider '%s' is unavailable on this kernel: it needs %s, which %s; use the tracepoint:, syscall: or uprobe: providers instead",
+		 "provider '%s' is unavailable on this kernel: it needs %s, which %s; use the "
+		 "tracepoint:, syscall: or uprobe: providers instead",
 		 f[0],
-		 !strncmp(f[0], "f", 1) && strcmp(f[0], "fbt") ? "fentry/fexit programs" :
-								  "kprobes (or fentry)",
-		 !strncmp(f[0], "f", 1) && strcmp(f[0], "fbt") ?
-			 "the kernel refuses (EPERM under lockdown)" :
-			 "this kernel does not have (kprobes are not built in, fentry is refused under lockdown)");
+		 !strncmp(f[0], "f", 1) && strcmp(f[0], "fbt") ? "fentry/fexit programs"
+							       : "kprobes (or fentry)",
+		 !strncmp(f[0], "f", 1) && strcmp(f[0], "fbt")
+			 ? "the kernel refuses (EPERM under lockdown)"
+			 : "this kernel does not have (kprobes are not built in, fentry is refused "
+			   "under lockdown)");
 	return -1;
 }
 

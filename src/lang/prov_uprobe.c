@@ -79,7 +79,8 @@ static int elf_funcs(const char *path, const char *pat, struct usym *out, int ma
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
 		d = elf_getdata(scn, NULL);
 		for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize && n < max;
@@ -165,21 +166,25 @@ static int add_probes(struct lcc *cc, struct probe_desc *pd, struct clause *c,
 		return -1;
 	}
 	if (n > MAX_UPROBES) {
-		cc_error(cc, pd->loc, "%s matches more than %d functions in %s: narrow the glob", func,
-			 MAX_UPROBES, path);
+		cc_error(cc, pd->loc, "%s matches more than %d functions in %s: narrow the glob",
+			 func, MAX_UPROBES, path);
 		free(syms);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
 		struct lprobe *lp = probe_add(cc, pv, c);
 
-		snprintf(lp->f[0], sizeof(lp->f[0]), "%s", pid >= 0 ? pd->f[0] : ret ? "uretprobe" : "uprobe");
+		snprintf(lp->f[0], sizeof(lp->f[0]), "%s",
+			 pid >= 0 ? pd->f[0]
+			 : ret	  ? "uretprobe"
+				  : "uprobe");
 		if (pid >= 0)
 			snprintf(lp->f[0], sizeof(lp->f[0]), "pid%ld", pid);
 		snprintf(lp->f[1], sizeof(lp->f[1]), "%s", mod_shown);
 		snprintf(lp->f[2], sizeof(lp->f[2]), "%s", syms[i].name);
 		snprintf(lp->f[3], sizeof(lp->f[3]), "%s", ret ? "return" : "entry");
-		snprintf(lp->attach, sizeof(lp->attach), "%s:%lx:%d:%ld", path, syms[i].off, ret, pid);
+		snprintf(lp->attach, sizeof(lp->attach), "%s:%lx:%d:%ld", path, syms[i].off, ret,
+			 pid);
 		lp->aux[0] = syms[i].off;
 		lp->aux[1] = ret;
 		lp->aux[2] = pid;
@@ -191,6 +196,9 @@ static int add_probes(struct lcc *cc, struct probe_desc *pd, struct clause *c,
 static int uprobe_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], struct clause *c)
 {
 	int ret = !strcmp(f[0], "uretprobe");
+
+	if (cc->o->no_fs)
+		return 0;
 
 	if (strcmp(f[0], "uprobe") && !ret)
 		return 0;
@@ -217,15 +225,21 @@ static int pid_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], st
 	long pid;
 	int n = 0;
 
+	if (cc->o->no_fs)
+		return 0;
+
 	if (strncmp(f[0], "pid", 3))
 		return 0;
 	pid = strtol(f[0] + 3, &e, 10);
 	if (e == f[0] + 3 || *e || pid <= 0) {
-		cc_error(cc, pd->loc, "write pid$target:module:function:entry (with -c or -p) or pidPID:...");
+		cc_error(cc, pd->loc,
+			 "write pid$target:module:function:entry (with -c or -p) or pidPID:...");
 		return -1;
 	}
 	if (pid_module_path(cc, pid, f[1], path, sizeof(path))) {
-		cc_error(cc, pd->loc, "process %ld has no module '%s' (a.out, a library name such as libc, or a path)",
+		cc_error(cc, pd->loc,
+			 "process %ld has no module '%s' (a.out, a library name such as libc, or a "
+			 "path)",
 			 pid, f[1]);
 		return -1;
 	}
@@ -282,7 +296,8 @@ static int read_sysfs_int(const char *path, const char *prefix)
 
 static int u_attach(struct lcc *cc, struct lprog *p)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .sample_period = 1,
+	struct perf_event_attr attr = { .size = sizeof(attr),
+					.sample_period = 1,
 					.wakeup_events = 1 };
 	char path[256];
 	int type = read_sysfs_int("/sys/bus/event_source/devices/uprobe/type", "");
@@ -290,7 +305,8 @@ static int u_attach(struct lcc *cc, struct lprog *p)
 	long pid = p->aux[2];
 
 	if (type < 0) {
-		cc_error(cc, (struct loc){ 0, 0 }, "uprobes are not available (no /sys/bus/event_source/devices/uprobe)");
+		cc_error(cc, (struct loc){ 0, 0 },
+			 "uprobes are not available (no /sys/bus/event_source/devices/uprobe)");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%.*s", (int)strcspn(p->attach, ":"), p->attach);

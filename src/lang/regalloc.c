@@ -30,9 +30,9 @@
 #define TMP_SRC BPF_REG_9
 
 struct interval {
-	int a, b;    /* first and last point, -1 when unused */
-	int reg;     /* physical register, or -1 when spilled */
-	int slot;    /* frame offset when spilled */
+	int a, b; /* first and last point, -1 when unused */
+	int reg;  /* physical register, or -1 when spilled */
+	int slot; /* frame offset when spilled */
 };
 
 struct ra {
@@ -40,7 +40,7 @@ struct ra {
 	struct interval *iv; /* per vreg */
 	uint8_t *busy;	     /* [NPHYS][npoints] */
 	int npoints;
-	int *labelpos;	     /* instruction index of each label */
+	int *labelpos; /* instruction index of each label */
 	int nslots;
 };
 
@@ -252,7 +252,9 @@ static int assign(struct ra *ra, char *err, size_t errlen)
 		iv->slot = -(ra->ir->stack_used + 8 * ++ra->nslots);
 		if (-iv->slot > 512) {
 			snprintf(err, errlen,
-				 "expression too complex: more than %d values are live at once and the 512-byte BPF stack is full; split it into several statements using this-> variables",
+				 "expression too complex: more than %d values are live at once and "
+				 "the 512-byte BPF stack is full; split it into several statements "
+				 "using this-> variables",
 				 ra->nslots);
 			free(order);
 			return -1;
@@ -312,8 +314,7 @@ static void spill_store(struct out *o, const struct vinsn *v, int reg, int slot)
 
 /* Operand register for the final instruction, reloading a spilled vreg
  * into tmp first when `read`. */
-static int operand(struct ra *ra, struct out *o, const struct vinsn *v, int r, int tmp,
-		   int read)
+static int operand(struct ra *ra, struct out *o, const struct vinsn *v, int r, int tmp, int read)
 {
 	if (r == NO_REG)
 		return 0;
@@ -364,8 +365,9 @@ static void lower_one(struct ra *ra, struct out *o, const struct vinsn *v, const
 	case VK_LDMAP:
 	case VK_LDMAPVAL:
 		b->code = BPF_LD | BPF_IMM | BPF_DW;
-		b->src_reg = v->k == VK_LD64 ? 0 : v->k == VK_LDMAP ? BPF_PSEUDO_MAP_FD :
-									 BPF_PSEUDO_MAP_VALUE;
+		b->src_reg = v->k == VK_LD64	? 0
+			     : v->k == VK_LDMAP ? BPF_PSEUDO_MAP_FD
+						: BPF_PSEUDO_MAP_VALUE;
 		b->imm = v->k == VK_LD64 ? (int32_t)(uint32_t)v->imm64 : map_fds[v->map];
 		b = out_add(o, v);
 		b->imm = v->k == VK_LDMAPVAL ? (int32_t)v->imm64 : (int32_t)(v->imm64 >> 32);
@@ -429,7 +431,8 @@ int ir_lower(struct ir *ir, const int *map_fds, struct lowered *out, char *err, 
 			continue;
 		off = insn_at[ir->v[i].label] - jumps[i] - 1;
 		if (off != (int16_t)off) {
-			snprintf(err, errlen, "program too large: a jump spans %ld instructions", off);
+			snprintf(err, errlen, "program too large: a jump spans %ld instructions",
+				 off);
 			goto out;
 		}
 		out->insns[jumps[i]].off = off;

@@ -347,16 +347,20 @@ uint64_t rt_drops(struct rt *rt, int final)
 		total += sum;
 		if (sum > rt->drops[d]) {
 			if (rt->json)
-				fprintf(rt->out, "{\"type\":\"drops\",\"kind\":\"%s\",\"count\":%llu}\n",
-					d == DROP_RING ? "ring" : d == DROP_AGG ? "aggregation" :
-					d == DROP_DYN ? "dynvar" : d == DROP_SPEC ? "speculation" : "nested",
+				fprintf(rt->out,
+					"{\"type\":\"drops\",\"kind\":\"%s\",\"count\":%llu}\n",
+					d == DROP_RING	 ? "ring"
+					: d == DROP_AGG	 ? "aggregation"
+					: d == DROP_DYN	 ? "dynvar"
+					: d == DROP_SPEC ? "speculation"
+							 : "nested",
 					(unsigned long long)(sum - rt->drops[d]));
 			fprintf(stderr, "sonde script: %llu %s\n",
 				(unsigned long long)(sum - rt->drops[d]), drop_names[d]);
 			rt->drops[d] = sum;
 		}
 	}
-	(void)final;
+	(void) final;
 	free(pc);
 	return total;
 }

@@ -29,9 +29,9 @@ struct rt {
 	int json;
 	int done;
 	int exit_code;
-	int ncpus;		/* possible CPUs: per-CPU map values */
+	int ncpus; /* possible CPUs: per-CPU map values */
 	int *ring_fds;
-	uint64_t drops[8];	/* already reported */
+	uint64_t drops[8]; /* already reported */
 	uint64_t spec_drops;
 	struct spec_rec **spec; /* held records per speculation id */
 	/* offline mode: aggregation storage without the kernel (offline.c) */

@@ -121,8 +121,8 @@ static int sema_args(struct lcc *cc, struct clause *c, struct node *n)
 
 /* Key tuple of an associative array or aggregation: the first use fixes
  * the key types, later uses must match in number and kind. */
-static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **kt,
-		     const char *what, const char *name)
+static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **kt, const char *what,
+		     const char *name)
 {
 	struct node *a;
 	int k = 0;
@@ -134,12 +134,13 @@ static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **k
 	if (*nkeys < 0) {
 		for (a = n->args; a; a = a->next, k++) {
 			if (a->t->k == TY_VOID || a->t->k == TY_STRUCT || a->t->k == TY_ARRAY) {
-				cc_error(cc, a->loc, "a %s cannot be a key of %s %s", tn(a->t), what,
-					 name);
+				cc_error(cc, a->loc, "a %s cannot be a key of %s %s", tn(a->t),
+					 what, name);
 				return -1;
 			}
-			kt[k] = a->t->k == TY_INT ? (a->t->sign ? &t_s64 : &t_u64) :
-				a->t->k == TY_STR ? type_str(a->t->size, 1) : a->t;
+			kt[k] = a->t->k == TY_INT   ? (a->t->sign ? &t_s64 : &t_u64)
+				: a->t->k == TY_STR ? type_str(a->t->size, 1)
+						    : a->t;
 		}
 		*nkeys = n->nargs;
 		return 0;
@@ -150,10 +151,9 @@ static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **k
 		return -1;
 	}
 	for (a = n->args; a; a = a->next, k++)
-		if (!compatible(kt[k], a->t) ||
-		    (kt[k]->k == TY_STR) != (a->t->k == TY_STR)) {
-			cc_error(cc, a->loc, "key %d of %s %s is %s, used here with %s", k + 1, what,
-				 name, tn(kt[k]), tn(a->t));
+		if (!compatible(kt[k], a->t) || (kt[k]->k == TY_STR) != (a->t->k == TY_STR)) {
+			cc_error(cc, a->loc, "key %d of %s %s is %s, used here with %s", k + 1,
+				 what, name, tn(kt[k]), tn(a->t));
 			return -1;
 		}
 	return 0;
@@ -175,11 +175,17 @@ static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct 
 		}
 		s = VS_GLOBAL;
 		break;
-	case N_SELF: s = VS_SELF; break;
-	case N_THIS: s = VS_THIS; break;
+	case N_SELF:
+		s = VS_SELF;
+		break;
+	case N_THIS:
+		s = VS_THIS;
+		break;
 	case N_INDEX:
 		if (l->l->k != N_IDENT || builtin_find(l->l->name)) {
-			cc_error(cc, l->loc, "cannot assign to this expression: only variables, self->x, this->x, a[key] and @a[key] are assignable");
+			cc_error(cc, l->loc,
+				 "cannot assign to this expression: only variables, self->x, "
+				 "this->x, a[key] and @a[key] are assignable");
 			return -1;
 		}
 		if (sema_args(cc, c, l))
@@ -188,7 +194,9 @@ static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct 
 		name = l->l->name;
 		break;
 	default:
-		cc_error(cc, l->loc, "cannot assign to this expression: only variables, self->x, this->x, a[key] and @a[key] are assignable");
+		cc_error(cc, l->loc,
+			 "cannot assign to this expression: only variables, self->x, this->x, "
+			 "a[key] and @a[key] are assignable");
 		return -1;
 	}
 	v = var_find(cc, s, name);
@@ -209,8 +217,8 @@ static int sema_lvalue(struct lcc *cc, struct clause *c, struct node *l, struct 
 			return -1;
 	} else {
 		if (!compatible(v->t, vt)) {
-			cc_error(cc, l->loc, "type mismatch: '%s' is %s, assigned %s", name, tn(v->t),
-				 tn(vt));
+			cc_error(cc, l->loc, "type mismatch: '%s' is %s, assigned %s", name,
+				 tn(v->t), tn(vt));
 			return -1;
 		}
 		if (s == VS_ASSOC && sema_keys(cc, l, &v->nkeys, v->kt, "associative array", name))
@@ -228,7 +236,19 @@ static int sema_agg_assign(struct lcc *cc, struct clause *c, struct node *n)
 	struct agg *a;
 
 	if (n->op != T_ASSIGN || r->k != N_CALL || !(fn = func_find(r->name)) || !fn->agg) {
-		cc_error(cc, n->loc, "an aggregation is assigned an aggregating function: count(), sum(x), avg(x), min(x), max(x), stddev(x), quantize(x), lquantize(x, lo, hi, step), llquantize(x, f, lo, hi, steps)");
+		cc_error(cc, n->loc,
+			 "an aggregation is assigned an aggregating function: count(), sum(x), "
+			 "avg(x), min(x), max(x), stddev(x), quantize(x), lquantize(x, lo, hi, "
+			 "step), llquantize(x, f, lo, hi, steps)");
+		return -1;
+	}
+	if (r->nargs < fn->min || r->nargs > fn->max) {
+		if (fn->min == fn->max)
+			cc_error(cc, r->loc, "%s() takes %d argument%s, not %d", fn->name, fn->min,
+				 fn->min == 1 ? "" : "s", r->nargs);
+		else
+			cc_error(cc, r->loc, "%s() takes %d to %d arguments, not %d", fn->name,
+				 fn->min, fn->max, r->nargs);
 		return -1;
 	}
 	if (sema_args(cc, c, l) || sema_args(cc, c, r))
@@ -254,8 +274,8 @@ static int sema_agg_assign(struct lcc *cc, struct clause *c, struct node *n)
 			tail = &(*tail)->next;
 		*tail = a;
 	} else if (a->fn != fn->agg) {
-		cc_error(cc, r->loc, "%s is a %s() aggregation (line %d), used here with %s()", a->name,
-			 func_agg_name(a->fn), a->loc.line, fn->name);
+		cc_error(cc, r->loc, "%s is a %s() aggregation (line %d), used here with %s()",
+			 a->name, func_agg_name(a->fn), a->loc.line, fn->name);
 		return -1;
 	}
 	if (sema_keys(cc, l, &a->nkeys, a->kt, "aggregation", a->name))
@@ -274,7 +294,8 @@ static int sema_assign(struct lcc *cc, struct clause *c, struct node *n)
 	if (sema_expr(cc, c, n->r))
 		return -1;
 	if (n->op != T_ASSIGN && n->r->t->k != TY_INT) {
-		cc_error(cc, n->r->loc, "compound assignment needs an integer, not %s", tn(n->r->t));
+		cc_error(cc, n->r->loc, "compound assignment needs an integer, not %s",
+			 tn(n->r->t));
 		return -1;
 	}
 	if (n->op != T_ASSIGN && n->l->k != N_INDEX && n->l->k != N_IDENT && n->l->k != N_SELF &&
@@ -314,7 +335,9 @@ static int sema_ident(struct lcc *cc, struct clause *c, struct node *n)
 			cc_error(cc, n->loc, "'%s' is an associative array: index it, %s[key]",
 				 n->name, n->name);
 		else
-			cc_error(cc, n->loc, "unknown variable '%s': assign it before use, or check the name of the built-in",
+			cc_error(cc, n->loc,
+				 "unknown variable '%s': assign it before use, or check the name "
+				 "of the built-in",
 				 n->name);
 		return -1;
 	}
@@ -344,7 +367,8 @@ static int sema_index(struct lcc *cc, struct clause *c, struct node *n)
 	}
 	v = var_find(cc, VS_ASSOC, n->l->name);
 	if (!v) {
-		cc_error(cc, n->loc, "unknown associative array '%s': assign %s[...] before reading it",
+		cc_error(cc, n->loc,
+			 "unknown associative array '%s': assign %s[...] before reading it",
 			 n->l->name, n->l->name);
 		return -1;
 	}
@@ -360,33 +384,70 @@ static int fold(struct node *n, int op, int64_t a, int64_t b, int is_unsigned)
 	uint64_t ua = a, ub = b;
 
 	switch (op) {
-	case T_PLUS: n->cval = a + b; break;
-	case T_MINUS: n->cval = a - b; break;
-	case T_STAR: n->cval = (int64_t)(ua * ub); break;
+	case T_PLUS:
+		n->cval = a + b;
+		break;
+	case T_MINUS:
+		n->cval = a - b;
+		break;
+	case T_STAR:
+		n->cval = (int64_t)(ua * ub);
+		break;
 	case T_SLASH:
 	case T_PERCENT:
 		if (!b)
 			return -1;
 		if (op == T_SLASH)
-			n->cval = is_unsigned ? (int64_t)(ua / ub) : (a == INT64_MIN && b == -1) ? a : a / b;
+			n->cval = is_unsigned			? (int64_t)(ua / ub)
+				  : (a == INT64_MIN && b == -1) ? a
+								: a / b;
 		else
 			n->cval = is_unsigned ? (int64_t)(ua % ub) : (b == -1) ? 0 : a % b;
 		break;
-	case T_AMP: n->cval = a & b; break;
-	case T_PIPE: n->cval = a | b; break;
-	case T_CARET: n->cval = a ^ b; break;
-	case T_SHL: n->cval = (int64_t)(ua << (ub & 63)); break;
-	case T_SHR: n->cval = is_unsigned ? (int64_t)(ua >> (ub & 63)) : a >> (b & 63); break;
-	case T_LT: n->cval = is_unsigned ? ua < ub : a < b; break;
-	case T_GT: n->cval = is_unsigned ? ua > ub : a > b; break;
-	case T_LE: n->cval = is_unsigned ? ua <= ub : a <= b; break;
-	case T_GE: n->cval = is_unsigned ? ua >= ub : a >= b; break;
-	case T_EQ: n->cval = a == b; break;
-	case T_NE: n->cval = a != b; break;
-	case T_LAND: n->cval = a && b; break;
-	case T_LOR: n->cval = a || b; break;
-	case T_LXOR: n->cval = !a != !b; break;
-	default: return -1;
+	case T_AMP:
+		n->cval = a & b;
+		break;
+	case T_PIPE:
+		n->cval = a | b;
+		break;
+	case T_CARET:
+		n->cval = a ^ b;
+		break;
+	case T_SHL:
+		n->cval = (int64_t)(ua << (ub & 63));
+		break;
+	case T_SHR:
+		n->cval = is_unsigned ? (int64_t)(ua >> (ub & 63)) : a >> (b & 63);
+		break;
+	case T_LT:
+		n->cval = is_unsigned ? ua < ub : a < b;
+		break;
+	case T_GT:
+		n->cval = is_unsigned ? ua > ub : a > b;
+		break;
+	case T_LE:
+		n->cval = is_unsigned ? ua <= ub : a <= b;
+		break;
+	case T_GE:
+		n->cval = is_unsigned ? ua >= ub : a >= b;
+		break;
+	case T_EQ:
+		n->cval = a == b;
+		break;
+	case T_NE:
+		n->cval = a != b;
+		break;
+	case T_LAND:
+		n->cval = a && b;
+		break;
+	case T_LOR:
+		n->cval = a || b;
+		break;
+	case T_LXOR:
+		n->cval = !a != !b;
+		break;
+	default:
+		return -1;
 	}
 	n->is_const = 1;
 	return 0;
@@ -405,21 +466,24 @@ static int sema_bin(struct lcc *cc, struct clause *c, struct node *n)
 	b = n->r->t;
 	for (struct node *o = n->l; o; o = o == n->l ? n->r : NULL)
 		if (o->t->k == TY_VOID && o->k == N_CALL) {
-			cc_error(cc, o->loc, "%s() is an action and has no value: use it as a statement",
+			cc_error(cc, o->loc,
+				 "%s() is an action and has no value: use it as a statement",
 				 o->name);
 			return -1;
 		}
 	if (a->k == TY_STR || b->k == TY_STR) {
 		if (!cmp || a->k != b->k) {
-			cc_error(cc, n->loc, "operator %s cannot take %s and %s%s", tok_name(op), tn(a),
-				 tn(b), cmp ? "" : ": strings only compare (==, !=, <, >...)");
+			cc_error(cc, n->loc, "operator %s cannot take %s and %s%s", tok_name(op),
+				 tn(a), tn(b),
+				 cmp ? "" : ": strings only compare (==, !=, <, >...)");
 			return -1;
 		}
 		n->t = &t_s32;
 		return 0;
 	}
 	if (!type_is_scalar(a) || !type_is_scalar(b)) {
-		cc_error(cc, n->loc, "operator %s cannot take %s and %s", tok_name(op), tn(a), tn(b));
+		cc_error(cc, n->loc, "operator %s cannot take %s and %s", tok_name(op), tn(a),
+			 tn(b));
 		return -1;
 	}
 	if (cmp || logic) {
@@ -432,8 +496,8 @@ static int sema_bin(struct lcc *cc, struct clause *c, struct node *n)
 		if (b->k == TY_PTR && op == T_PLUS && a->k == TY_INT) {
 			n->t = b;
 		} else {
-			cc_error(cc, n->loc, "operator %s cannot take %s and %s", tok_name(op), tn(a),
-				 tn(b));
+			cc_error(cc, n->loc, "operator %s cannot take %s and %s", tok_name(op),
+				 tn(a), tn(b));
 			return -1;
 		}
 	} else {
@@ -458,8 +522,8 @@ static int sema_un(struct lcc *cc, struct clause *c, struct node *n)
 	switch (n->op) {
 	case T_STAR:
 		if (t->k != TY_PTR || !t->ref || t->ref->k == TY_VOID) {
-			cc_error(cc, n->loc, "cannot dereference %s: cast it to a typed pointer first",
-				 tn(t));
+			cc_error(cc, n->loc,
+				 "cannot dereference %s: cast it to a typed pointer first", tn(t));
 			return -1;
 		}
 		n->t = t->ref;
@@ -482,8 +546,9 @@ static int sema_un(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = t->size < 4 ? &t_s32 : t;
 		if (n->l->is_const) {
 			n->is_const = 1;
-			n->cval = n->op == T_MINUS ? -n->l->cval : n->op == T_TILDE ? ~n->l->cval :
-										n->l->cval;
+			n->cval = n->op == T_MINUS   ? -n->l->cval
+				  : n->op == T_TILDE ? ~n->l->cval
+						     : n->l->cval;
 		}
 		return 0;
 	}
@@ -503,7 +568,8 @@ static int sema_member(struct lcc *cc, struct clause *c, struct node *n)
 	if (!st || st->k != TY_STRUCT) {
 		cc_error(cc, n->loc, "'%s%s' needs a %s, not %s%s", n->op == T_ARROW ? "->" : ".",
 			 n->name, n->op == T_ARROW ? "pointer to a struct" : "struct", tn(t),
-			 t->k == TY_PTR && !t->ref ? ": cast it, e.g. (struct task_struct *)p" : "");
+			 t->k == TY_PTR && !t->ref ? ": cast it, e.g. (struct task_struct *)p"
+						   : "");
 		return -1;
 	}
 	if (lbtf_member(st, n->name, &mi)) {
@@ -530,7 +596,9 @@ static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 		return -1;
 	}
 	if (fn->agg) {
-		cc_error(cc, n->loc, "%s() is an aggregating function: assign it to an aggregation, @name[keys] = %s(...)",
+		cc_error(cc, n->loc,
+			 "%s() is an aggregating function: assign it to an aggregation, "
+			 "@name[keys] = %s(...)",
 			 n->name, n->name);
 		return -1;
 	}
@@ -539,15 +607,23 @@ static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 			cc_error(cc, n->loc, "%s() takes %d argument%s, not %d", n->name, fn->min,
 				 fn->min == 1 ? "" : "s", n->nargs);
 		else
-			cc_error(cc, n->loc, "%s() takes %d to %d arguments, not %d", n->name, fn->min,
-				 fn->max, n->nargs);
+			cc_error(cc, n->loc, "%s() takes %d to %d arguments, not %d", n->name,
+				 fn->min, fn->max, n->nargs);
 		return -1;
 	}
 	n->fn = fn;
 	/* printa/clear/trunc... name aggregations: checked by the hook */
-	for (struct node *a = n->args; a; a = a->next)
+	int k = 0, aggpos = !fn->aggarg ? -1 : !strcmp(n->name, "printa") ? n->nargs - 1 : 0;
+
+	for (struct node *a = n->args; a; a = a->next, k++) {
+		if (a->k == N_AGG && k != aggpos) {
+			cc_error(cc, a->loc, "aggregation %s cannot be an argument of %s()",
+				 a->name, n->name);
+			return -1;
+		}
 		if (a->k != N_AGG && sema_expr(cc, c, a))
 			return -1;
+	}
 	return fn->check(cc, c, n);
 }
 
@@ -581,7 +657,8 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = v->t;
 		return 0;
 	case N_AGG:
-		cc_error(cc, n->loc, "aggregation %s cannot be read in a clause: print it with printa(%s)",
+		cc_error(cc, n->loc,
+			 "aggregation %s cannot be read in a clause: print it with printa(%s)",
 			 n->name, n->name);
 		return -1;
 	case N_INDEX:
@@ -596,7 +673,9 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 		return sema_assign(cc, c, n);
 	case N_INCDEC:
 		if (n->l->k == N_AGG) {
-			cc_error(cc, n->loc, "aggregations are updated with count(), sum()...: %s cannot take %s",
+			cc_error(cc, n->loc,
+				 "aggregations are updated with count(), sum()...: %s cannot take "
+				 "%s",
 				 tok_name(n->op), n->l->name);
 			return -1;
 		}
@@ -613,7 +692,8 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 		if (sema_expr(cc, c, n->l) || sema_expr(cc, c, n->r) || sema_expr(cc, c, n->x))
 			return -1;
 		if (!type_is_scalar(n->l->t)) {
-			cc_error(cc, n->l->loc, "the condition of ?: must be an integer or pointer");
+			cc_error(cc, n->l->loc,
+				 "the condition of ?: must be an integer or pointer");
 			return -1;
 		}
 		if ((n->r->t->k == TY_STR) != (n->x->t->k == TY_STR) ||
@@ -623,8 +703,8 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 			return -1;
 		}
 		if (n->r->t->k == TY_STR)
-			n->t = type_str(n->r->t->size > n->x->t->size ? n->r->t->size : n->x->t->size,
-					0);
+			n->t = type_str(
+				n->r->t->size > n->x->t->size ? n->r->t->size : n->x->t->size, 0);
 		else
 			n->t = n->r->t->k == TY_PTR ? n->r->t : type_arith(n->r->t, n->x->t);
 		return 0;
@@ -642,8 +722,8 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 			int sh = 64 - 8 * n->t->size;
 
 			n->is_const = 1;
-			n->cval = n->t->sign ? (int64_t)((uint64_t)n->l->cval << sh) >> sh :
-					       (int64_t)(((uint64_t)n->l->cval << sh) >> sh);
+			n->cval = n->t->sign ? (int64_t)((uint64_t)n->l->cval << sh) >> sh
+					     : (int64_t)(((uint64_t)n->l->cval << sh) >> sh);
 		}
 		return 0;
 	case N_SIZEOF:
@@ -652,8 +732,10 @@ static int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = &t_u64;
 		n->is_const = 1;
 		n->cval = n->ctype ? (n->ctype->k == TY_STRUCT || n->ctype->k == TY_INT ||
-				      n->ctype->k == TY_PTR ? n->ctype->size : 8) :
-				     n->l->t->size;
+						      n->ctype->k == TY_PTR
+					      ? n->ctype->size
+					      : 8)
+				   : n->l->t->size;
 		return 0;
 	case N_STRINGOF:
 		if (sema_expr(cc, c, n->l))
@@ -680,10 +762,12 @@ static int sema_stmt(struct lcc *cc, struct clause *c, struct node *s)
 				return -1;
 		return 0;
 	case N_IF:
-		if (sema_expr(cc, c, s->l) || sema_stmt(cc, c, s->r) || (s->x && sema_stmt(cc, c, s->x)))
+		if (sema_expr(cc, c, s->l) || sema_stmt(cc, c, s->r) ||
+		    (s->x && sema_stmt(cc, c, s->x)))
 			return -1;
 		if (!type_is_scalar(s->l->t)) {
-			cc_error(cc, s->l->loc, "the condition of if must be an integer or pointer, not %s",
+			cc_error(cc, s->l->loc,
+				 "the condition of if must be an integer or pointer, not %s",
 				 tn(s->l->t));
 			return -1;
 		}
@@ -733,9 +817,12 @@ int sema_program(struct lcc *cc)
 			if (sema_expr(cc, c, c->pred))
 				return -1;
 			if (!type_is_scalar(c->pred->t)) {
-				cc_error(cc, c->pred->loc, "a predicate must be an integer or pointer, not %s%s",
+				cc_error(cc, c->pred->loc,
+					 "a predicate must be an integer or pointer, not %s%s",
 					 tn(c->pred->t),
-					 c->pred->t->k == TY_STR ? ": compare the string, e.g. /execname == \"sh\"/" : "");
+					 c->pred->t->k == TY_STR
+						 ? ": compare the string, e.g. /execname == \"sh\"/"
+						 : "");
 				return -1;
 			}
 		}

@@ -50,8 +50,8 @@ struct type *type_str(int cap, int padded)
 	for (struct type *t = allocated; t; t = t->next_alloc)
 		if (t->k == TY_STR && t->size == cap && t->padded == padded && !t->user)
 			return t;
-	return type_alloc(&(struct type){ .k = TY_STR, .size = cap, .padded = padded,
-					.name = "string" });
+	return type_alloc(
+		&(struct type){ .k = TY_STR, .size = cap, .padded = padded, .name = "string" });
 }
 
 struct type *type_ptr(struct type *ref, int user)
@@ -67,10 +67,14 @@ struct type *type_ptr(struct type *ref, int user)
 struct type *type_int(int size, int sign)
 {
 	switch (size) {
-	case 1: return sign ? &t_s8 : &t_u8;
-	case 2: return sign ? &t_s16 : &t_u16;
-	case 4: return sign ? &t_s32 : &t_u32;
-	default: return sign ? &t_s64 : &t_u64;
+	case 1:
+		return sign ? &t_s8 : &t_u8;
+	case 2:
+		return sign ? &t_s16 : &t_u16;
+	case 4:
+		return sign ? &t_s32 : &t_u32;
+	default:
+		return sign ? &t_s64 : &t_u64;
 	}
 }
 
@@ -88,19 +92,44 @@ static const struct {
 	const char *name;
 	struct type *t;
 } int_names[] = {
-	{ "char", &t_s8 },	   { "signed char", &t_s8 },	  { "unsigned char", &t_u8 },
-	{ "short", &t_s16 },	   { "unsigned short", &t_u16 },  { "int", &t_s32 },
-	{ "signed int", &t_s32 },  { "unsigned int", &t_u32 },	  { "unsigned", &t_u32 },
-	{ "signed", &t_s32 },	   { "long", &t_s64 },		  { "unsigned long", &t_u64 },
-	{ "long long", &t_s64 },   { "unsigned long long", &t_u64 },
-	{ "int8_t", &t_s8 },	   { "int16_t", &t_s16 },	  { "int32_t", &t_s32 },
-	{ "int64_t", &t_s64 },	   { "uint8_t", &t_u8 },	  { "uint16_t", &t_u16 },
-	{ "uint32_t", &t_u32 },	   { "uint64_t", &t_u64 },	  { "s8", &t_s8 },
-	{ "s16", &t_s16 },	   { "s32", &t_s32 },		  { "s64", &t_s64 },
-	{ "u8", &t_u8 },	   { "u16", &t_u16 },		  { "u32", &t_u32 },
-	{ "u64", &t_u64 },	   { "size_t", &t_u64 },	  { "ssize_t", &t_s64 },
-	{ "pid_t", &t_s32 },	   { "uid_t", &t_u32 },		  { "gid_t", &t_u32 },
-	{ "uintptr_t", &t_u64 },   { "intptr_t", &t_s64 },	  { "bool", &t_u8 },
+	{ "char", &t_s8 },
+	{ "signed char", &t_s8 },
+	{ "unsigned char", &t_u8 },
+	{ "short", &t_s16 },
+	{ "unsigned short", &t_u16 },
+	{ "int", &t_s32 },
+	{ "signed int", &t_s32 },
+	{ "unsigned int", &t_u32 },
+	{ "unsigned", &t_u32 },
+	{ "signed", &t_s32 },
+	{ "long", &t_s64 },
+	{ "unsigned long", &t_u64 },
+	{ "long long", &t_s64 },
+	{ "unsigned long long", &t_u64 },
+	{ "int8_t", &t_s8 },
+	{ "int16_t", &t_s16 },
+	{ "int32_t", &t_s32 },
+	{ "int64_t", &t_s64 },
+	{ "uint8_t", &t_u8 },
+	{ "uint16_t", &t_u16 },
+	{ "uint32_t", &t_u32 },
+	{ "uint64_t", &t_u64 },
+	{ "s8", &t_s8 },
+	{ "s16", &t_s16 },
+	{ "s32", &t_s32 },
+	{ "s64", &t_s64 },
+	{ "u8", &t_u8 },
+	{ "u16", &t_u16 },
+	{ "u32", &t_u32 },
+	{ "u64", &t_u64 },
+	{ "size_t", &t_u64 },
+	{ "ssize_t", &t_s64 },
+	{ "pid_t", &t_s32 },
+	{ "uid_t", &t_u32 },
+	{ "gid_t", &t_u32 },
+	{ "uintptr_t", &t_u64 },
+	{ "intptr_t", &t_s64 },
+	{ "bool", &t_u8 },
 	{ "void", &t_void },
 };
 
@@ -131,8 +160,8 @@ struct type *type_parse_name(const char *name, char *err, size_t errlen)
 			return NULL;
 		t = lbtf_struct(base + 7);
 		if (!t) {
-			snprintf(err, errlen, "unknown type '%s': no such struct in the kernel's BTF",
-				 base);
+			snprintf(err, errlen,
+				 "unknown type '%s': no such struct in the kernel's BTF", base);
 			return NULL;
 		}
 	}
@@ -182,8 +211,7 @@ const char *type_name(const struct type *t, char *buf, size_t len)
 
 int type_slot_size(const struct type *t)
 {
-	return (t->k == TY_STR || t->k == TY_STACK || t->k == TY_USTACK) ?
-		       (t->size + 7) & ~7 : 8;
+	return (t->k == TY_STR || t->k == TY_STACK || t->k == TY_USTACK) ? (t->size + 7) & ~7 : 8;
 }
 
 struct type *type_arith(const struct type *a, const struct type *b)

@@ -33,12 +33,12 @@ enum tfmt {
 
 struct type {
 	enum tkind k;
-	int size;     /* bytes (ints: 1/2/4/8; strings: capacity) */
-	int sign;     /* ints: signed */
-	int user;     /* pointers and strings read from user memory */
-	int padded;   /* strings: bytes after the NUL are zero */
-	int nelem;    /* arrays */
-	int btf_id;   /* structs/arrays/pointee in vmlinux BTF, 0 = none */
+	int size;   /* bytes (ints: 1/2/4/8; strings: capacity) */
+	int sign;   /* ints: signed */
+	int user;   /* pointers and strings read from user memory */
+	int padded; /* strings: bytes after the NUL are zero */
+	int nelem;  /* arrays */
+	int btf_id; /* structs/arrays/pointee in vmlinux BTF, 0 = none */
 	enum tfmt fmt;
 	struct type *ref; /* pointers: pointee; arrays: element */
 	const char *name; /* for diagnostics and -S */
@@ -47,8 +47,8 @@ struct type {
 
 #define STACK_DEPTH 32
 
-extern struct type t_void, t_s8, t_u8, t_s16, t_u16, t_s32, t_u32, t_s64,
-	t_u64, t_voidp, t_uvoidp, t_stack, t_ustack;
+extern struct type t_void, t_s8, t_u8, t_s16, t_u16, t_s32, t_u32, t_s64, t_u64, t_voidp, t_uvoidp,
+	t_stack, t_ustack;
 
 /* A new type owned by the pool (freed by types_free). */
 struct type *type_alloc(const struct type *proto);
@@ -71,8 +71,8 @@ void types_free(void);
 /* --- BTF (src/lang/btf.c): kernel types, loaded on first use --------- */
 struct btf_member_info {
 	struct type *t;
-	int offset;    /* bytes from the start of the struct */
-	int bitfield;  /* bitfields cannot be read safely: rejected */
+	int offset;   /* bytes from the start of the struct */
+	int bitfield; /* bitfields cannot be read safely: rejected */
 };
 /* Loads /sys/kernel/btf/vmlinux once; 0 or -errno with *err set. */
 int lbtf_load(char *err, size_t errlen);
@@ -82,8 +82,7 @@ struct type *lbtf_type(int id);
 struct type *lbtf_struct(const char *name);
 /* Member of the struct type st; 0 or -ENOENT. Looks into anonymous
  * members. */
-int lbtf_member(const struct type *st, const char *name,
-		struct btf_member_info *mi);
+int lbtf_member(const struct type *st, const char *name, struct btf_member_info *mi);
 /* Offset of a member of struct NAME, or -1 (used for runtime layouts). */
 int lbtf_offsetof(const char *sname, const char *member);
 /* BTF id of the typedef btf_trace_NAME (for tp_btf), or -ENOENT. */

@@ -93,6 +93,7 @@ int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err
 	/* Wake the consumer early, at 1/8 of a ring: it drains on its timer
 	 * anyway, this only bounds the fill under bursts. */
 	b->skel->rodata->wake_bytes = b->ring_bytes / 8;
+	b->skel->rodata->nr_cpus = b->ncpus;
 	e = bpf_map__set_max_entries(b->skel->maps.rings, b->ncpus);
 	if (!e)
 		e = rec_payload_config(b, o);

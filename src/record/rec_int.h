@@ -74,6 +74,7 @@ int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struc
 /* rec_procs.c: /proc, the pre-existing processes, the end-of-run records. */
 uint64_t rec_now_mono(void);
 int rec_proc_tgid(pid_t pid);
+int rec_proc_is_dead(pid_t tgid);
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid);
 /* Adds every process whose comm is `comm` to the traced set. */
 int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,

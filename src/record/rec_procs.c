@@ -68,6 +68,26 @@ int rec_proc_tgid(pid_t pid)
 	return (int)status_field(pid, "Tgid");
 }
 
+/*
+ * Gone, or a zombie with no thread left. A zombie leader whose other
+ * threads still run (the main thread called pthread_exit) also shows
+ * state Z, but counts them in Threads.
+ */
+int rec_proc_is_dead(pid_t tgid)
+{
+	char buf[2048], *st, state;
+
+	if (proc_read(tgid, "status", buf, sizeof(buf)) < 0)
+		return 1;
+	st = strstr(buf, "\nState:");
+	if (!st)
+		return 0;
+	state = st[8 + strspn(st + 8, " \t")];
+	if (state != 'Z' && state != 'X')
+		return 0;
+	return status_field(tgid, "Threads") <= 1;
+}
+
 /* The CPU a thread last ran on (field 39 of /proc/PID/task/TID/stat). */
 static unsigned int proc_last_cpu(pid_t tgid, pid_t tid)
 {

@@ -25,6 +25,16 @@ python3 "$CHECK" unfinished "$TMP/int.json" "SIGINT" "$cpid"
 check "SIGINT: summary counts the unfinished call" grep -q '1 unfinished' "$TMP/int.err"
 kill "$cpid"
 
+# A process whose leader thread exited (zombie leader, live threads) is
+# still followed to its end.
+"$SONDE" record -q -o "$TMP/leader.trace" -- "$FIX/rec_leader"
+check "leader exit: status 0" [ $? -eq 0 ]
+"$SONDE" print --json "$TMP/leader.trace" > "$TMP/leader.json"
+check "leader exit: all 15 calls of the remaining thread recorded" \
+	[ "$(grep -c '"name":"close","nr":3,"args":\[9700\]' "$TMP/leader.json")" -eq 15 ]
+check "leader exit: the process's end is recorded" \
+	grep -q '"type":"exit".*"group_dead":true' "$TMP/leader.json"
+
 # SIGKILL of the recorder: the file is readable up to its last flush.
 "$SONDE" record -o "$TMP/kill.trace" -- "$FIX/rec_attach" "$TMP/kill.pid" "$TMP/never" &
 rec=$!

@@ -1,4 +1,5 @@
 /* @@cmd lang_work 1 */
+/* @@sort */
 /* proc provider: create, exit (wait status), signal-send. */
 proc:::create
 /pid == $target/

@@ -1,5 +1,5 @@
 create
-exit 768
 create
-signal 15
 exit 15
+exit 768
+signal 15

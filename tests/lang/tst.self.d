@@ -1,7 +1,7 @@
 /* @@cmd lang_work 6 */
 /* self-> thread-local variables carry state from entry to return. */
 syscall::read:entry
-/pid == $target/
+/pid == $target && execname == "lang_work"/
 {
 	self->fd = arg0;
 }

@@ -1,0 +1,1 @@
+BEGIN { @c[1] = sum(1); trunc(@c, @c); }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the sonde language compiler that need no BPF loading:
+ * ABI tables against BTF, spilling register allocation, diagnostics. */
+#include <bpf/btf.h>
+#include <string.h>
+
+#include "check.h"
+#include "lang/lang.h"
+#include "lang/types.h"
+
+/* The x86-64 struct pt_regs offsets hard-coded in the syscall, uprobe
+ * and profile providers must match the kernel's BTF. */
+TEST(ptregs_offsets_match_btf)
+{
+	static const struct {
+		const char *f;
+		int off;
+	} regs[] = { { "di", 112 },	 { "si", 104 }, { "dx", 96 }, { "r10", 56 },
+		     { "r8", 72 },	 { "r9", 64 },	{ "cx", 88 }, { "ax", 80 },
+		     { "orig_ax", 120 }, { "ip", 128 }, { "cs", 136 } };
+	char err[256];
+
+	CHECK(lbtf_load(err, sizeof(err)) == 0);
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		CHECK_EQ_INT(lbtf_offsetof("pt_regs", regs[i].f), regs[i].off);
+	lbtf_free();
+	types_free();
+}
+
+static int compiles(const char *src, char *err, size_t len)
+{
+	return lang_check(src, err, len) == 0;
+}
+
+/* More simultaneously live values than registers: the allocator spills. */
+TEST(spills_when_registers_run_out)
+{
+	char err[512] = "";
+
+	CHECK(compiles(
+		"BEGIN { a = 1; b = 2; c = 3; d = 4; e = 5; f = 6; g = 7; h = 8; i = 9; j = 10;"
+		" x = (a + (b + (c + (d + (e + (f + (g + (h + (i + (j + pid))))))))));"
+		" y = ((a * b) + (c * d)) * ((e * f) + (g * h)) + ((i * j) * (timestamp + cpu)); }",
+		err, sizeof(err)));
+	CHECK_EQ_STR(err, "");
+}
+
+TEST(diagnostics_are_located)
+{
+	char err[512];
+
+	CHECK(!compiles("BEGIN { x = ; }", err, sizeof(err)));
+	CHECK_EQ_STR(err, "1:13: expected an expression, found ';'");
+	CHECK(!compiles("BEGIN\n{\n\ty = \"s\" + 1;\n}", err, sizeof(err)));
+	CHECK(!strncmp(err, "3:10: operator '+' cannot take", 30));
+	CHECK(!compiles("nosuch:::probe { }", err, sizeof(err)));
+	CHECK(strstr(err, "does not match any probe") != NULL);
+}
+
+TEST(every_feature_type_checks)
+{
+	char err[512] = "";
+
+	CHECK(compiles(
+		"syscall::read:entry /pid == 1 && execname != \"x\"/ {"
+		" self->t = timestamp; a[probefunc, tid] = arg0; this->s = strjoin(execname, "
+		"\"!\");"
+		" @c[execname] = count(); @q = quantize(arg2); @l = lquantize(arg2, 0, 100, 10);"
+		" @ll = llquantize(arg2, 10, 0, 4, 10); @s = stddev(arg2); @m = min(arg0);"
+		" printf(\"%s %d %x %-8s\\n\", basename(this->s), strlen(this->s), arg1, "
+		"probefunc); }"
+		" syscall::read:return /self->t/ { @d = avg(timestamp - self->t); self->t = 0;"
+		" trace(errno); printa(\"%s %@d\\n\", @c); } END { trunc(@c, 3); normalize(@d, "
+		"1000); }",
+		err, sizeof(err)));
+	CHECK_EQ_STR(err, "");
+}
+
+int main(void)
+{
+	RUN(ptregs_offsets_match_btf);
+	RUN(spills_when_registers_run_out);
+	RUN(diagnostics_are_located);
+	RUN(every_feature_type_checks);
+	CHECK_EXIT();
+}
