@@ -37,6 +37,9 @@
 	"time: averages divide by the calls that returned. Errors are returns\n"        \
 	"between -4095 and -1.\n"                                                       \
 	"\n"                                                                            \
+	"A trace with captured payloads ends with a 'payload:' line: bytes\n"           \
+	"captured, bytes stored once per distinct content, dedup ratio.\n"              \
+	"\n"                                                                            \
 	"See sonde-stat(1).\n"
 
 enum {

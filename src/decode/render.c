@@ -80,6 +80,11 @@ int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec)
 	struct render_core *c = (struct render_core *)r;
 	int rc;
 
+	/* Captured user memory belongs to its syscall: these renderers show
+	 * raw arguments (print --strace decodes buffers), so it is not an
+	 * event of its own, nor an unknown record. */
+	if (rec->type == SONDE_REC_PAYLOAD)
+		return 0;
 	if (!sonde_rec_fits(rec)) {
 		r->skipped++;
 		return 0;

@@ -10,9 +10,8 @@
 #include "format/blake2b.h"
 
 static const uint64_t blake2b_iv[8] = {
-	0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull,
-	0xa54ff53a5f1d36f1ull, 0x510e527fade682d1ull, 0x9b05688c2b3e6c1full,
-	0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
+	0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull,
+	0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull,
 };
 
 static const uint8_t sigma[12][16] = {
@@ -35,16 +34,16 @@ static inline uint64_t rotr64(uint64_t x, unsigned int n)
 	return (x >> n) | (x << (64 - n));
 }
 
-#define G(a, b, c, d, x, y)                \
-	do {                               \
-		a = a + b + (x);           \
-		d = rotr64(d ^ a, 32);     \
-		c = c + d;                 \
-		b = rotr64(b ^ c, 24);     \
-		a = a + b + (y);           \
-		d = rotr64(d ^ a, 16);     \
-		c = c + d;                 \
-		b = rotr64(b ^ c, 63);     \
+#define G(a, b, c, d, x, y)            \
+	do {                           \
+		a = a + b + (x);       \
+		d = rotr64(d ^ a, 32); \
+		c = c + d;             \
+		b = rotr64(b ^ c, 24); \
+		a = a + b + (y);       \
+		d = rotr64(d ^ a, 16); \
+		c = c + d;             \
+		b = rotr64(b ^ c, 63); \
 	} while (0)
 
 static void blake2b_compress(struct blake2b *s, const uint8_t *block, int last)

@@ -13,9 +13,9 @@
 
 struct blake2b {
 	uint64_t h[8];
-	uint64_t t[2];	   /* bytes compressed so far */
-	uint8_t buf[128];  /* the block not compressed yet */
-	size_t len;	   /* bytes in buf */
+	uint64_t t[2];	  /* bytes compressed so far */
+	uint8_t buf[128]; /* the block not compressed yet */
+	size_t len;	  /* bytes in buf */
 	size_t outlen;
 };
 

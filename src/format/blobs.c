@@ -362,8 +362,12 @@ static void piece_add(struct blob_job *b, struct blob_table *t, uint64_t ticket,
 		piece_finish(b, t, ticket);
 	if (!c->active) {
 		*c = (struct blob_piece){
-			.first = p, .data = data, .start = p->offset, .len = p->chunk,
-			.active = 1, .single = 1,
+			.first = p,
+			.data = data,
+			.start = p->offset,
+			.len = p->chunk,
+			.active = 1,
+			.single = 1,
 		};
 	} else {
 		if (grow((void **)&b->gather, &b->gather_cap, c->len + p->chunk, 1)) {

@@ -136,7 +136,8 @@ static uint8_t *chunk_raw(struct sonde_reader *r, size_t i, size_t *len)
 			c->bad = 1;
 			r->st.bad_chunks++;
 			reader_error(r, "payload chunk at offset %llu (seq %llu) is corrupt: %s",
-				     (unsigned long long)c->offset, (unsigned long long)c->seq, why);
+				     (unsigned long long)c->offset, (unsigned long long)c->seq,
+				     why);
 		}
 		return NULL;
 	}

@@ -171,7 +171,8 @@ static void work_call(struct work *wk, struct sonde_writer *w, unsigned int stre
 		abort();
 	*c = (struct call){ .ts = 1000 + 10 * wk->ncalls++, .tid = tid, .len = len, .data = data };
 	CHECK_EQ_INT(put_payload(w, stream, c->ts, tid, 0, SONDE_PLR_STRING | SONDE_PLR_NUL,
-				 (const uint8_t *)path, sizeof(path) - 1), 0);
+				 (const uint8_t *)path, sizeof(path) - 1),
+		     0);
 	CHECK_EQ_INT(put_payload(w, stream, c->ts, tid, 1, 0, data, len), 0);
 	tf_syscall(&sc, c->ts, tid, 1, wk->ncalls);
 	CHECK_EQ_INT(sonde_writer_append(w, stream, &sc.hdr), 0);
