@@ -76,6 +76,11 @@ int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
  * here (used on a timer and at exit): after it returns, a crash of the
  * recorder (SIGKILL) loses nothing appended before; close() also fsyncs. */
 int sonde_writer_flush(struct sonde_writer *w);
+/* Hands every partial chunk to the compression threads without waiting
+ * for them: the periodic form of flush(), which never stalls the caller
+ * behind a long compression queue (with threads = 0 it is flush()). A
+ * crash then loses at most what the queue held. */
+int sonde_writer_submit(struct sonde_writer *w);
 /* Flushes, writes the footer index and closes. Frees w in all cases. */
 int sonde_writer_close(struct sonde_writer *w);
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -35,7 +36,7 @@
  * (hashed and compressed at a few hundred MB/s) waits in memory rather
  * than filling the kernel's rings, where payloads would be shed. */
 #define WRITER_MAX_QUEUED 32
-#define WRITER_QUEUE_BYTES (256u << 20)
+#define WRITER_QUEUE_BYTES (512u << 20)
 /* Chunk buffers kept for reuse: fresh 1 MiB buffers cost page faults. */
 #define WRITER_FREE_KEEP 16
 /* Stream ids below this are looked up directly, others by a linear scan. */
@@ -470,6 +471,8 @@ static void *worker_main(void *arg)
 	struct compressor c = { 0 };
 	int ok = comp_init(&c, w->chunk_bytes, w->level, w->payload_level) == 0;
 
+	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		struct chunk_job *j;
@@ -646,6 +649,12 @@ static void stream_flush(struct sonde_writer *w, struct wstream *s)
 {
 	if (s->cur && s->cur->len)
 		stream_submit(w, s);
+}
+
+int sonde_writer_submit(struct sonde_writer *w)
+{
+	streams_for_each(w, stream_flush);
+	return __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
 }
 
 int sonde_writer_flush(struct sonde_writer *w)

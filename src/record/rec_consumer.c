@@ -108,7 +108,9 @@ static void *consumer_main(void *arg)
 		ring_buffer__poll(c->rb, POLL_MS);
 		ring_buffer__consume(c->rb);
 		if (mono_ns() - last_flush >= FLUSH_NS) {
-			sonde_writer_flush(c->w);
+			/* Never waits for the compression queue: a burst of
+			 * payloads being compressed must not stop the draining. */
+			sonde_writer_submit(c->w);
 			last_flush = mono_ns();
 		}
 	}
