@@ -67,7 +67,7 @@ int sonde_writer_open(struct sonde_writer **w, const char *path,
  * the writer makes). Payload records of SONDE_REC_PAYLOAD go to the
  * deduplicated payload store (docs/format.md). With opts.threads > 0,
  * compression and writing happen on worker threads; append only blocks when
- * the full chunks waiting for them exceed both 32 and 256 MiB (back
+ * the full chunks waiting for them exceed both 32 and 512 MiB (back
  * pressure). append, flush and
  * close must be called from one thread at a time; stats from any thread. */
 int sonde_writer_append(struct sonde_writer *w, unsigned int stream,

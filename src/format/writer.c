@@ -42,6 +42,7 @@
 /* Stream ids below this are looked up directly, others by a linear scan. */
 #define WRITER_DIRECT_STREAMS 1024
 #define WRITER_DEFAULT_LEVEL 3
+#define WRITER_NICE 19
 /* Blobs are mostly unique file data: a fast level keeps the compression
  * threads ahead of the capture. */
 #define WRITER_DEFAULT_PAYLOAD_LEVEL 1
@@ -471,7 +472,9 @@ static void *worker_main(void *arg)
 	struct compressor c = { 0 };
 	int ok = comp_init(&c, w->chunk_bytes, w->level, w->payload_level) == 0;
 
-	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	/* Behind a deep queue, compression can wait for idle CPUs: the
+	 * traced programs come first. Best effort. */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), WRITER_NICE);
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
