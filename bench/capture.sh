@@ -3,7 +3,8 @@
 #
 #   sudo bench/capture.sh [BUILD_DIR]
 #   env: REPEAT=3 (runs per cell, median kept), DD_COUNT=50000 (4 KiB
-#        blocks), SNAPLEN=full, OUT=dir (default BUILD_DIR/bench-capture)
+#        blocks), SNAPLEN=full, RING=256M (sonde --ring-size; "default"
+#        for the 64M default), OUT=dir (default BUILD_DIR/bench-capture)
 #
 # Workloads, each timed by bench/timed (the workload's own wall time;
 # tracer start-up and tear-down are not counted):
@@ -11,8 +12,10 @@
 #   dd   dd if=/dev/zero of=FILE bs=4k count=DD_COUNT   (file writes)
 # Tracers:
 #   none    untraced (ratio 1)
-#   sonde   sonde record -s SNAPLEN (every buffer of file and pipe I/O, up
-#           to SNAPLEN per call, into the deduplicated payload store)
+#   sonde   sonde record -s SNAPLEN --ring-size RING (every buffer of file
+#           and pipe I/O, up to SNAPLEN per call, into the deduplicated
+#           payload store; with the 64M default ring tar sheds payloads on
+#           a 2-CPU machine: the rings fill faster than they drain)
 #   strace  strace -f -s 65536 -e read=all -e write=all -o FILE
 # Cells run round robin so machine noise spreads over all of them. Prints
 # the ratios, then sonde's lost events, payload bytes captured / stored
@@ -24,6 +27,9 @@ B=${1:-build}
 REPEAT=${REPEAT:-3}
 DD_COUNT=${DD_COUNT:-50000}
 SNAPLEN=${SNAPLEN:-full}
+RING=${RING:-256M}
+RINGOPT=()
+[ "$RING" = default ] || RINGOPT=(--ring-size "$RING")
 OUT=${OUT:-$B/bench-capture}
 SONDE=$PWD/$B/sonde
 TIMED=$PWD/$B/bench/timed
@@ -48,7 +54,7 @@ run_one() {
 	case $t in
 	none) $TIMED "$times" $cmd > /dev/null ;;
 	sonde)
-		"$SONDE" record --json -s "$SNAPLEN" -o "$OUT/sonde.$w.trace" -- \
+		"$SONDE" record --json -s "$SNAPLEN" "${RINGOPT[@]}" -o "$OUT/sonde.$w.trace" -- \
 			$TIMED "$times" $cmd > /dev/null 2>> "$OUT/sonde.$w.json" ;;
 	strace)
 		command -v strace > /dev/null || return 0
@@ -73,7 +79,7 @@ sfield() {
 	python3 -c 'import json,sys; print("\n".join(str(json.loads(l)[sys.argv[2]]) for l in open(sys.argv[1]) if l.startswith("{")))' "$1" "$2" | median
 }
 
-echo "| workload | untraced | sonde -s $SNAPLEN | strace -f -s 65536 -e read=all -e write=all |"
+echo "| workload | untraced | sonde -s $SNAPLEN ${RINGOPT[*]} | strace -f -s 65536 -e read=all -e write=all |"
 echo "|---|---|---|---|"
 for w in tar dd; do
 	base=$(awk '{ print $1 }' "$OUT/none.$w.times" | median)

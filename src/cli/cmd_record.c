@@ -46,8 +46,7 @@ static const char record_usage[] =
 	"                       distinct content (the summary gives the dedup ratio)\n"
 	"      --no-sched       no context-switch and wakeup records\n"
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
-	"                       default 64M, with payload capture up to 256M per\n"
-	"                       CPU and 1G in all)\n"
+	"                       default 64M)\n"
 	"  -d, --duration SECS  stop recording after SECS seconds\n"
 	"      --compression-level N  zstd level of the trace chunks, 1 (fast) to\n"
 	"                       19 (small); default 9\n"
@@ -304,6 +303,12 @@ static void summary_text(const struct record_cli *c, const struct sonde_record_s
 			(unsigned long long)s->payload_file_bytes, (unsigned long long)s->payload_shed,
 			(unsigned long long)s->payload_shed_bytes,
 			(unsigned long long)s->payload_unreadable);
+	if (s->payload_shed)
+		fprintf(stderr, "sonde record: note: %llu payloads (%llu bytes) were shed: the rings "
+				"filled faster than they were drained; a larger --ring-size (e.g. "
+				"256M) keeps them\n",
+			(unsigned long long)s->payload_shed,
+			(unsigned long long)s->payload_shed_bytes);
 	if (s->malformed)
 		fprintf(stderr, "sonde record: warning: %llu malformed records from the kernel "
 				"were dropped (a sonde bug: please report it)\n",

@@ -18,20 +18,6 @@
 #include <sonde/payload.h>
 #include <sonde/strace.h>
 
-size_t rec_payload_ring(const struct sonde_record_opts *o, unsigned int ncpus)
-{
-	size_t r = SONDE_RECORD_DEFAULT_RING;
-
-	/* A pipeline moving 1.5 GB/s of payloads fills a 64 MiB ring in tens
-	 * of milliseconds when the consumer shares its CPUs with the traced
-	 * programs; beyond half a ring payloads are shed. So with capture on:
-	 * up to 256 MiB per CPU, 1 GiB over all CPUs. */
-	while (o->snaplen && r < REC_PAYLOAD_RING_MAX &&
-	       2 * r * ncpus <= REC_PAYLOAD_RING_TOTAL)
-		r *= 2;
-	return r;
-}
-
 int rec_payload_config(struct rec_bpf *b, const struct sonde_record_opts *o)
 {
 	uint32_t snap = o->snaplen > SONDE_SNAPLEN_MAX ? SONDE_SNAPLEN_MAX : o->snaplen;

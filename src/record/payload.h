@@ -3,7 +3,6 @@
 #ifndef SONDE_REC_PAYLOAD_H
 #define SONDE_REC_PAYLOAD_H
 
-#include <stddef.h>
 #include <linux/types.h>
 #include <sonde/events.h>
 #include <sonde/payload.h>
@@ -11,11 +10,6 @@
 struct rec_bpf;
 struct sonde_record_opts;
 
-#define REC_PAYLOAD_RING_MAX (256ul << 20)
-#define REC_PAYLOAD_RING_TOTAL (1ul << 30)
-
-/* The default per-CPU ring: larger when payloads are captured. */
-size_t rec_payload_ring(const struct sonde_record_opts *o, unsigned int ncpus);
 /* Before load: the snaplen into .rodata, one scratch slot per CPU. */
 int rec_payload_config(struct rec_bpf *b, const struct sonde_record_opts *o);
 /* After load: the per-syscall capture plans. */
