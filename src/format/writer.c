@@ -26,6 +26,7 @@
 #include <zstd.h>
 
 #include "format/blobs.h"
+#include "format/wcomp.h"
 #include "format/layout.h"
 #include "format/meta.h"
 #include "format/xform.h"
@@ -63,25 +64,6 @@ struct wstream {
 	uint32_t id;
 	uint64_t next_seq;
 	struct chunk_job *cur; /* being filled, or NULL */
-};
-
-/* A chunk placed in a compressor's output, header not yet final (the
- * sequence number of blob-stream chunks is assigned at write time). */
-struct out_chunk {
-	size_t off, total; /* in the output; total includes padding */
-	struct sonde_chunk_hdr h;
-};
-
-/* Per compressing thread scratch space. The output of one job is
- * written with one pwrite: its new PAYLOAD chunks, then its EVENTS chunk. */
-struct compressor {
-	ZSTD_CCtx *cctx, *bcctx; /* events, blobs */
-	uint64_t *scratch;	 /* chunk_bytes, for the transform */
-	uint8_t *enc, *out;
-	size_t enc_cap, out_cap, out_len;
-	struct out_chunk *ch;
-	size_t nch, ch_cap;
-	struct blob_job bj;
 };
 
 struct sonde_writer {
@@ -127,106 +109,6 @@ struct sonde_writer {
 	struct sonde_blobidx_entry *bidx;
 	size_t nbidx, bidx_cap;
 };
-
-static int comp_init(struct compressor *c, size_t chunk_bytes, int level, int payload_level)
-{
-	size_t nrec = chunk_bytes / SONDE_REC_MIN;
-
-	c->enc_cap = xform_bound(chunk_bytes, nrec);
-	c->out_cap = sizeof(struct sonde_chunk_hdr) + ZSTD_compressBound(c->enc_cap) + 8;
-	c->scratch = malloc(chunk_bytes);
-	c->enc = malloc(c->enc_cap);
-	c->out = malloc(c->out_cap);
-	c->cctx = ZSTD_createCCtx();
-	c->bcctx = ZSTD_createCCtx();
-	if (!c->scratch || !c->enc || !c->out || !c->cctx || !c->bcctx)
-		return -ENOMEM;
-	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level);
-	ZSTD_CCtx_setParameter(c->bcctx, ZSTD_c_compressionLevel, payload_level);
-	/* zstd's own content checksum catches a bad decompression too. */
-	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_checksumFlag, 1);
-	ZSTD_CCtx_setParameter(c->bcctx, ZSTD_c_checksumFlag, 1);
-	return 0;
-}
-
-static void comp_free(struct compressor *c)
-{
-	free(c->scratch);
-	free(c->enc);
-	free(c->out);
-	free(c->ch);
-	blob_job_free(&c->bj);
-	ZSTD_freeCCtx(c->cctx);
-	ZSTD_freeCCtx(c->bcctx);
-}
-
-/* Room for n more bytes and one more chunk in the output. */
-static int comp_reserve(struct compressor *c, size_t n)
-{
-	if (c->out_len + n > c->out_cap) {
-		size_t cap = 2 * c->out_cap > c->out_len + n ? 2 * c->out_cap : c->out_len + n;
-		uint8_t *p = realloc(c->out, cap);
-
-		if (!p)
-			return -ENOMEM;
-		c->out = p;
-		c->out_cap = cap;
-	}
-	if (c->nch == c->ch_cap) {
-		size_t cap = c->ch_cap ? 2 * c->ch_cap : 8;
-		struct out_chunk *p = realloc(c->ch, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		c->ch = p;
-		c->ch_cap = cap;
-	}
-	return 0;
-}
-
-/* Seals the header of the chunk just compressed at the output's end. */
-static void comp_seal(struct compressor *c, struct sonde_chunk_hdr *h, size_t n)
-{
-	uint8_t *at = c->out + c->out_len;
-	size_t total = sonde_align8(sizeof(*h) + n);
-
-	h->comp_len = (uint32_t)n;
-	h->data_crc = sonde_crc32(at + sizeof(*h), n);
-	h->hdr_crc = sonde_crc32(h, offsetof(struct sonde_chunk_hdr, hdr_crc));
-	memcpy(at, h, sizeof(*h));
-	memset(at + sizeof(*h) + n, 0, total - sizeof(*h) - n);
-	c->ch[c->nch++] = (struct out_chunk){ .off = c->out_len, .total = total, .h = *h };
-	c->out_len += total;
-}
-
-/* Compresses raw bytes without a transform (blobs, blob index) as one
- * chunk of the blob stream; its seq is set when written. */
-static int comp_plain(struct compressor *c, uint16_t kind, uint32_t nrecords, uint64_t min_ts,
-		      uint64_t max_ts, const uint8_t *raw, size_t len)
-{
-	struct sonde_chunk_hdr h = {
-		.magic = SONDE_CHUNK_MAGIC,
-		.hdr_len = sizeof(h),
-		.kind = kind,
-		.codec = SONDE_CODEC_ZSTD,
-		.transform = SONDE_XFORM_NONE,
-		.stream = SONDE_STREAM_BLOBS,
-		.min_ts = min_ts,
-		.max_ts = max_ts,
-		.nrecords = nrecords,
-		.raw_len = (uint32_t)len,
-		.enc_len = (uint32_t)len,
-	};
-	size_t room = ZSTD_compressBound(len), n;
-
-	if (comp_reserve(c, sizeof(h) + room + 8))
-		return -ENOMEM;
-	n = ZSTD_compress2(c->bcctx, c->out + c->out_len + sizeof(h), room, raw, len);
-	if (ZSTD_isError(n))
-		return -EIO; /* only a bug: the output has compressBound room */
-	comp_seal(c, &h, n);
-	return 0;
-}
 
 static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
 {
@@ -324,7 +206,8 @@ static int out_index(struct sonde_writer *w, struct compressor *c)
 	return bidx_add(w, c, w->off);
 }
 
-static void out_stats(struct sonde_writer *w, const struct compressor *c, const struct blob_stats *bs)
+static void out_stats(struct sonde_writer *w, const struct compressor *c,
+		      const struct blob_stats *bs)
 {
 	for (size_t i = 0; i < c->nch; i++)
 		if (c->ch[i].h.kind == SONDE_CHUNK_PAYLOAD)
@@ -849,7 +732,7 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 		cb = SONDE_CHUNK_RAW_MAX;
 	w->chunk_bytes = cb;
 	w->max_queued = WRITER_QUEUE_BYTES / cb > WRITER_MAX_QUEUED ? WRITER_QUEUE_BYTES / cb
-								     : WRITER_MAX_QUEUED;
+								    : WRITER_MAX_QUEUED;
 	w->level = o && o->zstd_level ? o->zstd_level : WRITER_DEFAULT_LEVEL;
 	w->payload_level = o && o->payload_level ? o->payload_level : WRITER_DEFAULT_PAYLOAD_LEVEL;
 	w->qtail = &w->qhead;
