@@ -155,6 +155,8 @@ struct sonde_ev_comm {
 enum sonde_lost_kind {
 	SONDE_LOST_RING = 1,   /* the per-CPU ring was full */
 	SONDE_LOST_WRITER = 2, /* user space could not store the record */
+	SONDE_LOST_LIVE = 3,   /* not shown live: the output could not keep up
+				* (never in a trace file; include/sonde/live.h) */
 };
 
 /*

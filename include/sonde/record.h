@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 #include <sonde/events.h>
+#include <sonde/live.h>
 #include <sonde/syscalls.h>
 
 #define SONDE_RECORD_DEFAULT_OUTPUT "sonde.trace"
@@ -37,6 +38,8 @@ struct sonde_record_opts {
 	const char *cmdline;    /* the sonde command line, for the header */
 	bool quiet;             /* no progress messages on stderr */
 	uint32_t snaplen;       /* payload bytes captured per call; 0 = none */
+	struct sonde_live_sink *live; /* records also go to it as they come */
+	bool live_only;         /* with live: no trace file (output unused) */
 };
 
 /* Parses a snaplen: bytes (suffix K or M), or "full" (SONDE_SNAPLEN_MAX);

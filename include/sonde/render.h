@@ -5,15 +5,19 @@
  * function pointers, listed in the table in render.c; adding a format is
  * one file plus one line there:
  *
- *   text    strace-like "[pid N] name(0x1, ...) = ret <dur>"
+ *   text    strace-like "[pid N] openat(AT_FDCWD, "/x", O_RDONLY) = 3 <dur>"
  *   flight  the kernel flight recorder's "hh:mm:ss.uuuuuu #CPU PID event"
  *   json    NDJSON, one object per event
  *
  * A renderer sees every record the caller passes, in time order, after
- * the caller's filters. sonde_render_record keeps a task table up to date
- * (before calling the renderer, so a renderer can name any task seen so
- * far) and counts records of types this build does not know, which no
- * renderer is asked to print.
+ * the caller's filters. Syscalls come with the user memory captured for
+ * them: sonde_render_record groups each syscall record with its payload
+ * records (the strace decoders' grouping, include/sonde/strace.h) and
+ * calls the renderer's call() with the pair; payload records themselves
+ * never reach a renderer. It keeps a task table up to date (before
+ * calling the renderer, so a renderer can name any task seen so far) and
+ * counts records of types this build does not know, which no renderer is
+ * asked to print.
  */
 #ifndef SONDE_RENDER_H
 #define SONDE_RENDER_H
@@ -27,6 +31,7 @@
 
 struct sonde_meta;
 struct sonde_tasks;
+struct sonde_call;
 
 /* Timestamp column of the text renderer (strace's -t, -tt, -ttt, -r). */
 enum sonde_ts_mode {
@@ -42,9 +47,21 @@ struct sonde_render_opts {
 	enum sonde_ts_mode ts;
 	int no_dur; /* text: leave out " <0.000012>" */
 	int utc;    /* wall-clock times in UTC rather than local time */
+	int raw;    /* text: raw hex arguments even where a decoder exists */
+	int verbose; /* text: structs and arrays in full (strace's -v) */
+	/* -s N: bytes of strings and buffers shown; 0 = the default (text:
+	 * 32 as strace, json: every captured byte) */
+	unsigned int strsize;
+	int payload; /* json: each call's captured bytes, enum sonde_payload_enc */
 	/* Options of renderers added later (e.g. strace-grade decoding);
 	 * the built-in ones ignore it. */
 	const void *ext;
+};
+
+enum sonde_payload_enc {
+	SONDE_PAYLOAD_NONE,
+	SONDE_PAYLOAD_HEX,
+	SONDE_PAYLOAD_BASE64,
 };
 
 /* A growable output line: renderers build a line, then write it. */
@@ -80,6 +97,9 @@ struct sonde_renderer {
 	/* renders one record of a known type, already checked with
 	 * sonde_rec_fits(); returns 0 or -errno */
 	int (*record)(struct sonde_render *r, const struct sonde_hdr *rec);
+	/* optional: renders one syscall with its captured memory (c->sc
+	 * checked like rec); without it, syscalls go to record() */
+	int (*call)(struct sonde_render *r, const struct sonde_call *c);
 	/* optional: flush what is held back, free r->priv */
 	int (*close)(struct sonde_render *r);
 };
@@ -116,6 +136,9 @@ int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec);
 /* Sets the time origin of --relative and -r (default: the first record
  * rendered), e.g. to the trace's first event when a filter hides it. */
 void sonde_render_set_origin(struct sonde_render *r, uint64_t ts);
+/* Renders what the grouping still holds (sonde_render_close does it
+ * too), e.g. before reading r->skipped. Returns 0 or -errno. */
+int sonde_render_flush(struct sonde_render *r);
 /* Flushes and frees r. Returns 0, or -errno if any output was lost
  * (disk full, closed pipe). Does not close r->out. */
 int sonde_render_close(struct sonde_render *r);
@@ -129,6 +152,9 @@ const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr, char
 unsigned int sonde_render_sc_nargs(const struct sonde_render *r, uint32_t nr);
 /* Whether its return value is an address (printed in hex). */
 int sonde_render_sc_ret_addr(const struct sonde_render *r, uint32_t nr);
+/* Whether the strace decoders can decode nr of this trace: they know the
+ * syscall and the trace's table names nr as the built-in table does. */
+int sonde_render_sc_decoded(const struct sonde_render *r, uint32_t nr);
 /* Writes r->line plus a newline to r->out and resets the line. */
 int sonde_render_emit(struct sonde_render *r);
 /* Wall-clock "hh:mm:ss" + ".uuuuuu" when us, for a trace timestamp. */

@@ -144,6 +144,21 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec);
  */
 int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec);
 int sonde_strace_flush(struct sonde_strace *st);
+/*
+ * The same grouping for any consumer: records in the reader's order go
+ * in; each syscall comes out with its payloads (chunks reassembled,
+ * however the trace stores them) through call, every other record except
+ * payloads through record, in order. Both return 0 or -errno; an error
+ * stops nothing but is returned by the feed/flush that triggered it.
+ */
+struct sonde_calls;
+struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_call *c),
+				    int (*record)(void *ctx, const struct sonde_hdr *rec),
+				    void *ctx);
+int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec);
+int sonde_calls_flush(struct sonde_calls *g);
+void sonde_calls_free(struct sonde_calls *g);
+
 /* Lines written so far. */
 uint64_t sonde_strace_lines(const struct sonde_strace *st);
 
@@ -156,6 +171,36 @@ uint64_t sonde_strace_lines(const struct sonde_strace *st);
 size_t sonde_strace_format(struct sonde_strace *st,
 			   const struct sonde_strace_opts *o,
 			   const struct sonde_call *c, char *buf, size_t len);
+
+struct sonde_line;
+/*
+ * The same decoders for other renderers (src/decode/render_*.c):
+ *
+ * sonde_strace_text: strace's text of one call in two parts, "name(args)"
+ * appended to call and the return value ("3", "-1 ENOENT (No such file or
+ * directory)", "?") to ret, in o's style (-s, -v, -X, -x), without -y.
+ *
+ * sonde_strace_json: appends to args the JSON object of the named
+ * arguments, {"dirfd":"AT_FDCWD","pathname":"/etc/passwd",...}, keys
+ * being the kernel's parameter names; and to res the members (no braces)
+ * of what the call returned besides its value, e.g. "flags":[...] for
+ * fcntl(F_GETFL), "revents":[...] for poll. JSON values: numbers
+ * (decimal), addresses "0x7ffd..." (null for NULL), strings (bytes that
+ * are not UTF-8 as \udcXX, see sonde_line_json_str), flag sets arrays of
+ * names, enums a name, structs objects, memory that was not captured
+ * {"addr":"0x...","unreadable":BOOL}. Only o->strsize applies (strings
+ * and buffers cut to it; 0 = all captured bytes); structs and arrays are
+ * always whole (-v).
+ *
+ * Both return 0, or -ENOENT when the syscall has no decoder (nothing is
+ * appended: print its raw arguments).
+ */
+int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call *c,
+		      struct sonde_line *call, struct sonde_line *ret);
+int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call *c,
+		      struct sonde_line *args, struct sonde_line *res);
+/* The kernel's name of argument i of syscall nr ("pathname"), or NULL. */
+const char *sonde_strace_arg_name(unsigned int nr, unsigned int i);
 
 struct sonde_cap_plan;
 /*

@@ -131,7 +131,10 @@ static int filter_pids_match(const struct sonde_filter *f, const struct sonde_hd
 int sonde_filter_match(const struct sonde_filter *f, const struct sonde_hdr *rec)
 {
 	if (f->types) {
-		if (rec->type >= 32 || !(f->types & (1u << rec->type)))
+		/* A syscall's captured memory goes with the syscall. */
+		unsigned int t = rec->type == SONDE_REC_PAYLOAD ? SONDE_REC_SYSCALL : rec->type;
+
+		if (t >= 32 || !(f->types & (1u << t)))
 			return 0;
 	}
 	if (rec->ts < f->since || rec->ts > f->until)

@@ -17,34 +17,46 @@
 #include "cli/cli.h"
 #include "cli/filter_opts.h"
 
-#define PRINT_USAGE                                                                    \
-	"usage: sonde print [options] FILE\n"                                          \
-	"\n"                                                                           \
-	"Print the events of a trace recorded by 'sonde record', one line per\n"       \
-	"event in time order: syscalls strace-like with raw hex arguments,\n"          \
-	"scheduler and process events as --- ... --- and +++ ... +++ lines.\n"         \
-	"\n"                                                                           \
-	"Output:\n"                                                                    \
-	"      --format=FMT        text (default), flight (hh:mm:ss.uuuuuu #CPU PID\n" \
-	"                          event, as the kernel flight recorder), json\n"      \
-	"      --json              NDJSON, one object per event (= --format=json)\n"   \
-	"      --strace            syscalls decoded exactly as strace -f -o prints\n"  \
-	"                          them (flags, structs, captured buffers)\n"          \
-	"  -o, --output FILE       write to FILE instead of standard output\n"         \
-	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"          \
-	"                          hh:mm:ss.us, seconds.us since the epoch)\n"         \
-	"  -r                      text: prefix seconds since the previous line\n"     \
-	"      --relative          text: prefix seconds since the first event\n"       \
-	"      --no-dur            text: leave out the <duration> of syscalls\n"       \
-	"      --utc               wall-clock times in UTC instead of local time\n"    \
-	"\n"                                                                           \
-	"Filters (syscall filters leave other events alone; drop those with\n"         \
-	"--events or --no-sched):\n" FILTER_USAGE "\n"                                 \
-	"A truncated file (recorder killed, disk full) or damaged chunks give a\n"     \
-	"warning on standard error and everything readable is printed (exit\n"         \
-	"status 0). A file that is not a readable sonde trace is an error (exit\n"     \
-	"status 1); bad options exit with status 2.\n"                                 \
-	"\n"                                                                           \
+#define PRINT_USAGE                                                                           \
+	"usage: sonde print [options] FILE\n"                                                 \
+	"\n"                                                                                  \
+	"Print the events of a trace recorded by 'sonde record', one line per\n"              \
+	"event in time order: syscalls as strace prints them, arguments decoded\n"            \
+	"(flags, structs, strings and buffers from the memory the trace captured,\n"          \
+	"the address where it captured none; raw hex for syscalls without a\n"                \
+	"decoder), scheduler and process events as --- ... --- and +++ ... +++\n"             \
+	"lines.\n"                                                                            \
+	"\n"                                                                                  \
+	"Output:\n"                                                                           \
+	"      --format=FMT        text (default), flight (hh:mm:ss.uuuuuu #CPU PID\n"        \
+	"                          event, as the kernel flight recorder), json\n"             \
+	"      --json              NDJSON, one object per event (= --format=json);\n"         \
+	"                          decoded syscalls carry \"argv\", their arguments\n"        \
+	"                          by name: {\"pathname\":\"/x\",\"flags\":[\"O_RDONLY\"]}\n" \
+	"      --payload=ENC       json: each call's captured memory in \"payload\"\n"        \
+	"                          (lengths, unreadable, the bytes); ENC is hex or\n"         \
+	"                          base64\n"                                                  \
+	"      --strace            exactly as strace -f -o prints the calls (with\n"          \
+	"                          strace's +++ lines, no scheduler events)\n"                \
+	"      --raw               text: raw hex arguments for every syscall\n"               \
+	"  -s N                    bytes of strings and buffers shown (text: 32, as\n"        \
+	"                          strace; json: every captured byte)\n"                      \
+	"  -v                      text: structs and arrays in full (strace -v)\n"            \
+	"  -o, --output FILE       write to FILE instead of standard output\n"                \
+	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
+	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
+	"  -r                      text: prefix seconds since the previous line\n"            \
+	"      --relative          text: prefix seconds since the first event\n"              \
+	"      --no-dur            text: leave out the <duration> of syscalls\n"              \
+	"      --utc               wall-clock times in UTC instead of local time\n"           \
+	"\n"                                                                                  \
+	"Filters (syscall filters leave other events alone; drop those with\n"                \
+	"--events or --no-sched):\n" FILTER_USAGE "\n"                                        \
+	"A truncated file (recorder killed, disk full) or damaged chunks give a\n"            \
+	"warning on standard error and everything readable is printed (exit\n"                \
+	"status 0). A file that is not a readable sonde trace is an error (exit\n"            \
+	"status 1); bad options exit with status 2.\n"                                        \
+	"\n"                                                                                  \
 	"See sonde-print(1) for the line formats and the JSON fields.\n"
 
 enum {
@@ -54,6 +66,8 @@ enum {
 	OPT_NO_DUR,
 	OPT_UTC,
 	OPT_STRACE,
+	OPT_RAW,
+	OPT_PAYLOAD,
 };
 
 static const struct option print_longopts[] = {
@@ -65,6 +79,8 @@ static const struct option print_longopts[] = {
 	{ "no-dur", no_argument, NULL, OPT_NO_DUR },
 	{ "utc", no_argument, NULL, OPT_UTC },
 	{ "strace", no_argument, NULL, OPT_STRACE },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "payload", required_argument, NULL, OPT_PAYLOAD },
 	{ 0 },
 };
 
@@ -86,9 +102,24 @@ static void print_bad_format(const char *name)
 	char list[256] = "";
 
 	for (size_t i = 0; r[i]; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-			 i ? ", " : "", r[i]->name);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 r[i]->name);
 	cli_err("print", "unknown --format '%s': use one of %s", name, list);
+}
+
+static int print_strsize(const char *arg, unsigned int *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || n == 0 || n > UINT32_MAX) {
+		cli_err("print", "bad -s '%s': give the number of bytes to show (1 or more)", arg);
+		return -1;
+	}
+	*v = (unsigned int)n;
+	return 0;
 }
 
 /* -1: error, already reported. */
@@ -100,7 +131,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_scan_opts_init(&a->scan);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:tr", print_longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:v", print_longopts, NULL)) !=
 	       -1) {
 		rc = filter_opt("print", opt, optarg, &a->scan);
 		if (rc < 0)
@@ -139,6 +170,27 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		case OPT_STRACE:
 			a->strace = 1;
 			break;
+		case OPT_RAW:
+			a->ropts.raw = 1;
+			break;
+		case 'v':
+			a->ropts.verbose = 1;
+			break;
+		case 's':
+			if (print_strsize(optarg, &a->ropts.strsize))
+				return -1;
+			break;
+		case OPT_PAYLOAD:
+			if (!strcmp(optarg, "hex")) {
+				a->ropts.payload = SONDE_PAYLOAD_HEX;
+			} else if (!strcmp(optarg, "base64")) {
+				a->ropts.payload = SONDE_PAYLOAD_BASE64;
+			} else {
+				cli_err("print", "unknown --payload '%s': use hex or base64",
+					optarg);
+				return -1;
+			}
+			break;
 		default:
 			cli_bad_option("print", argv, opt);
 			return -1;
@@ -158,6 +210,14 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			"more than one trace file given ('%s', '%s'); "
 			"print takes one FILE",
 			argv[optind], argv[optind + 1]);
+		return -1;
+	}
+	if (a->ropts.payload && (a->strace || strcmp(a->format, "json"))) {
+		cli_err("print",
+			"--payload needs --json (the %s output has no place for "
+			"the bytes; print --strace -e read=/write= style dumps are "
+			"'sonde strace -e read=FD')",
+			a->strace ? "--strace" : a->format);
 		return -1;
 	}
 	a->file = argv[optind];
@@ -231,6 +291,9 @@ static int print_run(int argc, char **argv)
 	scan.warn = print_warn;
 	scan.warn_ctx = (void *)a.file;
 	sonde_scan(r, &scan, &st);
+	rc = sonde_render_flush(p.render);
+	if (rc && !p.rc)
+		p.rc = rc;
 	skipped = p.render->skipped;
 	rc = sonde_render_close(p.render);
 	if (!rc)

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sonde strace: strace's command line, sonde's recorder. Records the
- * command (or -p processes) with payload capture into a temporary trace,
- * then renders it with the strace decoders exactly as strace would print
- * it, or summarises it like strace -c.
+ * command (or -p processes) with payload capture and prints the calls as
+ * they happen, through the recorder's live sink, with the strace decoders
+ * exactly as strace would print them; -c summarises at the end. --json
+ * streams the same records through the JSON renderer instead (the objects
+ * of `sonde print --json`) and -c --json gives `sonde stat --json`'s
+ * report. No trace file is written unless --trace-file asks for one.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -18,6 +24,7 @@
 #include <sonde/format.h>
 #include <sonde/payload.h>
 #include <sonde/record.h>
+#include <sonde/render.h>
 #include <sonde/strace.h>
 #include "cli/cli.h"
 
@@ -25,7 +32,8 @@
 
 static const char strace_usage[] =
 	"usage: sonde strace [-fcCvyxzZqrtT] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
-	"                    [--snaplen N|full] [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
+	"                    [--json [--payload=hex|base64]] [--snaplen N|full]\n"
+	"                    [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
 	"\n"
 	"Trace CMD (or the processes -p names) and print its system calls exactly as\n"
 	"strace does, decoded from an eBPF recording: the traced program is never\n"
@@ -53,18 +61,38 @@ static const char strace_usage[] =
 	"  -e status=successful|failed, -e verbose=all\n"
 	"\n"
 	"sonde options:\n"
+	"  --json            NDJSON, one object per event, live: the objects of\n"
+	"                    'sonde print --json' (syscalls with \"argv\", their\n"
+	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
+	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
+	"                    -s is given); the text options -a -t -r -T -v -x -X -y -qq\n"
+	"                    -e read=/write= do not (every object has ts and dur).\n"
+	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
+	"                    the objects, then that report as the last line\n"
+	"  --payload=ENC     with --json: each call's captured memory in \"payload\"\n"
+	"                    (hex or base64)\n"
 	"  --snaplen N|full  payload bytes captured per call (default 256K; full = 2M)\n"
-	"  --trace-file FILE keep the recording in FILE (read it with 'sonde print')\n"
+	"  --trace-file FILE also keep the recording in FILE (read it with 'sonde print')\n"
+	"  --live-buffer N   bytes of records held for the output (default 256M,\n"
+	"                    suffix K or M); beyond it lines are skipped and counted\n"
 	"\n"
-	"Output is written once the command has finished. sonde exits with the\n"
-	"command's status (127 if it is not found). Needs root (CAP_BPF, CAP_PERFMON).\n";
+	"Lines are printed as the calls happen, within 0.1 s and in time order (a\n"
+	"call that blocks longer shows when it returns). The traced program is never\n"
+	"slowed down for the output: if the output cannot keep up, the lines that do\n"
+	"not fit are skipped and a '+++ sonde: N events not shown +++' line marks the\n"
+	"gap. Ctrl-C (or the end of every -p process) stops tracing after printing\n"
+	"everything recorded so far. sonde exits with the command's status (127 if it\n"
+	"is not found). Needs root (CAP_BPF, CAP_PERFMON).\n";
 
-enum { OPT_SNAPLEN = 256, OPT_TRACEFILE };
+enum { OPT_SNAPLEN = 256, OPT_TRACEFILE, OPT_LIVEBUF, OPT_JSON, OPT_PAYLOAD };
 
 static const struct option strace_longopts[] = {
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
 	{ "trace-file", required_argument, NULL, OPT_TRACEFILE },
+	{ "live-buffer", required_argument, NULL, OPT_LIVEBUF },
 	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "payload", required_argument, NULL, OPT_PAYLOAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -76,31 +104,47 @@ struct strace_cli {
 	size_t npids;
 	const char *out_path;
 	const char *trace_file;
+	size_t live_bytes; /* --live-buffer */
 	int follow, count, count_and_print;
+	int json;			/* --json */
+	int strsize_set;		/* -s given: cuts JSON strings too */
+	struct sonde_render_opts ropts; /* --json: --payload, -s */
 };
+
+/* N, NK or NM bytes. */
+static int parse_size(const char *v, unsigned long *out)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 0);
+	if (errno || end == v || *v == '-')
+		return -EINVAL;
+	if ((*end == 'k' || *end == 'K') && n <= (ULONG_MAX >> 10))
+		n <<= 10, end++;
+	else if ((*end == 'm' || *end == 'M') && n <= (ULONG_MAX >> 20))
+		n <<= 20, end++;
+	if (*end)
+		return -EINVAL;
+	*out = n;
+	return 0;
+}
 
 static int parse_snaplen(const char *v, uint32_t *out)
 {
-	char *end;
 	unsigned long n;
 
 	if (!strcmp(v, "full")) {
 		*out = SONDE_SNAPLEN_MAX;
 		return 0;
 	}
-	errno = 0;
-	n = strtoul(v, &end, 0);
-	if (errno || end == v)
-		return -EINVAL;
-	if (*end == 'k' || *end == 'K')
-		n <<= 10, end++;
-	else if (*end == 'm' || *end == 'M')
-		n <<= 20, end++;
-	if (*end || n > SONDE_SNAPLEN_MAX)
+	if (parse_size(v, &n) || n > SONDE_SNAPLEN_MAX)
 		return -EINVAL;
 	*out = (uint32_t)n;
 	return 0;
 }
+
 
 static int parse_args(struct strace_cli *c, int argc, char **argv)
 {
@@ -136,10 +180,33 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			}
 			break;
 		case OPT_TRACEFILE: c->trace_file = optarg; break;
+		case OPT_JSON: c->json = 1; break;
+		case OPT_PAYLOAD:
+			if (!strcmp(optarg, "hex")) {
+				c->ropts.payload = SONDE_PAYLOAD_HEX;
+			} else if (!strcmp(optarg, "base64")) {
+				c->ropts.payload = SONDE_PAYLOAD_BASE64;
+			} else {
+				cli_err("strace", "unknown --payload '%s': use hex or base64", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_LIVEBUF: {
+			unsigned long n;
+
+			if (parse_size(optarg, &n) || n < (1u << 16)) {
+				cli_err("strace", "--live-buffer %s: expected bytes, at least 64K (suffix K or M)",
+					optarg);
+				return -EINVAL;
+			}
+			c->live_bytes = n;
+			break;
+		}
 		case '?':
 			cli_err("strace", "bad option; 'sonde help strace' lists them");
 			return -EINVAL;
 		default:
+			c->strsize_set |= opt == 's';
 			if (sonde_strace_opt(&c->so, opt, optarg, err, sizeof(err))) {
 				cli_err("strace", "%s", err);
 				return -EINVAL;
@@ -150,6 +217,12 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		cli_err("strace", "must have a command to run or -p PID; 'sonde help strace'");
 		return -EINVAL;
 	}
+	if (c->ropts.payload && !c->json) {
+		cli_err("strace", "--payload needs --json (strace's text shows data with -e read=FD, -e write=FD)");
+		return -EINVAL;
+	}
+	if (c->strsize_set)
+		c->ropts.strsize = c->so.strsize;
 	return 0;
 }
 
@@ -238,66 +311,183 @@ static void set_inherited_fds(struct sonde_strace *st)
 		sonde_strace_set_fd(st, 0, -100, path);
 }
 
-/* Reads the trace back and prints it. */
-static int render(struct strace_cli *c, const char *trace, FILE *out)
-{
-	struct sonde_reader *r = NULL;
-	struct sonde_strace *st = NULL;
-	struct count *counts = NULL;
-	const struct sonde_hdr *h;
-	const struct sonde_meta *m;
-	uint32_t first_tid = 0;
-	char err[256];
-	int e, rc = 0;
+/*
+ * The live output: the recorder's live sink (include/sonde/live.h) hands
+ * records over in time order on its printer thread; they go through the
+ * strace feed as they would reading a trace file, and each batch ends with
+ * a flush, so lines appear within the sink's reorder window (0.1 s).
+ */
+struct live_out {
+	struct strace_cli *c;
+	struct sonde_strace *st;    /* text */
+	struct count *counts;	    /* text -c */
+	struct sonde_render *render; /* --json */
+	struct sonde_filter filter;  /* --json: -e trace=, -z, -Z */
+	struct sonde_stats *stats;   /* --json -c */
+	uint32_t first_tid;
+	int werr; /* errno of the failed write */
+};
 
-	e = sonde_reader_open(&r, trace, err, sizeof(err));
-	if (e) {
-		cli_err("strace", "reading the recording %s: %s", trace, err);
+/*
+ * --json: the records go through the filters `sonde print` applies for
+ * the same options and into the JSON renderer, which groups each syscall
+ * with its payloads as it does reading a trace file: the objects are
+ * those of `sonde print --json` for the same records.
+ */
+static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
+{
+	const struct strace_cli *c = lo->c;
+	int e;
+
+	if (!sonde_filter_match(&lo->filter, h))
+		return 0;
+	if (c->count && h->type == SONDE_REC_SYSCALL && sonde_stats_add(lo->stats, h))
+		return -ENOMEM;
+	if (c->count && !c->count_and_print)
+		return 0;
+	e = sonde_render_record(lo->render, h);
+	if (e == -EIO)
+		lo->werr = errno;
+	return e;
+}
+
+static int live_json_flush(struct live_out *lo)
+{
+	int e = sonde_render_flush(lo->render);
+
+	if (!e && fflush(lo->render->out))
+		e = -EIO;
+	if (e == -EIO)
+		lo->werr = errno;
+	return e;
+}
+
+static int live_record(void *ctx, const struct sonde_hdr *h)
+{
+	struct live_out *lo = ctx;
+	struct strace_cli *c = lo->c;
+	int e;
+
+	/* strace's "Process N attached", once -p's process is traced. */
+	if (h->type == SONDE_REC_PROC && c->npids && !c->so.quiet)
+		fprintf(stderr, "sonde strace: Process %u attached\n", h->pid);
+	if (!lo->first_tid && h->type == SONDE_REC_SYSCALL)
+		lo->first_tid = h->tid;
+	/* Without -f only the first thread seen is shown. */
+	if (!c->follow && lo->first_tid && h->tid != lo->first_tid &&
+	    (h->type == SONDE_REC_SYSCALL || h->type == SONDE_REC_EXIT ||
+	     h->type == SONDE_REC_PAYLOAD))
+		return 0;
+	if (c->json)
+		return live_json_record(lo, h);
+	if (c->count && h->type == SONDE_REC_SYSCALL && h->size >= sizeof(struct sonde_ev_syscall))
+		count_add(lo->counts, (const void *)h, &c->so);
+	if (c->count && !c->count_and_print)
+		return 0;
+	e = sonde_strace_feed(lo->st, h);
+	if (e == -EIO) {
+		lo->werr = errno;
 		return e;
 	}
-	m = sonde_reader_meta(r);
-	c->so.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
-	c->so.pid_prefix = c->follow ? (c->out_path ? 1 : 2) : 0;
-	st = sonde_strace_new(&c->so, out);
-	counts = calloc(SONDE_NR_SYSCALLS, sizeof(*counts));
-	if (!st || !counts) {
-		rc = -ENOMEM;
-		goto out;
+	return 0;
+}
+
+static int live_flush(void *ctx)
+{
+	struct live_out *lo = ctx;
+	int e;
+
+	if (lo->c->json)
+		return live_json_flush(lo);
+	e = sonde_strace_flush(lo->st);
+	if (e == -EIO) {
+		lo->werr = errno;
+		return e;
 	}
-	set_inherited_fds(st);
-	while ((e = sonde_reader_next(r, &h)) != 0) {
-		if (e < 0) {
-			cli_err("strace", "recording damaged: %s", sonde_reader_error(r));
-			continue;
-		}
-		if (!first_tid && h->type == SONDE_REC_SYSCALL)
-			first_tid = h->tid;
-		/* Without -f only the command's first thread is shown. */
-		if (!c->follow && first_tid && h->tid != first_tid &&
-		    (h->type == SONDE_REC_SYSCALL || h->type == SONDE_REC_EXIT ||
-		     h->type == SONDE_REC_PAYLOAD))
-			continue;
-		if (c->count && h->type == SONDE_REC_SYSCALL && h->size >= sizeof(struct sonde_ev_syscall))
-			count_add(counts, (const void *)h, &c->so);
-		if (c->count && !c->count_and_print)
-			continue;
-		e = sonde_strace_feed(st, h);
-		if (e == -EIO) {
-			cli_err("strace", "writing the output: %s", strerror(errno));
-			rc = e;
-			goto out;
-		}
+	return 0;
+}
+
+/* -o FILE, or a buffered stream of our standard error (flushed per batch:
+ * one write per batch instead of one per line). Close-on-exec: the
+ * command must not inherit a descriptor strace would not give it. */
+static FILE *open_output(const struct strace_cli *c)
+{
+	int fd;
+	FILE *f;
+
+	if (c->out_path) {
+		f = fopen(c->out_path, "we");
+		if (!f)
+			cli_err("strace", "cannot write %s: %s", c->out_path, strerror(errno));
+		return f;
 	}
-	e = sonde_strace_flush(st);
-	if (e)
-		rc = e;
-	if (c->count)
-		count_print(out, counts);
-out:
-	free(counts);
-	sonde_strace_free(st);
-	sonde_reader_close(r);
-	return rc;
+	fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		cli_err("strace", "standard error: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
+/* --json: the renderer, print's filters for -e trace=, -z and -Z, and
+ * the statistics of -c. Returns 0 or -errno. */
+static int live_json_init(struct live_out *lo, FILE *out)
+{
+	const struct sonde_strace_opts *so = &lo->c->so;
+
+	sonde_filter_init(&lo->filter);
+	lo->filter.has_sc = so->filter_on;
+	lo->filter.sc = so->trace;
+	lo->filter.status = so->only_failed ? SONDE_STATUS_FAILED :
+			    so->only_ok	    ? SONDE_STATUS_SUCCESSFUL :
+					      SONDE_STATUS_ANY;
+	if (lo->c->count && !(lo->stats = sonde_stats_new(0)))
+		return -ENOMEM;
+	return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
+}
+
+/* -c --json: `sonde stat --json`'s report of the calls counted. */
+static int live_json_report(struct live_out *lo, FILE *out)
+{
+	struct sonde_stats_report rep = { .sort = SONDE_SORT_TIME };
+
+	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
+	int e;
+
+	if (!names)
+		return -ENOMEM;
+	rep.names = names;
+	e = sonde_stats_report_json(out, lo->stats, &rep);
+	if (e == -EIO)
+		lo->werr = errno;
+	sonde_sc_names_free(names);
+	return e;
+}
+
+/* Returns 0 or -errno. */
+static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *out)
+{
+	struct timespec mono, wall;
+
+	sink->record = live_record;
+	sink->flush = live_flush;
+	sink->ctx = lo;
+	sink->max_bytes = lo->c->live_bytes;
+	if (lo->c->json)
+		return live_json_init(lo, out);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	lo->c->so.wall_offset_ns = ((int64_t)wall.tv_sec - mono.tv_sec) * 1000000000ll +
+				   (wall.tv_nsec - mono.tv_nsec);
+	lo->c->so.pid_prefix = lo->c->follow ? (lo->c->out_path ? 1 : 2) : 0;
+	lo->st = sonde_strace_new(&lo->c->so, out);
+	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
+	if (!lo->st || !lo->counts)
+		return -ENOMEM;
+	set_inherited_fds(lo->st);
+	return 0;
 }
 
 static int print_feed(void *ctx, const struct sonde_hdr *rec)
@@ -334,32 +524,71 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE
 	return e;
 }
 
+/* Once recording ended: what the renderer still groups, then -c's
+ * summary (strace's table, or with --json the JSON report). Returns 0 or
+ * -errno. */
+static int live_finish(struct live_out *lo, FILE *out)
+{
+	int e;
+
+	if (!lo->c->json) {
+		if (lo->c->count)
+			count_print(out, lo->counts);
+		return 0;
+	}
+	e = live_json_flush(lo);
+	if (!e && lo->c->count)
+		e = live_json_report(lo, out);
+	return e;
+}
+
+/* What the user must know once the run is over, on standard error. */
+static void report_end(const struct strace_cli *c, const struct sonde_record_summary *sum,
+		       const struct sonde_live_sink *sink)
+{
+	if (sum->lost_ring || sum->lost_writer)
+		fprintf(stderr, "sonde strace: %llu events lost (see the +++ sonde lines)\n",
+			(unsigned long long)(sum->lost_ring + sum->lost_writer));
+	if (sink->stats.hidden)
+		fprintf(stderr,
+			"sonde strace: %llu events not shown: the output could not keep up%s\n",
+			(unsigned long long)sink->stats.hidden,
+			c->trace_file ? " (the trace file has them all)" :
+					"; --trace-file FILE keeps them all");
+	if (sum->stop_signal && sum->stop_signal != SIGPIPE && !c->so.quiet)
+		for (size_t i = 0; i < c->npids; i++)
+			fprintf(stderr, "sonde strace: Process %d detached\n", (int)c->pids[i]);
+}
+
 static int cmd_strace_run(int argc, char **argv)
 {
 	struct strace_cli c = { 0 };
 	struct sonde_record_summary sum = { 0 };
-	char err[512], tmp[] = "/tmp/sonde-strace.XXXXXX";
-	const char *trace;
-	FILE *out = stderr;
-	int e, status = 0, fd;
+	struct sonde_live_sink sink = { 0 };
+	struct live_out lo = { .c = &c };
+	char err[512];
+	FILE *out;
+	int e, status = 0;
 
 	sonde_strace_opts_init(&c.so);
 	c.ro.snaplen = SONDE_SNAPLEN_DEFAULT;
 	e = parse_args(&c, argc, argv);
 	if (e)
 		return e > 0 ? 0 : 2;
-	trace = c.trace_file;
-	if (!trace) {
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			cli_err("strace", "creating a temporary trace in /tmp: %s", strerror(errno));
-			return 1;
-		}
-		close(fd);
-		trace = tmp;
+	out = open_output(&c);
+	if (!out)
+		return 1;
+	setvbuf(out, NULL, _IOFBF, 1 << 16);
+	e = live_init(&lo, &sink, out);
+	if (e) {
+		cli_err("strace", "cannot start the output: %s", strerror(-e));
+		status = 1;
+		goto out;
 	}
 	memset(c.ro.syscalls.bits, 0xff, sizeof(c.ro.syscalls.bits));
-	c.ro.output = trace;
+	c.ro.output = c.trace_file;
+	c.ro.live = &sink;
+	c.ro.live_only = !c.trace_file;
 	c.ro.argv = optind < argc ? argv + optind : NULL;
 	c.ro.pids = c.npids ? c.pids : NULL;
 	c.ro.npids = c.npids;
@@ -367,7 +596,7 @@ static int cmd_strace_run(int argc, char **argv)
 	c.ro.quiet = true;
 	c.ro.cmdline = "sonde strace";
 	e = sonde_record_run(&c.ro, &sum, err, sizeof(err));
-	if (e) {
+	if (e && !sink.error) {
 		if (sum.cmd_error == -ENOENT || sum.cmd_error == -EACCES) {
 			fprintf(stderr, "sonde strace: %s\n", err);
 			status = sum.cmd_error == -ENOENT ? 127 : 126;
@@ -377,29 +606,32 @@ static int cmd_strace_run(int argc, char **argv)
 		}
 		goto out;
 	}
-	if (c.out_path) {
-		out = fopen(c.out_path, "w");
-		if (!out) {
-			cli_err("strace", "cannot write %s: %s", c.out_path, strerror(errno));
-			status = 1;
-			goto out;
-		}
-	}
-	if (render(&c, trace, out))
-		status = 1;
-	if (sum.lost_ring || sum.lost_writer)
-		fprintf(stderr, "sonde strace: %llu events lost (see the +++ sonde lines)\n",
-			(unsigned long long)(sum.lost_ring + sum.lost_writer));
-	if (out != stderr && fclose(out)) {
-		cli_err("strace", "writing %s: %s", c.out_path, strerror(errno));
+	if (sink.error) {
+		cli_err("strace", "writing %s: %s; stopped tracing", c.out_path ? c.out_path :
+			"the output", lo.werr ? strerror(lo.werr) : strerror(-sink.error));
 		status = 1;
 	}
+	if (!sink.error && (e = live_finish(&lo, out))) {
+		cli_err("strace", "writing %s: %s", c.out_path ? c.out_path : "the output",
+			strerror(lo.werr ? lo.werr : -e));
+		status = 1;
+	} else if (fflush(out) && !sink.error) {
+		cli_err("strace", "writing %s: %s", c.out_path ? c.out_path : "the output",
+			strerror(errno));
+		status = 1;
+	}
+	report_end(&c, &sum, &sink);
 	if (!status && sum.cmd_status >= 0)
 		status = WIFSIGNALED(sum.cmd_status) ? 128 + WTERMSIG(sum.cmd_status) :
 						       WEXITSTATUS(sum.cmd_status);
 out:
-	if (!c.trace_file)
-		unlink(tmp);
+	/* Write errors were reported above, once. */
+	sonde_render_close(lo.render);
+	sonde_stats_free(lo.stats);
+	free(lo.counts);
+	sonde_strace_free(lo.st);
+	if (fclose(out) && !status)
+		status = 1;
 	return status;
 }
 

@@ -13,6 +13,7 @@
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/strace.h>
 #include <sonde/syscalls.h>
 
 static const struct sonde_renderer *const renderers[] = {
@@ -39,8 +40,41 @@ const struct sonde_renderer *const *sonde_renderers(void)
 struct render_core {
 	struct sonde_render pub;
 	struct sonde_sc_names *names;
+	struct sonde_calls *calls; /* syscall + payload grouping */
 	int write_error;
 };
+
+static int render_dispatch(struct sonde_render *r, const struct sonde_hdr *rec,
+			   const struct sonde_call *c)
+{
+	struct render_core *core = (struct render_core *)r;
+	int rc;
+
+	if (!sonde_rec_fits(rec)) {
+		r->skipped++;
+		return 0;
+	}
+	sonde_tasks_update(r->tasks, rec);
+	if (!r->started) {
+		r->started = 1;
+		r->first_ts = rec->ts;
+		r->prev_ts = rec->ts;
+	}
+	rc = c && r->ops->call ? r->ops->call(r, c) : r->ops->record(r, rec);
+	if (rc)
+		core->write_error = rc;
+	return rc;
+}
+
+static int render_call(void *ctx, const struct sonde_call *c)
+{
+	return render_dispatch(ctx, &c->sc->hdr, c);
+}
+
+static int render_rec(void *ctx, const struct sonde_hdr *rec)
+{
+	return render_dispatch(ctx, rec, NULL);
+}
 
 int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 		      const struct sonde_meta *meta, const struct sonde_render_opts *opts)
@@ -62,10 +96,12 @@ int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 		c->pub.opts = *opts;
 	c->pub.tasks = sonde_tasks_new();
 	c->names = sonde_sc_names_new(meta);
-	rc = c->pub.tasks && c->names ? 0 : -ENOMEM;
+	c->calls = sonde_calls_new(render_call, render_rec, &c->pub);
+	rc = c->pub.tasks && c->names && c->calls ? 0 : -ENOMEM;
 	if (!rc && ops->open)
 		rc = ops->open(&c->pub);
 	if (rc) {
+		sonde_calls_free(c->calls);
 		sonde_sc_names_free(c->names);
 		sonde_tasks_free(c->pub.tasks);
 		free(c);
@@ -75,30 +111,11 @@ int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 	return 0;
 }
 
+/* Records wait in the grouping while their timestamp is the current one
+ * (a call's payloads share its entry time), then reach the renderer. */
 int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec)
 {
-	struct render_core *c = (struct render_core *)r;
-	int rc;
-
-	/* Captured user memory belongs to its syscall: these renderers show
-	 * raw arguments (print --strace decodes buffers), so it is not an
-	 * event of its own, nor an unknown record. */
-	if (rec->type == SONDE_REC_PAYLOAD)
-		return 0;
-	if (!sonde_rec_fits(rec)) {
-		r->skipped++;
-		return 0;
-	}
-	sonde_tasks_update(r->tasks, rec);
-	if (!r->started) {
-		r->started = 1;
-		r->first_ts = rec->ts;
-		r->prev_ts = rec->ts;
-	}
-	rc = r->ops->record(r, rec);
-	if (rc)
-		c->write_error = rc;
-	return rc;
+	return sonde_calls_feed(((struct render_core *)r)->calls, rec);
 }
 
 void sonde_render_set_origin(struct sonde_render *r, uint64_t ts)
@@ -108,6 +125,11 @@ void sonde_render_set_origin(struct sonde_render *r, uint64_t ts)
 	r->prev_ts = ts;
 }
 
+int sonde_render_flush(struct sonde_render *r)
+{
+	return sonde_calls_flush(((struct render_core *)r)->calls);
+}
+
 int sonde_render_close(struct sonde_render *r)
 {
 	struct render_core *c = (struct render_core *)r;
@@ -115,8 +137,12 @@ int sonde_render_close(struct sonde_render *r)
 
 	if (!r)
 		return 0;
-	if (r->ops->close)
-		rc = r->ops->close(r);
+	rc = sonde_calls_flush(c->calls);
+	if (r->ops->close) {
+		int e = r->ops->close(r);
+
+		rc = rc ? rc : e;
+	}
 	if (!rc)
 		rc = c->write_error;
 	if (fflush(r->out) || ferror(r->out))
@@ -124,6 +150,7 @@ int sonde_render_close(struct sonde_render *r)
 	sonde_line_free(&r->line);
 	sonde_tasks_free(r->tasks);
 	sonde_sc_names_free(c->names);
+	sonde_calls_free(c->calls);
 	free(c);
 	return rc;
 }
@@ -141,6 +168,15 @@ unsigned int sonde_render_sc_nargs(const struct sonde_render *r, uint32_t nr)
 int sonde_render_sc_ret_addr(const struct sonde_render *r, uint32_t nr)
 {
 	return sonde_sc_names_ret_addr(((const struct render_core *)r)->names, nr);
+}
+
+int sonde_render_sc_decoded(const struct sonde_render *r, uint32_t nr)
+{
+	const char *builtin = sonde_syscall_name(nr);
+	char buf[32];
+
+	return builtin && sonde_strace_is_decoded(nr) &&
+	       !strcmp(builtin, sonde_render_sc_name(r, nr, buf, sizeof(buf)));
 }
 
 int sonde_render_emit(struct sonde_render *r)

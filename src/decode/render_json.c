@@ -8,7 +8,16 @@
  * ts is the trace's CLOCK_MONOTONIC time in ns (for a syscall, its entry
  * time). Per type:
  *   syscall  name, nr, args (raw values, the syscall's arity), ret, dur,
- *            noreturn, unfinished, and errno (name) when ret is an error
+ *            noreturn, unfinished, and errno (name) + errno_nr when ret
+ *            is an error; where the strace decoders know the call, argv:
+ *            the decoded arguments by name ({"dirfd":"AT_FDCWD",
+ *            "pathname":"/etc/passwd","flags":["O_RDONLY"],"mode":0},
+ *            see sonde_strace_json) and result: what the call returned
+ *            besides its value (poll's revents, fcntl's flags...), when
+ *            any; with --payload, payload: the captured memory, one
+ *            object per argument ({"arg":1,"name":"buf","phase":"exit",
+ *            "addr":"0x...","requested":N,"returned":N,"captured":N,
+ *            "unreadable":false,"encoding":"hex","data":"..."})
  *   switch   prev_comm, prev_prio, prev_state (raw), prev_state_name,
  *            next_pid, next_tid, next_comm, next_prio
  *   wakeup   prio, target_cpu, waker_pid, waker_tid, new
@@ -16,17 +25,50 @@
  *   exec     filename, argv, argc, argv_truncated, old_tid, comm
  *   exit     status (raw wait status), code or signal + signal_name,
  *            core_dumped, group_dead
- *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind
+ *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind (ring,
+ *            writer, or live: not shown by `sonde strace --json`, which
+ *            could not keep up)
  * Strings are JSON-escaped; bytes that are not UTF-8 come out as \udcXX
  * (see sonde_line_json_str) so that no byte of argv is lost.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/strace.h>
 #include <sonde/syscalls.h>
+
+struct json_priv {
+	struct sonde_strace_opts so; /* the decoders' options: -s */
+	struct sonde_line res;	     /* members of "result" */
+};
+
+static int json_open(struct sonde_render *r)
+{
+	struct json_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	sonde_strace_opts_init(&p->so);
+	/* JSON strings are whole unless -s says otherwise. */
+	p->so.strsize = r->opts.strsize;
+	r->priv = p;
+	return 0;
+}
+
+static int json_close(struct sonde_render *r)
+{
+	struct json_priv *p = r->priv;
+
+	sonde_line_free(&p->res);
+	free(p);
+	r->priv = NULL;
+	return 0;
+}
 
 static void json_head(struct sonde_render *r, const struct sonde_hdr *rec)
 {
@@ -63,11 +105,103 @@ static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	sonde_line_printf(l, "],\"ret\":%" PRId64 ",\"dur\":%" PRIu64, (int64_t)e->ret,
 			  (uint64_t)e->dur);
 	if (!(rec->flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED)) &&
-	    sonde_syscall_failed(e->ret) && (ename = sonde_errno_name((int)-e->ret)))
-		sonde_line_printf(l, ",\"errno\":\"%s\"", ename);
+	    sonde_syscall_failed(e->ret)) {
+		if ((ename = sonde_errno_name((int)-e->ret)))
+			sonde_line_printf(l, ",\"errno\":\"%s\"", ename);
+		sonde_line_printf(l, ",\"errno_nr\":%d", (int)-e->ret);
+	}
 	sonde_line_printf(l, ",\"noreturn\":%s,\"unfinished\":%s",
 			  json_bool(rec->flags & SONDE_SC_NORETURN),
 			  json_bool(rec->flags & SONDE_SC_UNFINISHED));
+}
+
+static void json_hex(struct sonde_line *l, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sonde_line_printf(l, "%02x", p[i]);
+}
+
+static void json_base64(struct sonde_line *l, const uint8_t *p, size_t n)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16;
+		size_t k = n - i < 3 ? n - i : 3;
+
+		if (k > 1)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (k > 2)
+			v |= p[i + 2];
+		sonde_line_putc(l, b64[v >> 18]);
+		sonde_line_putc(l, b64[(v >> 12) & 63]);
+		sonde_line_putc(l, k > 1 ? b64[(v >> 6) & 63] : '=');
+		sonde_line_putc(l, k > 2 ? b64[v & 63] : '=');
+	}
+}
+
+/* ,"payload":[{...}, ...]: every piece of memory captured for the call,
+ * entry before exit, by argument. */
+static void json_payload(struct sonde_render *r, const struct sonde_call *c)
+{
+	struct sonde_line *l = &r->line;
+	int hex = r->opts.payload == SONDE_PAYLOAD_HEX;
+	const char *name;
+
+	sonde_line_printf(l, ",\"payload\":[");
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+		int unreadable = !!(p->flags & SONDE_PLF_UNREADABLE);
+
+		sonde_line_printf(l, "%s{\"arg\":%u", i ? "," : "", p->arg);
+		name = sonde_render_sc_decoded(r, c->sc->nr)
+			       ? sonde_strace_arg_name(c->sc->nr, p->arg)
+			       : NULL;
+		if (name)
+			json_key_str(l, "name", name, 64);
+		sonde_line_printf(l,
+				  ",\"phase\":\"%s\",\"addr\":\"%#" PRIx64
+				  "\",\"requested\":%" PRIu32 ",\"returned\":%" PRIu32
+				  ",\"captured\":%" PRIu32
+				  ",\"unreadable\":%s,\"encoding\":\"%s\",\"data\":\"",
+				  p->phase == SONDE_PL_EXIT ? "exit" : "entry", (uint64_t)p->addr,
+				  p->requested, p->returned, unreadable ? 0 : p->captured,
+				  json_bool(unreadable), hex ? "hex" : "base64");
+		if (!unreadable && p->captured) {
+			if (hex)
+				json_hex(l, p->data, p->captured);
+			else
+				json_base64(l, p->data, p->captured);
+		}
+		sonde_line_printf(l, "\"}");
+	}
+	sonde_line_putc(l, ']');
+}
+
+/* A syscall with its captured memory: the raw fields, then what the
+ * decoders make of it. */
+static int json_call(struct sonde_render *r, const struct sonde_call *c)
+{
+	struct json_priv *p = r->priv;
+	struct sonde_line *l = &r->line;
+	const struct sonde_hdr *rec = &c->sc->hdr;
+
+	json_head(r, rec);
+	json_syscall(r, rec);
+	if (sonde_render_sc_decoded(r, c->sc->nr)) {
+		sonde_line_printf(l, ",\"argv\":");
+		sonde_line_reset(&p->res);
+		sonde_strace_json(&p->so, c, l, &p->res);
+		if (p->res.oom)
+			l->oom = 1;
+		if (p->res.len)
+			sonde_line_printf(l, ",\"result\":{%s}", p->res.buf);
+	}
+	if (r->opts.payload)
+		json_payload(r, c);
+	sonde_line_putc(l, '}');
+	return sonde_render_emit(r);
 }
 
 static void json_switch(struct sonde_render *r, const struct sonde_hdr *rec)
@@ -180,6 +314,7 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 		sonde_line_printf(l, ",\"count\":%" PRIu64 ",\"kind\":\"%s\"", (uint64_t)e->count,
 				  e->kind == SONDE_LOST_RING	 ? "ring"
 				  : e->kind == SONDE_LOST_WRITER ? "writer"
+				  : e->kind == SONDE_LOST_LIVE	 ? "live"
 								 : "unknown");
 		break;
 	}
@@ -206,5 +341,8 @@ static int json_record(struct sonde_render *r, const struct sonde_hdr *rec)
 const struct sonde_renderer sonde_render_json = {
 	.name = "json",
 	.summary = "NDJSON, one object per event",
+	.open = json_open,
 	.record = json_record,
+	.call = json_call,
+	.close = json_close,
 };

@@ -1,27 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The text renderer: strace -f -T lines for syscalls, with the raw
- * arguments in hex (as strace -e raw=all prints them) for the syscall's
- * arity, and "--- ... ---" / "+++ ... +++" lines for everything else:
+ * The text renderer: strace -f -T lines for syscalls, decoded by the
+ * strace decoders (include/sonde/strace.h) wherever they know the call,
+ * with the user memory the trace captured (paths, buffers, structs; the
+ * address where none was captured, as strace prints memory it cannot
+ * read); other syscalls, and all of them with --raw, show their raw
+ * arguments in hex for the syscall's arity (as strace -e raw=all).
+ * "--- ... ---" / "+++ ... +++" lines for everything else:
  *
- *   [pid  1234] openat(0xffffff9c, 0x7ffd1c, 0x80000) = 3 <0.000012>
- *   [pid  1234] openat(...) = -1 ENOENT (No such file or directory) <...>
- *   [pid  1234] read(0, 0x7ffd10, 0x400) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)
- * <...> [pid  1234] exit_group(0)           = ? [pid  1234] wait4(0xffffffffffffffff, 0x7ffd, 0, 0
- * <unfinished ...> [pid  1234] +++ exited with 0 +++
+ *   [pid  1234] openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC) = 3 <0.000012>
+ *   [pid  1234] openat(AT_FDCWD, 0x7ffd1c, O_RDONLY) = -1 ENOENT (No such file or directory) <...>
+ *   [pid  1234] syscall_0x1f4(0x1, 0x2, 0, 0, 0, 0) = -1 ENOSYS (Function not implemented) <...>
+ *   [pid  1234] exit_group(0)                 = ?
+ *   [pid  1234] wait4(-1, 0x7ffd, 0, NULL <unfinished ...>
+ *   [pid  1234] +++ exited with 0 +++
  *   --- lost 12 events on cpu 1 (ring buffer full) ---
  *
  * As in strace, " = " is aligned on column 40 when the call is short.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/strace.h>
 #include <sonde/syscalls.h>
 
 #define TEXT_RESULT_COL 40
+
+struct text_priv {
+	struct sonde_strace_opts so; /* the decoders' options: -s, -v */
+	struct sonde_line ret;	     /* the decoded return value */
+};
+
+static int text_open(struct sonde_render *r)
+{
+	struct text_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	sonde_strace_opts_init(&p->so);
+	if (r->opts.strsize)
+		p->so.strsize = r->opts.strsize;
+	p->so.verbose = !!r->opts.verbose;
+	r->priv = p;
+	return 0;
+}
+
+static int text_close(struct sonde_render *r)
+{
+	struct text_priv *p = r->priv;
+
+	sonde_line_free(&p->ret);
+	free(p);
+	r->priv = NULL;
+	return 0;
+}
 
 static void text_ts(struct sonde_render *r, struct sonde_line *l, uint64_t ts)
 {
@@ -113,6 +150,34 @@ static int text_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	}
 	text_ret(r, e);
 	text_dur(r, e->dur);
+	return sonde_render_emit(r);
+}
+
+/* A syscall the decoders know: strace's own text for it. */
+static int text_call(struct sonde_render *r, const struct sonde_call *c)
+{
+	const struct sonde_ev_syscall *e = c->sc;
+	struct text_priv *p = r->priv;
+	struct sonde_line *l = &r->line;
+
+	if (r->opts.raw || !sonde_render_sc_decoded(r, e->nr))
+		return text_syscall(r, &e->hdr);
+	text_prefix(r, &e->hdr);
+	sonde_line_reset(&p->ret);
+	sonde_strace_text(&p->so, c, l, &p->ret);
+	if (p->ret.oom)
+		l->oom = 1;
+	if (e->hdr.flags & SONDE_SC_UNFINISHED) {
+		/* "wait4(-1, 0x7ffd, 0, NULL <unfinished ...>" as strace */
+		if (l->len && l->buf[l->len - 1] == ')')
+			l->buf[--l->len] = '\0';
+		sonde_line_printf(l, " <unfinished ...>");
+		return sonde_render_emit(r);
+	}
+	sonde_line_tab(l, TEXT_RESULT_COL);
+	sonde_line_printf(l, "= %s", p->ret.buf ? p->ret.buf : "");
+	if (!(e->hdr.flags & SONDE_SC_NORETURN))
+		text_dur(r, e->dur);
 	return sonde_render_emit(r);
 }
 
@@ -263,6 +328,9 @@ static int text_record(struct sonde_render *r, const struct sonde_hdr *rec)
 
 const struct sonde_renderer sonde_render_text = {
 	.name = "text",
-	.summary = "strace-like lines, raw hex arguments",
+	.summary = "strace-like lines, arguments decoded (raw hex for the rest)",
+	.open = text_open,
 	.record = text_record,
+	.call = text_call,
+	.close = text_close,
 };

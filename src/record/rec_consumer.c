@@ -28,8 +28,10 @@ struct rec_cpu_ctx {
 
 int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struct sonde_hdr *h)
 {
-	int e = sonde_writer_append(c->w, stream, h);
+	int e;
 
+	rec_live_push(c->live, h);
+	e = c->w ? sonde_writer_append(c->w, stream, h) : 0;
 	if (e) {
 		c->lost_writer++;
 		if (!c->write_err)
@@ -105,9 +107,14 @@ static void *consumer_main(void *arg)
 	uint64_t last_flush = mono_ns();
 
 	while (!atomic_load(&c->stop)) {
+		uint64_t mark;
+
 		ring_buffer__poll(c->rb, POLL_MS);
+		/* Every record submitted before mark is consumed below. */
+		mark = mono_ns();
 		ring_buffer__consume(c->rb);
-		if (mono_ns() - last_flush >= FLUSH_NS) {
+		rec_live_progress(c->live, mark);
+		if (c->w && mono_ns() - last_flush >= FLUSH_NS) {
 			/* Never waits for the compression queue: a burst of
 			 * payloads being compressed must not stop the draining. */
 			sonde_writer_submit(c->w);

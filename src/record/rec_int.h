@@ -10,6 +10,7 @@
 #include <sonde/format.h>
 #include <sonde/record.h>
 #include <sonde/record_bpf.h>
+#include "record/rec_live.h"
 
 struct sonde_bpf;
 struct ring_buffer;
@@ -48,7 +49,8 @@ int rec_bpf_inflight(const struct rec_bpf *b, pid_t tid, struct sonde_inflight *
 /* rec_consumer.c: drains the rings into the writer on its own thread. */
 struct rec_consumer {
 	struct ring_buffer *rb;
-	struct sonde_writer *w;
+	struct sonde_writer *w; /* NULL: live sink only */
+	struct rec_live *live;
 	pthread_t thread;
 	int started;
 	atomic_int stop;

@@ -94,6 +94,8 @@ static int record_open_writer(struct sonde_writer **w, const struct sonde_record
 	struct timespec mono, wall;
 	struct utsname u;
 
+	if (o->live && o->live_only)
+		return 0;
 	uname(&u);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &wall);
@@ -185,6 +187,10 @@ static void run_wait(struct run *r, sigset_t *sigs)
 			r->stop_signal = sig;
 			return;
 		}
+		if (rec_live_failed(r->c.live)) {
+			r->stop_signal = SIGPIPE; /* the live output broke */
+			return;
+		}
 		run_reap(r, WNOHANG);
 		if (r->o->duration > 0 && (double)(now - start) / 1e9 >= r->o->duration)
 			return;
@@ -215,13 +221,15 @@ static void run_stop(struct run *r)
 static void run_summary(struct run *r, struct sonde_record_summary *s, uint64_t t0,
 			uint64_t unfinished)
 {
-	struct sonde_writer_stats ws;
+	struct sonde_writer_stats ws = { 0 };
 	struct sonde_cap_cpu cap;
 	struct rusage ru;
 
-	/* Every chunk through the payload store, so its counts are final. */
-	sonde_writer_flush(r->w);
-	sonde_writer_stats(r->w, &ws);
+	if (r->w) {
+		/* Every chunk through the payload store: final counts. */
+		sonde_writer_flush(r->w);
+		sonde_writer_stats(r->w, &ws);
+	}
 	rec_payload_stats(&r->b, &cap);
 	s->snaplen = r->o->snaplen;
 	s->payload_bytes = ws.payload_bytes;
@@ -268,6 +276,9 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	e = rec_consumer_init(&r->c, &r->b, r->w, err, errlen);
 	if (e)
 		return e;
+	e = rec_live_start(&r->c.live, o->live, err, errlen);
+	if (e)
+		return e;
 	e = rec_bpf_attach(&r->b, err, errlen);
 	if (e)
 		return e;
@@ -292,6 +303,8 @@ static void run_cleanup(struct run *r)
 		rec_child_kill(&r->ch);
 	rec_consumer_stop(&r->c);
 	rec_consumer_free(&r->c);
+	rec_live_free(r->c.live);
+	r->c.live = NULL;
 	if (r->w)
 		sonde_writer_close(r->w);
 	r->w = NULL;
@@ -346,6 +359,7 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	run_wait(&r, &sigs);
 	run_stop(&r);
 	unfinished = rec_proc_unfinished(&r.b, &r.c, r.b.ncpus, o);
+	rec_live_stop(r.c.live);
 	run_summary(&r, sum, t0, unfinished);
 	e = sonde_writer_close(r.w);
 	r.w = NULL;
@@ -357,7 +371,8 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 			 o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT,
 			 strerror(-r.c.write_err), (unsigned long long)r.c.lost_writer);
 	e = e ? e : r.c.write_err;
-	if (!stat(o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT, &st))
+	if (!(o->live && o->live_only) &&
+	    !stat(o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT, &st))
 		sum->file_bytes = st.st_size;
 	if (!r.stop_signal)
 		run_reap(&r, 0);

@@ -23,10 +23,13 @@ set -- $kids
 child3=${1:-none} child9=${2:-none}
 
 check "ENOENT rendered as strace does" \
-	grep -q "^\[pid *$main\] openat(0xffffff9c, 0x[0-9a-f]*, 0, 0) = -1 ENOENT (No such file or directory) <[0-9]\.[0-9]\{6\}>$" "$TMP/p.txt"
+	grep -q "^\[pid *$main\] openat(AT_FDCWD, 0x[0-9a-f]*, O_RDONLY) = -1 ENOENT (No such file or directory) <[0-9]\.[0-9]\{6\}>$" "$TMP/p.txt"
 check "five getppid lines with the parent's pid" \
 	test "$(grep -c "^\[pid *$main\] getppid() *= [0-9]* <" "$TMP/p.txt")" -eq 5
-check "write of 7 bytes" grep -q "^\[pid *$main\] write(0x3, 0x[0-9a-f]*, 0x7) *= 7 <" "$TMP/p.txt"
+check "write of 7 bytes" grep -q "^\[pid *$main\] write(3, 0x[0-9a-f]*, 7) *= 7 <" "$TMP/p.txt"
+"$SONDE" print --raw --events syscall "$T" > "$TMP/raw.txt"
+check "--raw: the raw registers in hex" \
+	grep -q "^\[pid *$main\] openat(0xffffff9c, 0x[0-9a-f]*, 0, 0) = -1 ENOENT (No such file or directory) <[0-9]\.[0-9]\{6\}>$" "$TMP/raw.txt"
 check "exit_group never returns: = ?" grep -q "^\[pid *$main\] exit_group(0) *= ?$" "$TMP/p.txt"
 check "child exit status" grep -q "^\[pid *$child3\] +++ exited with 3 +++$" "$TMP/p.txt"
 check "child killed by SIGKILL" grep -q "^\[pid *$child9\] +++ killed by SIGKILL +++$" "$TMP/p.txt"

@@ -10,6 +10,7 @@
 
 #include <sonde/analysis.h>
 #include <sonde/format.h>
+#include <sonde/payload.h>
 #include <sonde/render.h>
 
 #include "check.h"
@@ -84,8 +85,24 @@ TEST(text_syscalls)
 	c.hdr.flags = SONDE_SC_NORETURN;
 	c.args[0] = 3;
 	d.hdr.flags = SONDE_SC_UNFINISHED;
-	/* built-in table: the trace names only 0..3, nr 257 is beyond it */
+	/* built-in table: the trace names only 0..3, nr 257 is beyond it.
+	 * Decoded as strace does; no memory captured: addresses. */
 	out = render("text", NULL, NULL, recs, 7);
+	CHECK_EQ_STR(
+		out,
+		"[pid   100] read(16, 0x20, 48)          = 832 <0.000012>\n"
+		"[pid   101] openat(16, 0x20, O_RDONLY|0x30) = -1 ENOENT (No such file or "
+		"directory) <0.000004>\n"
+		"[pid   100] exit_group(3)               = ?\n"
+		"[pid   101] wait4(16, 0x20, 0x30 /* W??? */, 0x40 <unfinished ...>\n"
+		"[pid   100] mmap(0x10, 32, 0x30 /* PROT_??? */, 0 /* MAP_??? */|MAP_32BIT, 80, 0x60) "
+		"= 0x7f0000001000 <0.000000>\n"
+		"[pid   100] read(16, 0x20, 48)          = ? ERESTARTSYS (To be restarted if "
+		"SA_RESTART is set) <1.500000>\n"
+		"[pid   100] syscall_0x190(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0 <0.000000>\n");
+	free(out);
+	/* --raw: every syscall's raw arguments, for its arity */
+	out = render("text", NULL, &(struct sonde_render_opts){ .raw = 1 }, recs, 7);
 	CHECK_EQ_STR(
 		out,
 		"[pid   100] read(0x10, 0x20, 0x30)      = 832 <0.000012>\n"
@@ -115,8 +132,16 @@ TEST(text_names_from_trace_table)
 
 	m.syscall_names = odd;
 	out = render("text", &m, &o, recs, 2);
-	CHECK_EQ_STR(out, "[pid   100] write(0x10, 0x20, 0x30)     = 3\n"
-			  "[pid   100] close(0x10)                 = 0\n");
+	CHECK_EQ_STR(out, "[pid   100] write(16, 0x20, 48)         = 3\n"
+			  "[pid   100] close(16)                   = 0\n");
+	free(out);
+	/* A trace whose table gives nr 3 another name: the decoders'
+	 * idea of nr 3 does not apply, raw arguments. */
+	static const char *const other[] = { "read", "write", "open", "fsync2" };
+	m.syscall_names = other;
+	out = render("text", &m, &o, recs, 2);
+	CHECK_EQ_STR(out, "[pid   100] write(16, 0x20, 48)         = 3\n"
+			  "[pid   100] fsync2(0x10, 0x20, 0x30, 0x40, 0x50, 0x60) = 0\n");
 	free(out);
 }
 
@@ -130,18 +155,18 @@ TEST(text_timestamps)
 
 	o.ts = SONDE_TS_TOD_US;
 	out = render("text", &meta, &o, recs, 2);
-	CHECK_EQ_STR(out, "03:04:05.005000 [pid   100] close(0x10) = 0\n"
-			  "03:04:05.007250 [pid   100] close(0x10) = 0\n");
+	CHECK_EQ_STR(out, "03:04:05.005000 [pid   100] close(16)   = 0\n"
+			  "03:04:05.007250 [pid   100] close(16)   = 0\n");
 	free(out);
 	o.ts = SONDE_TS_EPOCH;
 	out = render("text", &meta, &o, recs, 2);
-	CHECK_EQ_STR(out, "1704164645.005000 [pid   100] close(0x10) = 0\n"
-			  "1704164645.007250 [pid   100] close(0x10) = 0\n");
+	CHECK_EQ_STR(out, "1704164645.005000 [pid   100] close(16) = 0\n"
+			  "1704164645.007250 [pid   100] close(16) = 0\n");
 	free(out);
 	o.ts = SONDE_TS_DELTA;
 	out = render("text", &meta, &o, recs, 2);
-	CHECK_EQ_STR(out, "     0.000000 [pid   100] close(0x10)   = 0\n"
-			  "     0.002250 [pid   100] close(0x10)   = 0\n");
+	CHECK_EQ_STR(out, "     0.000000 [pid   100] close(16)     = 0\n"
+			  "     0.002250 [pid   100] close(16)     = 0\n");
 	free(out);
 }
 
@@ -303,10 +328,12 @@ TEST(json_all_types)
 	CHECK_EQ_STR(out,
 		     "{\"type\":\"syscall\",\"ts\":1000000000000,\"cpu\":1,\"pid\":100,\"tid\":100,"
 		     "\"name\":\"open\",\"nr\":2,\"args\":[16,32,48],\"ret\":-2,\"dur\":700,"
-		     "\"errno\":\"ENOENT\",\"noreturn\":false,\"unfinished\":false}\n"
+		     "\"errno\":\"ENOENT\",\"errno_nr\":2,\"noreturn\":false,\"unfinished\":false,"
+		     "\"argv\":{\"pathname\":{\"addr\":\"0x10\",\"unreadable\":false},"
+		     "\"flags\":[\"O_RDONLY\",\"0x20\"],\"mode\":48}}\n"
 		     "{\"type\":\"syscall\",\"ts\":1000000000001,\"cpu\":1,\"pid\":100,\"tid\":100,"
 		     "\"name\":\"exit_group\",\"nr\":231,\"args\":[16],\"ret\":0,\"dur\":0,"
-		     "\"noreturn\":true,\"unfinished\":false}\n"
+		     "\"noreturn\":true,\"unfinished\":false,\"argv\":{\"error_code\":16}}\n"
 		     "{\"type\":\"switch\",\"ts\":1000000001000,\"cpu\":0,\"pid\":8862,\"tid\":"
 		     "8862,\"prev_comm\":\"TP09\",\"prev_prio\":115,\"prev_state\":1,\"prev_state_"
 		     "name\":\"TASK_INTERRUPTIBLE\",\"next_pid\":0,\"next_tid\":0,\"next_comm\":"
@@ -320,6 +347,77 @@ TEST(json_all_types)
 		     "\"filename\":\"/"
 		     "x\",\"argv\":[\"a\\\"\\\\\\u0001\xc3\xa9\\udcff\"],\"argc\":1,\"argv_"
 		     "truncated\":false,\"old_tid\":9,\"comm\":\"x\"}\n");
+	free(out);
+}
+
+/* write(1, "hello\377", 6) with its captured buffer, payload record first
+ * (entry and exit may run on different CPUs: any order within a call). */
+struct write_call {
+	struct {
+		struct sonde_ev_payload p;
+		uint8_t data[8];
+	} pl;
+	struct sonde_ev_syscall sc;
+	const struct sonde_hdr *recs[2];
+};
+
+static void write_call(struct write_call *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->sc = sc(MONO0, 100, 1, 6, 2000);
+	w->sc.args[0] = 1;
+	w->sc.args[1] = 0x7ffd0000;
+	w->sc.args[2] = 6;
+	hdr(&w->pl.p.hdr, SONDE_REC_PAYLOAD, sizeof(w->pl), MONO0, 100, 100, 0);
+	w->pl.p.addr = 0x7ffd0000;
+	w->pl.p.requested = w->pl.p.returned = w->pl.p.captured = w->pl.p.chunk = 6;
+	w->pl.p.nr = 1;
+	w->pl.p.arg = 1;
+	w->pl.p.phase = 0;
+	memcpy(w->pl.data, "hello\377", 6);
+	w->recs[0] = &w->pl.p.hdr;
+	w->recs[1] = &w->sc.hdr;
+}
+
+TEST(payloads_decoded_everywhere)
+{
+	struct sonde_render_opts o = { .utc = 1 };
+	struct write_call w;
+	char *out;
+
+	write_call(&w);
+	out = render("text", &meta, NULL, w.recs, 2);
+	CHECK_EQ_STR(out, "[pid   100] write(1, \"hello\\377\", 6)    = 6 <0.000002>\n");
+	free(out);
+	out = render("flight", &meta, &o, w.recs, 2);
+	CHECK_EQ_STR(out, "03:04:05.000000 #1 100 write() -->\n"
+			  "03:04:05.000002 #1 100 write() <-- 6\n");
+	free(out);
+	o.payload = SONDE_PAYLOAD_HEX;
+	out = render("json", &meta, &o, w.recs, 2);
+	CHECK_EQ_STR(out,
+		     "{\"type\":\"syscall\",\"ts\":1000000000000,\"cpu\":1,\"pid\":100,\"tid\":100,"
+		     "\"name\":\"write\",\"nr\":1,\"args\":[1,2147287040,6],\"ret\":6,\"dur\":2000,"
+		     "\"noreturn\":false,\"unfinished\":false,\"argv\":{\"fd\":1,\"buf\":"
+		     "\"hello\\udcff\",\"count\":6},\"payload\":[{\"arg\":1,\"name\":\"buf\","
+		     "\"phase\":\"entry\",\"addr\":\"0x7ffd0000\",\"requested\":6,\"returned\":6,"
+		     "\"captured\":6,\"unreadable\":false,\"encoding\":\"hex\",\"data\":"
+		     "\"68656c6c6fff\"}]}\n");
+	free(out);
+	o.payload = SONDE_PAYLOAD_BASE64;
+	o.strsize = 2;
+	out = render("json", &meta, &o, w.recs, 2);
+	CHECK(strstr(out, "\"argv\":{\"fd\":1,\"buf\":\"he\",\"count\":6}"));
+	CHECK(strstr(out, "\"encoding\":\"base64\",\"data\":\"aGVsbG//\"}]}\n"));
+	free(out);
+	/* memory that could not be read: flagged, no bytes */
+	w.pl.p.flags = SONDE_PLR_UNREADABLE;
+	w.pl.p.captured = w.pl.p.chunk = 0;
+	w.pl.p.hdr.size = sizeof(w.pl.p);
+	out = render("json", &meta, &o, w.recs, 2);
+	CHECK(strstr(out, "\"buf\":{\"addr\":\"0x7ffd0000\",\"unreadable\":true}"));
+	CHECK(strstr(out,
+		     "\"captured\":0,\"unreadable\":true,\"encoding\":\"base64\",\"data\":\"\"}"));
 	free(out);
 }
 
@@ -345,6 +443,7 @@ TEST(malformed_records_are_skipped)
 	CHECK_EQ_INT(sonde_render_open(&r, "text", f, &meta, NULL), 0);
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ_INT(sonde_render_record(r, recs[i]), 0);
+	CHECK_EQ_INT(sonde_render_flush(r), 0);
 	CHECK_EQ_INT(r->skipped, 3);
 	CHECK_EQ_INT(sonde_render_close(r), 0);
 	fclose(f);
@@ -356,6 +455,7 @@ TEST(malformed_records_are_skipped)
 TEST(write_errors_are_reported)
 {
 	struct sonde_ev_syscall a = sc(MONO0, 100, 0, 1, 1);
+	struct sonde_ev_syscall b = sc(MONO0 + 1, 100, 0, 1, 1);
 	FILE *f = fopen("/dev/full", "w");
 	struct sonde_render *r;
 
@@ -365,7 +465,10 @@ TEST(write_errors_are_reported)
 	}
 	setvbuf(f, NULL, _IONBF, 0);
 	CHECK_EQ_INT(sonde_render_open(&r, "json", f, &meta, NULL), 0);
-	CHECK(sonde_render_record(r, &a.hdr) < 0);
+	/* A call waits for its payloads (same timestamp): the next
+	 * timestamp renders it, and that record reports the failure. */
+	CHECK_EQ_INT(sonde_render_record(r, &a.hdr), 0);
+	CHECK(sonde_render_record(r, &b.hdr) < 0);
 	CHECK(sonde_render_close(r) < 0);
 	fclose(f);
 }
@@ -414,16 +517,24 @@ TEST(random_records_are_safe)
 				((struct sonde_ev_exec *)h)->argv_len %= 64;
 		if (i % 3 == 0 && h->type == SONDE_REC_PROC)
 			((struct sonde_ev_proc *)h)->cmdline_len %= 64;
+		if (i % 5 == 0 && h->type == SONDE_REC_PAYLOAD)
+			((struct sonde_ev_payload *)h)->captured %= 4096;
 		fits += sonde_rec_fits(h);
-		/* Payloads belong to their syscall: passed over, not skipped. */
-		payloads += h->type == SONDE_REC_PAYLOAD;
+		/* payload records the grouping takes are never shown or
+		 * skipped: they go with their syscall */
+		payloads += h->type == SONDE_REC_PAYLOAD &&
+			    h->size >= sizeof(struct sonde_ev_payload) &&
+			    ((struct sonde_ev_payload *)h)->captured <= SONDE_SNAPLEN_MAX;
 		for (int k = 0; k < 3; k++)
 			CHECK_EQ_INT(sonde_render_record(r[k], h), 0);
 		CHECK_EQ_INT(sonde_stats_add(st, h), 0);
 		sonde_filter_match(&f, h);
 	}
+	for (int k = 0; k < 3; k++)
+		CHECK_EQ_INT(sonde_render_flush(r[k]), 0);
 	skipped = r[0]->skipped;
 	CHECK_EQ_INT(skipped, 20000 - fits - payloads);
+	CHECK(payloads > 100);
 	CHECK(fits > 1000);
 	for (int k = 0; k < 3; k++)
 		CHECK_EQ_INT(sonde_render_close(r[k]), 0);
@@ -458,6 +569,7 @@ int main(void)
 	RUN(flight_orders_exit_lines);
 	RUN(flight_flushes_at_close_and_errors);
 	RUN(json_all_types);
+	RUN(payloads_decoded_everywhere);
 	RUN(malformed_records_are_skipped);
 	RUN(write_errors_are_reported);
 	RUN(random_records_are_safe);

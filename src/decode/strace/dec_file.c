@@ -52,7 +52,8 @@ void dec_openat2(struct st *s)
 	pr_path(s, st_arg(s, 1));
 	st_sep(s);
 	ps_open_how(s, SONDE_PL_ENTRY, st_arg(s, 2), st_arg(s, 3));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 3));
 	s->rkind = R_FD;
 }
 
@@ -67,15 +68,20 @@ static void pr_flock(struct st *s, int phase, uint64_t addr, int with_pid)
 
 	if (!st_fetch(s, phase, addr, &f, sizeof(f)))
 		return;
-	sb_puts(s->o, "{l_type=");
+	st_obj_begin(s);
+	st_field(s, "l_type");
 	pr_xval(s, &x_lock_type, (uint64_t)f.l_type, "F_???");
-	sb_puts(s->o, ", l_whence=");
+	st_field(s, "l_whence");
 	pr_xval(s, &x_seek, (uint64_t)f.l_whence, "SEEK_???");
-	sb_printf(s->o, ", l_start=%lld, l_len=%lld", (long long)f.l_start,
-		  (long long)f.l_len);
-	if (with_pid)
-		sb_printf(s->o, ", l_pid=%d", f.l_pid);
-	sb_putc(s->o, '}');
+	st_field(s, "l_start");
+	pr_long(s, (uint64_t)f.l_start);
+	st_field(s, "l_len");
+	pr_long(s, (uint64_t)f.l_len);
+	if (with_pid) {
+		st_field(s, "l_pid");
+		pr_int(s, (uint64_t)f.l_pid);
+	}
+	st_obj_end(s);
 }
 
 static const struct xlat_ent seals_e[] = {
@@ -84,31 +90,30 @@ static const struct xlat_ent seals_e[] = {
 };
 static const struct xlat x_seals = { seals_e, 5, 0 };
 
+/* " (flags O_RDWR|O_LARGEFILE)" after the return value; JSON
+ * "result":{"flags":["O_RDWR","O_LARGEFILE"]}. */
 static void rv_flags(struct st *s, const char *what, const struct xlat *x,
 		     int open_modes)
 {
+	struct sonde_strace_opts o = *s->opt;
 	struct strbuf b;
-	struct st tmp = *s;
+	struct st tmp;
 
 	if (!st_ok(s))
 		return;
 	s->rkind = R_HEX;
-	sb_init(&b);
-	tmp.o = &b;
+	st_res_begin(s, &tmp, &b, what);
 	sb_printf(&b, " (%s ", what);
-	if (open_modes) {
-		struct sonde_strace_opts o = *s->opt;
-
-		o.xlat = SONDE_XLAT_ABBREV;
-		tmp.opt = &o;
+	o.xlat = SONDE_XLAT_ABBREV;
+	tmp.opt = &o;
+	if (open_modes)
 		pr_open_flags(&tmp, (uint64_t)s->ret);
-	} else {
+	else if (tmp.j)
+		pr_flags(&tmp, x, (uint64_t)s->ret, NULL);
+	else
 		sb_flags(&b, x, (uint64_t)s->ret);
-	}
 	sb_putc(&b, ')');
-	if (b.s)
-		snprintf(s->rv_aux, sizeof(s->rv_aux), "%s", b.s);
-	sb_free(&b);
+	st_res_end(s, &tmp, &b);
 }
 
 void dec_fcntl(struct st *s)
@@ -122,7 +127,8 @@ void dec_fcntl(struct st *s)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		sb_printf(s->o, ", %d", (int)a);
+		st_sep(s);
+		pr_int(s, a);
 		s->rkind = R_FD;
 		break;
 	case F_SETFD:
@@ -177,7 +183,8 @@ void dec_fcntl(struct st *s)
 	case F_GETPIPE_SZ:
 		break;
 	default:
-		sb_printf(s->o, ", %#llx", (unsigned long long)a);
+		st_sep(s);
+		pr_hex(s, a);
 		break;
 	}
 }
@@ -247,36 +254,75 @@ static void pr_cflag(struct strbuf *b, uint32_t v)
 	}
 }
 
+/* One termios flag word, printed by fn (text) or as an array (JSON). */
+static void pr_tio_word(struct st *s, const char *name,
+			void (*fn)(struct strbuf *, uint32_t, const struct xlat *),
+			const struct xlat *x, uint32_t v)
+{
+	struct st_cap c;
+	struct st *t;
+
+	st_field(s, name);
+	t = st_cap_begin(s, &c);
+	fn(t->o, v, x);
+	st_cap_flags(s, &c);
+}
+
+static void tio_flags(struct strbuf *b, uint32_t v, const struct xlat *x)
+{
+	sb_flags(b, x, v);
+}
+
+static void tio_oflag(struct strbuf *b, uint32_t v, const struct xlat *x)
+{
+	(void)x;
+	pr_oflag(b, v);
+}
+
+static void tio_cflag(struct strbuf *b, uint32_t v, const struct xlat *x)
+{
+	(void)x;
+	pr_cflag(b, v);
+}
+
 static void pr_termios(struct st *s, int phase, uint64_t addr)
 {
 	struct termios_k t;
 
 	if (!st_fetch(s, phase, addr, &t, sizeof(t)))
 		return;
-	sb_puts(s->o, "{c_iflag=");
-	sb_flags(s->o, &x_tio_iflag, t.c_iflag);
-	sb_puts(s->o, ", c_oflag=");
-	pr_oflag(s->o, t.c_oflag);
-	sb_puts(s->o, ", c_cflag=");
-	pr_cflag(s->o, t.c_cflag);
-	sb_puts(s->o, ", c_lflag=");
-	sb_flags(s->o, &x_tio_lflag, t.c_lflag);
+	st_obj_begin(s);
+	pr_tio_word(s, "c_iflag", tio_flags, &x_tio_iflag, t.c_iflag);
+	pr_tio_word(s, "c_oflag", tio_oflag, NULL, t.c_oflag);
+	pr_tio_word(s, "c_cflag", tio_cflag, NULL, t.c_cflag);
+	pr_tio_word(s, "c_lflag", tio_flags, &x_tio_lflag, t.c_lflag);
 	if (!s->opt->verbose) {
-		sb_puts(s->o, ", ...}");
+		st_obj_end_cut(s);
 		return;
 	}
-	sb_printf(s->o, ", c_line=N_TTY, c_cc=");
+	st_field(s, "c_line");
+	pr_sym(s, "N_TTY");
+	st_field(s, "c_cc");
 	pr_quoted(s, t.c_cc, sizeof(t.c_cc), 0, 0, 0);
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }
 
 static void pr_winsize(struct st *s, int phase, uint64_t addr)
 {
 	struct winsize w;
 
-	if (st_fetch(s, phase, addr, &w, sizeof(w)))
-		sb_printf(s->o, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}",
-			  w.ws_row, w.ws_col, w.ws_xpixel, w.ws_ypixel);
+	if (!st_fetch(s, phase, addr, &w, sizeof(w)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "ws_row");
+	pr_uint(s, w.ws_row);
+	st_field(s, "ws_col");
+	pr_uint(s, w.ws_col);
+	st_field(s, "ws_xpixel");
+	pr_uint(s, w.ws_xpixel);
+	st_field(s, "ws_ypixel");
+	pr_uint(s, w.ws_ypixel);
+	st_obj_end(s);
 }
 
 /* Requests without a name print as strace's _IOC(dir, type, nr, size). */
@@ -286,6 +332,13 @@ static void pr_ioctl_req(struct st *s, uint32_t req)
 		"_IOC_READ", "_IOC_READ|_IOC_WRITE" };
 	const char *n = xlat_name(&x_ioctl, req);
 
+	if (s->j) {
+		if (n)
+			st_jstr(s, n);
+		else
+			st_juint(s, req);
+		return;
+	}
 	if (n && s->opt->xlat == SONDE_XLAT_ABBREV) {
 		sb_puts(s->o, n);
 		return;
@@ -362,7 +415,7 @@ void dec_ioctl(struct st *s)
 	case TCFLSH:
 	case TCXONC:
 	case TCSBRK:
-		sb_printf(s->o, "%d", (int)a);
+		pr_int(s, a);
 		break;
 	default:
 		pr_hex(s, a);
@@ -375,7 +428,7 @@ static void pr_dirents(struct st *s, const uint8_t *p, size_t len, int old)
 {
 	size_t off = 0, n = 0;
 
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	while (off + 19 <= len) {
 		uint64_t ino, doff;
 		uint16_t reclen;
@@ -387,24 +440,29 @@ static void pr_dirents(struct st *s, const uint8_t *p, size_t len, int old)
 		memcpy(&reclen, p + off + 16, 2);
 		if (reclen < 19 || off + reclen > len)
 			break;
-		if (n)
-			sb_puts(s->o, ", ");
+		st_elem(s);
 		if (st_array_cut(s, n++)) {
 			sb_puts(s->o, "...");
 			break;
 		}
 		type = old ? p[off + reclen - 1] : p[off + 18];
 		nmax = reclen - (old ? 18 : 19);
-		sb_printf(s->o, "{d_ino=%llu, d_off=%lld, d_reclen=%u, d_type=",
-			  (unsigned long long)ino, (long long)doff, reclen);
+		st_obj_begin(s);
+		st_field(s, "d_ino");
+		pr_ulong(s, ino);
+		st_field(s, "d_off");
+		pr_long(s, doff);
+		st_field(s, "d_reclen");
+		pr_uint(s, reclen);
+		st_field(s, "d_type");
 		pr_xval(s, &x_dirent_type, type, "DT_???");
-		sb_puts(s->o, ", d_name=");
+		st_field(s, "d_name");
 		const uint8_t *name = p + off + (old ? 18 : 19);
 		pr_quoted(s, name, strnlen((const char *)name, nmax), 0, 0, 0);
-		sb_putc(s->o, '}');
+		st_obj_end(s);
 		off += reclen;
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 static unsigned int count_dirents(const uint8_t *p, size_t len)
@@ -437,13 +495,14 @@ static void getdents_common(struct st *s, int old)
 	if (st_ok(s) && !s->ret) {
 		/* End of directory: nothing was written, nothing to read. */
 		if (s->opt->verbose) {
-			sb_puts(s->o, "[]");
+			st_arr_begin(s);
+			st_arr_end(s);
 		} else {
 			pr_addr(s, a);
 			sb_puts(s->o, " /* 0 entries */");
 		}
 	} else if (!p) {
-		pr_addr(s, a);
+		pr_unfetched(s, SONDE_PL_EXIT, a);
 	} else if (s->opt->verbose) {
 		pr_dirents(s, p->data + (a - p->addr), (size_t)s->ret, old);
 	} else {
@@ -451,7 +510,8 @@ static void getdents_common(struct st *s, int old)
 		sb_printf(s->o, " /* %u entries */",
 			  count_dirents(p->data + (a - p->addr), (size_t)s->ret));
 	}
-	sb_printf(s->o, ", %u", (unsigned int)st_arg(s, 2));
+	st_sep(s);
+	pr_uint(s, st_arg(s, 2));
 }
 
 void dec_getdents64(struct st *s)
@@ -478,7 +538,8 @@ void dec_readlink(struct st *s)
 	pr_path(s, st_arg(s, 0));
 	st_sep(s);
 	pr_link_buf(s, st_arg(s, 1));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 2));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 2));
 }
 
 void dec_readlinkat(struct st *s)
@@ -488,7 +549,8 @@ void dec_readlinkat(struct st *s)
 	pr_path(s, st_arg(s, 1));
 	st_sep(s);
 	pr_link_buf(s, st_arg(s, 2));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 3));
 }
 
 void dec_getcwd(struct st *s)
@@ -499,7 +561,8 @@ void dec_getcwd(struct st *s)
 		pr_path_at(s, SONDE_PL_EXIT, a);
 	else
 		pr_addr(s, a);
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 1));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 1));
 }
 
 static void mknod_tail(struct st *s, int i)
@@ -510,7 +573,8 @@ static void mknod_tail(struct st *s, int i)
 	if (S_ISCHR(mode) || S_ISBLK(mode)) {
 		uint64_t dev = st_arg(s, i + 1);
 
-		sb_printf(s->o, ", makedev(%#x, %#x)", major(dev), minor(dev));
+		st_sep(s);
+		pr_dev(s, major(dev), minor(dev));
 	}
 }
 
@@ -539,7 +603,8 @@ static void xattr_get_tail(struct st *s, int i)
 		pr_buf(s, SONDE_PL_EXIT, st_arg(s, i + 1), (uint64_t)s->ret, 0);
 	else
 		pr_addr(s, st_arg(s, i + 1));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, i + 2));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, i + 2));
 }
 
 void dec_getxattr(struct st *s)
@@ -562,7 +627,8 @@ static void xattr_list_tail(struct st *s)
 		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
 	else
 		pr_addr(s, st_arg(s, 1));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 2));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 2));
 }
 
 void dec_listxattr(struct st *s)
@@ -584,7 +650,9 @@ static void xattr_set_tail(struct st *s)
 	pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, 1));
 	st_sep(s);
 	pr_buf(s, SONDE_PL_ENTRY, st_arg(s, 2), st_arg(s, 3), 0);
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 3));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 3));
+	st_sep(s);
 	pr_flags(s, &x_xattr, (uint32_t)st_arg(s, 4), "XATTR_???");
 }
 
@@ -606,20 +674,24 @@ void dec_statx(struct st *s)
 {
 	uint32_t fl = (uint32_t)st_arg(s, 2);
 	const char *sync = xlat_name(&x_at_statx_sync, fl & 0x6000);
+	struct st_cap c;
+	struct st *t;
 
 	pr_dirfd(s, st_arg(s, 0));
 	st_sep(s);
 	pr_path(s, st_arg(s, 1));
 	st_sep(s);
-	if (s->opt->xlat != SONDE_XLAT_ABBREV || !sync) {
-		pr_flags(s, &x_at_flags, fl, "AT_???");
+	t = st_cap_begin(s, &c);
+	if (t->opt->xlat != SONDE_XLAT_ABBREV || !sync) {
+		pr_flags(t, &x_at_flags, fl, "AT_???");
 	} else {
-		sb_puts(s->o, sync);
+		sb_puts(t->o, sync);
 		if (fl & ~0x6000u) {
-			sb_putc(s->o, '|');
-			sb_flags(s->o, &x_at_flags, fl & ~0x6000u);
+			sb_putc(t->o, '|');
+			sb_flags(t->o, &x_at_flags, fl & ~0x6000u);
 		}
 	}
+	st_cap_flags(s, &c);
 	st_sep(s);
 	pr_flags(s, &x_statx_mask, (uint32_t)st_arg(s, 3), "STATX_???");
 	st_sep(s);
@@ -645,9 +717,11 @@ void dec_close_range(struct st *s)
 	uint32_t hi = (uint32_t)st_arg(s, 1);
 
 	pr_fd(s, (int)st_arg(s, 0));
-	if (hi == UINT32_MAX)
-		sb_puts(s->o, ", ~0U, ");
+	st_sep(s);
+	if (hi == UINT32_MAX && !s->j)
+		sb_puts(s->o, "~0U");
 	else
-		sb_printf(s->o, ", %u, ", hi);
+		pr_uint(s, hi);
+	st_sep(s);
 	pr_flags(s, &x_close_range, (uint32_t)st_arg(s, 2), "CLOSE_RANGE_???");
 }

@@ -16,34 +16,27 @@ static void pr_pollfds(struct st *s, int phase, uint64_t a, uint64_t n,
 		       int revents)
 {
 	struct pollfd p;
-	int first = 1;
 	unsigned int shown = 0;
 
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (uint64_t i = 0; i < n; i++) {
 		if (!st_peek(s, phase, a + i * sizeof(p), &p, sizeof(p)))
 			break;
 		if (revents && !p.revents)
 			continue;
-		if (!first)
-			sb_puts(s->o, ", ");
-		first = 0;
+		st_elem(s);
 		if (st_array_cut(s, shown++)) {
 			sb_puts(s->o, "...");
 			break;
 		}
-		sb_puts(s->o, "{fd=");
+		st_obj_begin(s);
+		st_field(s, "fd");
 		pr_fd(s, p.fd);
-		if (revents) {
-			sb_puts(s->o, ", revents=");
-			pr_flags(s, &x_poll, (uint16_t)p.revents, "POLL???");
-		} else {
-			sb_puts(s->o, ", events=");
-			pr_flags(s, &x_poll, (uint16_t)p.events, "POLL???");
-		}
-		sb_putc(s->o, '}');
+		st_field(s, revents ? "revents" : "events");
+		pr_flags(s, &x_poll, (uint16_t)(revents ? p.revents : p.events), "POLL???");
+		st_obj_end(s);
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 static int have_array(struct st *s, int phase, uint64_t a, uint64_t n,
@@ -57,33 +50,33 @@ static int have_array(struct st *s, int phase, uint64_t a, uint64_t n,
 	return p && !(p->flags & SONDE_PLF_UNREADABLE);
 }
 
-/* " ([{fd=4, revents=POLLOUT}])" or " (Timeout)" after the return value. */
+/* " ([{fd=4, revents=POLLOUT}])" or " (Timeout)" after the return value;
+ * JSON "result":{"revents":[{"fd":4,"revents":["POLLOUT"]}],"left":{...}}. */
 static void poll_result(struct st *s, uint64_t a, uint64_t n,
 			uint64_t left_ts)
 {
 	struct strbuf b;
-	struct st t = *s;
+	struct st t;
 
 	if (!st_ok(s))
 		return;
 	if (s->ret == 0) {
-		snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
+		if (!s->j)
+			snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
 		return;
 	}
 	if (!have_array(s, SONDE_PL_EXIT, a, n, sizeof(struct pollfd)))
 		return;
-	sb_init(&b);
-	t.o = &b;
+	st_res_begin(s, &t, &b, "revents");
 	sb_puts(&b, " (");
 	pr_pollfds(&t, SONDE_PL_EXIT, a, n, 1);
 	if (left_ts && sonde_call_mem(s->c, SONDE_PL_EXIT, left_ts, 16)) {
 		sb_puts(&b, ", left ");
+		st_jkey(&t, "left");
 		ps_timespec(&t, SONDE_PL_EXIT, left_ts);
 	}
 	sb_putc(&b, ')');
-	if (b.s)
-		snprintf(s->rv_aux, sizeof(s->rv_aux), "%s", b.s);
-	sb_free(&b);
+	st_res_end(s, &t, &b);
 }
 
 void dec_poll(struct st *s)
@@ -93,8 +86,11 @@ void dec_poll(struct st *s)
 	if (have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
 		pr_pollfds(s, SONDE_PL_ENTRY, a, n, 0);
 	else
-		pr_addr(s, a);
-	sb_printf(s->o, ", %u, %d", (unsigned int)n, (int)st_arg(s, 2));
+		pr_unfetched(s, SONDE_PL_ENTRY, a);
+	st_sep(s);
+	pr_uint(s, n);
+	st_sep(s);
+	pr_int(s, st_arg(s, 2));
 	poll_result(s, a, n, 0);
 }
 
@@ -105,16 +101,19 @@ void dec_ppoll(struct st *s)
 	if (have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
 		pr_pollfds(s, SONDE_PL_ENTRY, a, n, 0);
 	else
-		pr_addr(s, a);
-	sb_printf(s->o, ", %u, ", (unsigned int)n);
+		pr_unfetched(s, SONDE_PL_ENTRY, a);
+	st_sep(s);
+	pr_uint(s, n);
+	st_sep(s);
 	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 2));
 	st_sep(s);
 	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 3), st_arg(s, 4));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 4));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 4));
 	poll_result(s, a, n, st_arg(s, 2));
 }
 
-/* fd_set as [3 4]. */
+/* fd_set as [3 4] (JSON [3,4]). */
 static int pr_fdset(struct st *s, int phase, uint64_t a, int nfds)
 {
 	uint8_t b[128];
@@ -122,23 +121,23 @@ static int pr_fdset(struct st *s, int phase, uint64_t a, int nfds)
 	int first = 1;
 
 	if (!a) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return 0;
 	}
 	if (len > sizeof(b) || !st_peek(s, phase, a, b, len)) {
-		pr_addr(s, a);
+		pr_unfetched(s, phase, a);
 		return 0;
 	}
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (int fd = 0; fd < nfds; fd++) {
 		if (!(b[fd / 8] & (1u << (fd % 8))))
 			continue;
-		if (!first)
+		if (!first && !s->j)
 			sb_putc(s->o, ' ');
 		first = 0;
 		pr_fd(s, fd);
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 	return 1;
 }
 
@@ -147,10 +146,10 @@ static void select_common(struct st *s, int ts_kind)
 	int nfds = (int)st_arg(s, 0);
 	static const char *const names[] = { "in", "out", "except" };
 	struct strbuf b;
-	struct st t = *s;
+	struct st t;
 	int any = 0;
 
-	sb_printf(s->o, "%d", nfds);
+	pr_int(s, (uint64_t)nfds);
 	for (int i = 1; i <= 3; i++) {
 		st_sep(s);
 		pr_fdset(s, SONDE_PL_ENTRY, st_arg(s, i), nfds);
@@ -164,20 +163,26 @@ static void select_common(struct st *s, int ts_kind)
 		uint64_t sm[2];
 
 		st_sep(s);
+		/* {[SIGINT], 8}: JSON {"ss":["SIGINT"],"ss_len":8} */
 		if (st_fetch(s, SONDE_PL_ENTRY, st_arg(s, 5), sm, sizeof(sm))) {
-			sb_putc(s->o, '{');
+			st_obj_begin(s);
+			st_jkey(s, "ss");
 			pr_sigset(s, SONDE_PL_ENTRY, sm[0], sm[1]);
-			sb_printf(s->o, ", %llu}", (unsigned long long)sm[1]);
+			if (!s->j)
+				sb_puts(s->o, ", ");
+			st_jkey(s, "ss_len");
+			pr_ulong(s, sm[1]);
+			st_obj_end(s);
 		}
 	}
 	if (!st_ok(s))
 		return;
 	if (!s->ret) {
-		snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
+		if (!s->j)
+			snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
 		return;
 	}
-	sb_init(&b);
-	t.o = &b;
+	st_res_begin(s, &t, &b, NULL);
 	sb_puts(&b, " (");
 	for (int i = 1; i <= 3; i++) {
 		uint64_t a = st_arg(s, i);
@@ -193,21 +198,23 @@ static void select_common(struct st *s, int ts_kind)
 		if (empty)
 			continue;
 		sb_printf(&b, "%s%s ", any ? ", " : "", names[i - 1]);
+		st_jkey(&t, names[i - 1]);
 		pr_fdset(&t, SONDE_PL_EXIT, a, nfds);
 		any = 1;
 	}
 	if (st_arg(s, 4) &&
 	    sonde_call_mem(s->c, SONDE_PL_EXIT, st_arg(s, 4), 16) && any) {
 		sb_puts(&b, ", left ");
+		st_jkey(&t, "left");
 		if (ts_kind)
 			ps_timespec(&t, SONDE_PL_EXIT, st_arg(s, 4));
 		else
 			ps_timeval(&t, SONDE_PL_EXIT, st_arg(s, 4));
 	}
 	sb_putc(&b, ')');
-	if (any && b.s)
-		snprintf(s->rv_aux, sizeof(s->rv_aux), "%s", b.s);
-	sb_free(&b);
+	if (!any && b.s)
+		b.s[b.len = 0] = 0;
+	st_res_end(s, &t, &b);
 }
 
 void dec_select(struct st *s)
@@ -230,10 +237,17 @@ void ps_epoll_event(struct st *s, const void *ev)
 
 	memcpy(&e, ev, 4);
 	memcpy(&d, (const char *)ev + 4, 8);
-	sb_puts(s->o, "{events=");
+	st_obj_begin(s);
+	st_field(s, "events");
 	pr_flags(s, &x_epoll_events, e, "EPOLL???");
-	sb_printf(s->o, ", data={u32=%u, u64=%llu}}", (uint32_t)d,
-		  (unsigned long long)d);
+	st_field(s, "data");
+	st_obj_begin(s);
+	st_field(s, "u32");
+	pr_uint(s, (uint32_t)d);
+	st_field(s, "u64");
+	pr_ulong(s, d);
+	st_obj_end(s);
+	st_obj_end(s);
 }
 
 void dec_epoll_ctl(struct st *s)
@@ -256,16 +270,19 @@ static void pr_epoll_events(struct st *s, uint64_t a)
 
 	if (!st_ok(s) || !have_array(s, SONDE_PL_EXIT, a, (uint64_t)s->ret,
 				     EPOLL_EV_SIZE)) {
-		if (st_ok(s) && s->ret == 0)
-			sb_puts(s->o, "[]");
-		else
+		if (st_ok(s) && s->ret == 0) {
+			st_arr_begin(s);
+			st_arr_end(s);
+		} else if (st_ok(s)) {
+			pr_unfetched(s, SONDE_PL_EXIT, a);
+		} else {
 			pr_addr(s, a);
+		}
 		return;
 	}
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (int64_t i = 0; i < s->ret; i++) {
-		if (i)
-			sb_puts(s->o, ", ");
+		st_elem(s);
 		if (st_array_cut(s, (uint64_t)i)) {
 			sb_puts(s->o, "...");
 			break;
@@ -274,7 +291,7 @@ static void pr_epoll_events(struct st *s, uint64_t a)
 			sizeof(ev));
 		ps_epoll_event(s, ev);
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 void dec_epoll_wait(struct st *s)
@@ -282,7 +299,10 @@ void dec_epoll_wait(struct st *s)
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
 	pr_epoll_events(s, st_arg(s, 1));
-	sb_printf(s->o, ", %d, %d", (int)st_arg(s, 2), (int)st_arg(s, 3));
+	st_sep(s);
+	pr_int(s, st_arg(s, 2));
+	st_sep(s);
+	pr_int(s, st_arg(s, 3));
 }
 
 void dec_epoll_pwait(struct st *s)
@@ -290,16 +310,21 @@ void dec_epoll_pwait(struct st *s)
 	dec_epoll_wait(s);
 	st_sep(s);
 	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 4), st_arg(s, 5));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 5));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 5));
 }
 
-static void pr_sock_type(struct st *s, uint32_t t)
+static void pr_sock_type(struct st *s, uint32_t v)
 {
-	pr_xval(s, &x_sock_type, t & 0xf, "SOCK_???");
-	if (t & ~0xfu) {
-		sb_putc(s->o, '|');
-		sb_flags(s->o, &x_sock_flags, t & ~0xfu);
+	struct st_cap c;
+	struct st *t = st_cap_begin(s, &c);
+
+	pr_xval(t, &x_sock_type, v & 0xf, "SOCK_???");
+	if (v & ~0xfu) {
+		sb_putc(t->o, '|');
+		sb_flags(t->o, &x_sock_flags, v & ~0xfu);
 	}
+	st_cap_flags(s, &c);
 }
 
 static void pr_sock_proto(struct st *s, int fam, uint32_t proto)
@@ -309,7 +334,7 @@ static void pr_sock_proto(struct st *s, int fam, uint32_t proto)
 	else if (fam == AF_NETLINK)
 		pr_xval(s, &x_nl_protocols, proto, "NETLINK_???");
 	else
-		sb_printf(s->o, "%u", proto);
+		pr_uint(s, proto);
 }
 
 void dec_socket(struct st *s)
@@ -348,7 +373,7 @@ static void pr_sockaddr_out(struct st *s, uint64_t a, uint64_t lenp)
 	int have_out = st_ok(s) && st_peek(s, SONDE_PL_EXIT, lenp, &out, sizeof(out));
 
 	if (!a) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 	} else if (have_out) {
 		int n = out < in || !have_in ? out : in;
 
@@ -357,17 +382,7 @@ static void pr_sockaddr_out(struct st *s, uint64_t a, uint64_t lenp)
 		pr_addr(s, a);
 	}
 	st_sep(s);
-	if (!lenp) {
-		sb_puts(s->o, "NULL");
-	} else if (have_in && have_out && in != out) {
-		sb_printf(s->o, "[%d => %d]", in, out);
-	} else if (have_out) {
-		sb_printf(s->o, "[%d]", out);
-	} else if (have_in) {
-		sb_printf(s->o, "[%d]", in);
-	} else {
-		pr_addr(s, lenp);
-	}
+	pr_inout(s, have_in, in, have_out, out, lenp);
 }
 
 void dec_accept(struct st *s)
@@ -400,7 +415,9 @@ void dec_recvfrom(struct st *s)
 		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
 	else
 		pr_addr(s, st_arg(s, 1));
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 2));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 2));
+	st_sep(s);
 	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
 	st_sep(s);
 	pr_sockaddr_out(s, st_arg(s, 4), st_arg(s, 5));
@@ -434,12 +451,11 @@ static void pr_mmsgs(struct st *s, int phase, uint64_t a, uint64_t n)
 {
 	uint32_t len;
 
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t m = a + i * MMSG_SIZE;
 
-		if (i)
-			sb_puts(s->o, ", ");
+		st_elem(s);
 		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
@@ -447,11 +463,14 @@ static void pr_mmsgs(struct st *s, int phase, uint64_t a, uint64_t n)
 		if (!st_peek(s, SONDE_PL_EXIT, m + 56, &len, sizeof(len)) &&
 		    !st_peek(s, SONDE_PL_ENTRY, m + 56, &len, sizeof(len)))
 			len = 0;
-		sb_puts(s->o, "{msg_hdr=");
+		st_obj_begin(s);
+		st_field(s, "msg_hdr");
 		pr_msghdr(s, phase, m, phase == SONDE_PL_EXIT ? len : UINT64_MAX);
-		sb_printf(s->o, ", msg_len=%u}", len);
+		st_field(s, "msg_len");
+		pr_uint(s, len);
+		st_obj_end(s);
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 void dec_sendmmsg(struct st *s)
@@ -465,7 +484,9 @@ void dec_sendmmsg(struct st *s)
 		pr_mmsgs(s, SONDE_PL_ENTRY, st_arg(s, 1), (uint64_t)s->ret);
 	else
 		pr_addr(s, st_arg(s, 1));
-	sb_printf(s->o, ", %u, ", (unsigned int)n);
+	st_sep(s);
+	pr_uint(s, n);
+	st_sep(s);
 	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
 }
 
@@ -478,7 +499,9 @@ void dec_recvmmsg(struct st *s)
 		pr_mmsgs(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
 	else
 		pr_addr(s, st_arg(s, 1));
-	sb_printf(s->o, ", %u, ", (unsigned int)st_arg(s, 2));
+	st_sep(s);
+	pr_uint(s, st_arg(s, 2));
+	st_sep(s);
 	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
 	st_sep(s);
 	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 4));
@@ -502,7 +525,7 @@ static void pr_sockopt_name(struct st *s, int level, uint32_t name)
 	if (x)
 		pr_xval(s, x, name, NULL);
 	else
-		sb_printf(s->o, "%u", name);
+		pr_uint(s, name);
 }
 
 /* An option value: [int] when 4 bytes, SO_LINGER, else the bytes. */
@@ -516,16 +539,29 @@ static void pr_sockopt_val(struct st *s, int phase, int level, uint32_t name,
 	if (level == SOL_SOCKET && name == SO_LINGER && len >= 8) {
 		int l[2];
 
-		if (st_fetch(s, phase, a, l, sizeof(l)))
-			sb_printf(s->o, "{l_onoff=%d, l_linger=%d}", l[0], l[1]);
+		if (!st_fetch(s, phase, a, l, sizeof(l)))
+			return;
+		st_obj_begin(s);
+		st_field(s, "l_onoff");
+		pr_int(s, (uint64_t)l[0]);
+		st_field(s, "l_linger");
+		pr_int(s, (uint64_t)l[1]);
+		st_obj_end(s);
 		return;
 	}
 	if (level == SOL_SOCKET && name == SO_PEERCRED && len >= 12) {
 		int u[3];
 
-		if (st_fetch(s, phase, a, u, sizeof(u)))
-			sb_printf(s->o, "{pid=%d, uid=%u, gid=%u}", u[0],
-				  (unsigned)u[1], (unsigned)u[2]);
+		if (!st_fetch(s, phase, a, u, sizeof(u)))
+			return;
+		st_obj_begin(s);
+		st_field(s, "pid");
+		pr_int(s, (uint64_t)u[0]);
+		st_field(s, "uid");
+		pr_uint(s, (unsigned)u[1]);
+		st_field(s, "gid");
+		pr_uint(s, (unsigned)u[2]);
+		st_obj_end(s);
 		return;
 	}
 	pr_buf(s, phase, a, len, 0);
@@ -544,7 +580,8 @@ void dec_setsockopt(struct st *s)
 	st_sep(s);
 	pr_sockopt_val(s, SONDE_PL_ENTRY, level, name, st_arg(s, 3),
 		       (uint32_t)st_arg(s, 4));
-	sb_printf(s->o, ", %u", (unsigned int)st_arg(s, 4));
+	st_sep(s);
+	pr_uint(s, st_arg(s, 4));
 }
 
 void dec_getsockopt(struct st *s)
@@ -568,36 +605,36 @@ void dec_getsockopt(struct st *s)
 	else
 		pr_addr(s, st_arg(s, 3));
 	st_sep(s);
-	if (have_in && have_out && in != out)
-		sb_printf(s->o, "[%d => %d]", in, out);
-	else if (have_out)
-		sb_printf(s->o, "[%d]", out);
-	else if (have_in)
-		sb_printf(s->o, "[%d]", in);
-	else
-		pr_addr(s, lp);
+	pr_inout(s, have_in, in, have_out, out, lp);
 }
 
 void dec_mmap(struct st *s)
 {
 	uint32_t f = (uint32_t)st_arg(s, 3);
+	struct st_cap c;
+	struct st *t;
 
 	pr_addr(s, st_arg(s, 0));
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 1));
+	st_sep(s);
 	pr_flags(s, &x_prot, (uint32_t)st_arg(s, 2), "PROT_???");
 	st_sep(s);
-	if (s->opt->xlat != SONDE_XLAT_ABBREV) {
-		pr_flags(s, &x_map_flags, f, "MAP_???");
+	t = st_cap_begin(s, &c);
+	if (t->opt->xlat != SONDE_XLAT_ABBREV) {
+		pr_flags(t, &x_map_flags, f, "MAP_???");
 	} else {
-		pr_xval(s, &x_map_type, f & 0xf, "MAP_???");
+		pr_xval(t, &x_map_type, f & 0xf, "MAP_???");
 		if (f & ~0xfu) {
-			sb_putc(s->o, '|');
-			sb_flags(s->o, &x_map_flags, f & ~0xfu);
+			sb_putc(t->o, '|');
+			sb_flags(t->o, &x_map_flags, f & ~0xfu);
 		}
 	}
+	st_cap_flags(s, &c);
 	st_sep(s);
 	pr_fd(s, (int)st_arg(s, 4));
-	sb_printf(s->o, ", %#llx", (unsigned long long)st_arg(s, 5));
+	st_sep(s);
+	pr_hex(s, st_arg(s, 5));
 	s->rkind = R_HEX;
 }
 
@@ -605,17 +642,23 @@ void dec_mmap(struct st *s)
 static void pr_off_inout(struct st *s, uint64_t a)
 {
 	int64_t in, out;
+	int have_out;
 
 	if (!a) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	if (!st_peek(s, SONDE_PL_ENTRY, a, &in, sizeof(in))) {
-		pr_addr(s, a);
+		pr_unfetched(s, SONDE_PL_ENTRY, a);
+		return;
+	}
+	have_out = st_ok(s) && st_peek(s, SONDE_PL_EXIT, a, &out, sizeof(out));
+	if (s->j) {
+		pr_inout(s, 1, in, have_out, out, a);
 		return;
 	}
 	sb_printf(s->o, "[%lld]", (long long)in);
-	if (st_ok(s) && st_peek(s, SONDE_PL_EXIT, a, &out, sizeof(out)))
+	if (have_out)
 		sb_printf(s->o, " => [%lld]", (long long)out);
 }
 
@@ -626,7 +669,8 @@ void dec_sendfile(struct st *s)
 	pr_fd(s, (int)st_arg(s, 1));
 	st_sep(s);
 	pr_off_inout(s, st_arg(s, 2));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 3));
 }
 
 void dec_copy_file_range(struct st *s)
@@ -638,8 +682,10 @@ void dec_copy_file_range(struct st *s)
 	pr_fd(s, (int)st_arg(s, 2));
 	st_sep(s);
 	pr_off_inout(s, st_arg(s, 3));
-	sb_printf(s->o, ", %llu, %u", (unsigned long long)st_arg(s, 4),
-		  (unsigned int)st_arg(s, 5));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 4));
+	st_sep(s);
+	pr_uint(s, st_arg(s, 5));
 }
 
 void dec_splice(struct st *s)
@@ -651,7 +697,9 @@ void dec_splice(struct st *s)
 	pr_fd(s, (int)st_arg(s, 2));
 	st_sep(s);
 	pr_off_inout(s, st_arg(s, 3));
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 4));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 4));
+	st_sep(s);
 	pr_flags(s, &x_splice, (uint32_t)st_arg(s, 5), "SPLICE_F_???");
 }
 
@@ -659,24 +707,30 @@ void dec_splice(struct st *s)
 static void pr_ipc_key(struct st *s, uint64_t k)
 {
 	if ((int)k == IPC_PRIVATE)
-		sb_puts(s->o, "IPC_PRIVATE");
+		pr_sym(s, "IPC_PRIVATE");
 	else
-		sb_printf(s->o, "%#x", (unsigned int)k);
+		pr_hex(s, (unsigned int)k);
 }
 
 static void pr_ipc_flags(struct st *s, uint32_t f)
 {
+	struct st_cap c;
+	struct st *t = st_cap_begin(s, &c);
+
 	if (f & ~0777u) {
-		sb_flags(s->o, &x_ipc_flags, f & ~0777u);
-		sb_putc(s->o, '|');
+		sb_flags(t->o, &x_ipc_flags, f & ~0777u);
+		sb_putc(t->o, '|');
 	}
-	sb_printf(s->o, "%#03o", f & 0777);
+	sb_printf(t->o, "%#03o", f & 0777);
+	st_cap_flags(s, &c);
 }
 
 void dec_shmget(struct st *s)
 {
 	pr_ipc_key(s, st_arg(s, 0));
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 1));
+	st_sep(s);
 	pr_ipc_flags(s, (uint32_t)st_arg(s, 2));
 }
 
@@ -690,7 +744,9 @@ void dec_ipcget2(struct st *s)
 void dec_semget(struct st *s)
 {
 	pr_ipc_key(s, st_arg(s, 0));
-	sb_printf(s->o, ", %d, ", (int)st_arg(s, 1));
+	st_sep(s);
+	pr_int(s, st_arg(s, 1));
+	st_sep(s);
 	pr_ipc_flags(s, (uint32_t)st_arg(s, 2));
 }
 

@@ -14,17 +14,35 @@
 
 #define CSIGNAL_MASK 0xffULL
 
+/* CLONE_VM|CLONE_FS|SIGCHLD; JSON ["CLONE_VM","CLONE_FS","SIGCHLD"]. */
 static void pr_clone_flags(struct st *s, uint64_t f)
 {
 	uint64_t rest = f & ~CSIGNAL_MASK;
+	struct st_cap c;
+	struct st *t = st_cap_begin(s, &c);
 
 	if (rest || !(f & CSIGNAL_MASK))
-		pr_flags(s, &x_clone_flags, rest, "CLONE_???");
+		pr_flags(t, &x_clone_flags, rest, "CLONE_???");
 	if (f & CSIGNAL_MASK) {
 		if (rest)
-			sb_putc(s->o, '|');
-		pr_sig(s, f & CSIGNAL_MASK);
+			sb_putc(t->o, '|');
+		pr_sig(t, f & CSIGNAL_MASK);
 	}
+	st_cap_flags(s, &c);
+}
+
+/* strace names clone's arguments in its text ("flags=") and prints them
+ * out of order: argument i comes next, with its text label. */
+static void clone_arg(struct st *s, int i, const char *label)
+{
+	if (s->j) {
+		st_sep_at(s, i);
+		return;
+	}
+	if (strcmp(label, "child_stack"))
+		sb_puts(s->o, ", ");
+	sb_puts(s->o, label);
+	sb_putc(s->o, '=');
 }
 
 /* x86-64 clone(flags, stack, parent_tid, child_tid, tls). */
@@ -32,23 +50,23 @@ void dec_clone(struct st *s)
 {
 	uint64_t f = st_arg(s, 0);
 
-	sb_puts(s->o, "child_stack=");
+	clone_arg(s, 1, "child_stack");
 	pr_addr(s, st_arg(s, 1));
-	sb_puts(s->o, ", flags=");
+	clone_arg(s, 0, "flags");
 	pr_clone_flags(s, f);
 	if (f & CLONE_PARENT_SETTID) {
-		sb_puts(s->o, ", parent_tid=");
+		clone_arg(s, 2, "parent_tid");
 		if (st_ok(s))
 			ps_int(s, SONDE_PL_EXIT, st_arg(s, 2));
 		else
 			pr_addr(s, st_arg(s, 2));
 	}
 	if (f & CLONE_SETTLS) {
-		sb_puts(s->o, ", tls=");
+		clone_arg(s, 4, "tls");
 		pr_addr(s, st_arg(s, 4));
 	}
 	if (f & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
-		sb_puts(s->o, ", child_tidptr=");
+		clone_arg(s, 3, "child_tidptr");
 		pr_addr(s, st_arg(s, 3));
 	}
 }
@@ -58,6 +76,41 @@ struct clone_args_k {
 		stack_size, tls, set_tid, set_tid_size, cgroup;
 };
 
+/* What clone3 wrote back: " => {pidfd=[3], parent_tid=[1234]}" after the
+ * struct; JSON "result":{"pidfd":3,"parent_tid":1234}. */
+static void clone3_out(struct st *s, const struct clone_args_k *ca)
+{
+	struct strbuf b;
+	struct st t;
+	int v;
+
+	if (s->j) {
+		st_res_begin(s, &t, &b, NULL);
+	} else {
+		t = *s;
+		sb_puts(s->o, " => ");
+	}
+	if (!s->j)
+		st_obj_begin(&t);
+	if (ca->flags & CLONE_PIDFD) {
+		st_field(&t, "pidfd");
+		if (!st_peek(&t, SONDE_PL_EXIT, ca->pidfd, &v, sizeof(v)))
+			pr_unfetched(&t, SONDE_PL_EXIT, ca->pidfd);
+		else if (t.j)
+			st_jint(&t, v);
+		else
+			sb_printf(t.o, "[%d]", v);
+	}
+	if (ca->flags & CLONE_PARENT_SETTID) {
+		st_field(&t, "parent_tid");
+		ps_int(&t, SONDE_PL_EXIT, ca->parent_tid);
+	}
+	if (!s->j)
+		st_obj_end(&t);
+	if (s->j)
+		st_res_end(s, &t, &b);
+}
+
 void dec_clone3(struct st *s)
 {
 	struct clone_args_k ca = { 0 };
@@ -66,60 +119,51 @@ void dec_clone3(struct st *s)
 
 	if (n < 64 || !st_fetch(s, SONDE_PL_ENTRY, a, &ca, n)) {
 		if (n < 64)
-			pr_addr(s, a);
-		sb_printf(s->o, ", %llu", (unsigned long long)size);
+			pr_unfetched(s, SONDE_PL_ENTRY, a);
+		st_sep(s);
+		pr_ulong(s, size);
 		return;
 	}
-	sb_puts(s->o, "{flags=");
+	st_obj_begin(s);
+	st_field(s, "flags");
 	pr_flags(s, &x_clone_flags, ca.flags, "CLONE_???");
 	if (ca.flags & CLONE_PIDFD) {
-		sb_puts(s->o, ", pidfd=");
+		st_field(s, "pidfd");
 		pr_addr(s, ca.pidfd);
 	}
 	if (ca.flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
-		sb_puts(s->o, ", child_tid=");
+		st_field(s, "child_tid");
 		pr_addr(s, ca.child_tid);
 	}
 	if (ca.flags & CLONE_PARENT_SETTID) {
-		sb_puts(s->o, ", parent_tid=");
+		st_field(s, "parent_tid");
 		pr_addr(s, ca.parent_tid);
 	}
-	sb_puts(s->o, ", exit_signal=");
+	st_field(s, "exit_signal");
 	pr_sig(s, ca.exit_signal);
-	sb_puts(s->o, ", stack=");
+	st_field(s, "stack");
 	pr_addr(s, ca.stack);
-	sb_printf(s->o, ", stack_size=%#llx", (unsigned long long)ca.stack_size);
+	st_field(s, "stack_size");
+	pr_hex(s, ca.stack_size);
 	if (ca.flags & CLONE_SETTLS) {
-		sb_puts(s->o, ", tls=");
+		st_field(s, "tls");
 		pr_addr(s, ca.tls);
 	}
-	if (n >= 80 && ca.set_tid_size)
-		sb_printf(s->o, ", set_tid=%#llx, set_tid_size=%llu",
-			  (unsigned long long)ca.set_tid,
-			  (unsigned long long)ca.set_tid_size);
-	if (n >= 88 && (ca.flags & 0x200000000ULL))
-		sb_printf(s->o, ", cgroup=%llu", (unsigned long long)ca.cgroup);
-	sb_putc(s->o, '}');
-	if (st_ok(s) && (ca.flags & (CLONE_PARENT_SETTID | CLONE_PIDFD))) {
-		int v;
-
-		sb_puts(s->o, " => {");
-		if (ca.flags & CLONE_PIDFD) {
-			sb_puts(s->o, "pidfd=");
-			if (st_peek(s, SONDE_PL_EXIT, ca.pidfd, &v, sizeof(v)))
-				sb_printf(s->o, "[%d]", v);
-			else
-				pr_addr(s, ca.pidfd);
-			if (ca.flags & CLONE_PARENT_SETTID)
-				sb_puts(s->o, ", ");
-		}
-		if (ca.flags & CLONE_PARENT_SETTID) {
-			sb_puts(s->o, "parent_tid=");
-			ps_int(s, SONDE_PL_EXIT, ca.parent_tid);
-		}
-		sb_putc(s->o, '}');
+	if (n >= 80 && ca.set_tid_size) {
+		st_field(s, "set_tid");
+		pr_hex(s, ca.set_tid);
+		st_field(s, "set_tid_size");
+		pr_ulong(s, ca.set_tid_size);
 	}
-	sb_printf(s->o, ", %llu", (unsigned long long)size);
+	if (n >= 88 && (ca.flags & 0x200000000ULL)) {
+		st_field(s, "cgroup");
+		pr_ulong(s, ca.cgroup);
+	}
+	st_obj_end(s);
+	if (st_ok(s) && (ca.flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)))
+		clone3_out(s, &ca);
+	st_sep(s);
+	pr_ulong(s, size);
 }
 
 /* Counts the pointers of a NULL-terminated array; -1 if not captured. */
@@ -144,27 +188,26 @@ static void pr_str_array(struct st *s, uint64_t a)
 	uint64_t p;
 
 	if (!a) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	if (ptr_array_count(s, a) < 0) {
-		pr_addr(s, a);
+		pr_unfetched(s, SONDE_PL_ENTRY, a);
 		return;
 	}
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (unsigned int i = 0;; i++) {
 		st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)i * 8, &p, 8);
 		if (!p)
 			break;
-		if (i)
-			sb_puts(s->o, ", ");
+		st_elem(s);
 		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
 		}
 		pr_cstr(s, SONDE_PL_ENTRY, p);
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 static void pr_envp(struct st *s, uint64_t a)
@@ -225,7 +268,9 @@ void dec_wait4(struct st *s)
 void dec_waitid(struct st *s)
 {
 	pr_xval(s, &x_idtype, (uint32_t)st_arg(s, 0), "P_???");
-	sb_printf(s->o, ", %d, ", (int)st_arg(s, 1));
+	st_sep(s);
+	pr_int(s, st_arg(s, 1));
+	st_sep(s);
 	if (st_ok(s))
 		ps_siginfo(s, SONDE_PL_EXIT, st_arg(s, 2));
 	else
@@ -239,29 +284,33 @@ void dec_waitid(struct st *s)
 		pr_addr(s, st_arg(s, 4));
 }
 
+/* FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME; JSON an array of the names. */
 static void pr_futex_op(struct st *s, uint32_t op)
 {
 	const char *n = xlat_name(&x_futex_op, op & FUTEX_CMD_MASK);
+	struct st_cap c;
+	struct st *t = st_cap_begin(s, &c);
 
-	if (s->opt->xlat == SONDE_XLAT_RAW || !n) {
-		sb_printf(s->o, "%#x", op);
-		if (n && s->opt->xlat == SONDE_XLAT_VERBOSE)
-			sb_printf(s->o, " /* %s */", n);
-		return;
+	if (t->opt->xlat == SONDE_XLAT_RAW || !n) {
+		sb_printf(t->o, "%#x", op);
+		if (n && t->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_printf(t->o, " /* %s */", n);
+	} else {
+		sb_puts(t->o, n);
+		if (op & FUTEX_PRIVATE_FLAG)
+			sb_puts(t->o, "_PRIVATE");
+		if (op & FUTEX_CLOCK_REALTIME)
+			sb_puts(t->o, "|FUTEX_CLOCK_REALTIME");
 	}
-	sb_puts(s->o, n);
-	if (op & FUTEX_PRIVATE_FLAG)
-		sb_puts(s->o, "_PRIVATE");
-	if (op & FUTEX_CLOCK_REALTIME)
-		sb_puts(s->o, "|FUTEX_CLOCK_REALTIME");
+	st_cap_flags(s, &c);
 }
 
 static void pr_bitset(struct st *s, uint32_t v)
 {
 	if (v == FUTEX_BITSET_MATCH_ANY && s->opt->xlat == SONDE_XLAT_ABBREV)
-		sb_puts(s->o, "FUTEX_BITSET_MATCH_ANY");
+		pr_sym(s, "FUTEX_BITSET_MATCH_ANY");
 	else
-		sb_printf(s->o, "%#x", v);
+		pr_hex(s, v);
 }
 
 static void pr_wake_op(struct st *s, uint32_t v)
@@ -273,6 +322,29 @@ static void pr_wake_op(struct st *s, uint32_t v)
 		"FUTEX_OP_CMP_GT", "FUTEX_OP_CMP_GE" };
 	unsigned int op = (v >> 28) & 7, cmp = (v >> 24) & 15;
 
+	if (s->j) {
+		/* {"op":"FUTEX_OP_ADD","oparg":1,"cmp":"FUTEX_OP_CMP_GT",
+		 *  "cmparg":0,"oparg_shift":false} */
+		st_obj_begin(s);
+		st_field(s, "op");
+		if (op < 5)
+			pr_sym(s, ops[op]);
+		else
+			pr_uint(s, op);
+		st_field(s, "oparg");
+		pr_uint(s, (v >> 12) & 0xfff);
+		st_field(s, "cmp");
+		if (cmp < 6)
+			pr_sym(s, cmps[cmp]);
+		else
+			pr_uint(s, cmp);
+		st_field(s, "cmparg");
+		pr_uint(s, v & 0xfff);
+		st_field(s, "oparg_shift");
+		st_jbool(s, !!(v & (8u << 28)));
+		st_obj_end(s);
+		return;
+	}
 	sb_puts(s->o, "FUTEX_OP(");
 	if (v & (8u << 28))
 		sb_puts(s->o, "FUTEX_OP_OPARG_SHIFT|");
@@ -288,6 +360,28 @@ static void pr_wake_op(struct st *s, uint32_t v)
 	sb_printf(s->o, ", %u)", v & 0xfff);
 }
 
+/* futex's arguments by position: which ones strace shows depends on op. */
+static void futex_val(struct st *s, uint32_t val)
+{
+	st_sep_at(s, 2);
+	pr_uint(s, val);
+}
+
+static void futex_timeout(struct st *s, uint64_t tmo)
+{
+	st_sep_at(s, 3);
+	ps_timespec(s, SONDE_PL_ENTRY, tmo);
+}
+
+/* The requeue operations pass a count (val2) where the timeout goes. */
+static void futex_val2(struct st *s, uint64_t tmo, uint64_t ua2)
+{
+	st_sep_at(s, 3);
+	pr_uint(s, (uint32_t)tmo);
+	st_sep_at(s, 4);
+	pr_addr(s, ua2);
+}
+
 void dec_futex(struct st *s)
 {
 	uint32_t op = (uint32_t)st_arg(s, 1), val = (uint32_t)st_arg(s, 2);
@@ -299,44 +393,45 @@ void dec_futex(struct st *s)
 	pr_futex_op(s, op);
 	switch (op & FUTEX_CMD_MASK) {
 	case FUTEX_WAIT:
-		sb_printf(s->o, ", %u, ", val);
-		ps_timespec(s, SONDE_PL_ENTRY, tmo);
+		futex_val(s, val);
+		futex_timeout(s, tmo);
 		break;
 	case FUTEX_LOCK_PI:
 	case 13: /* FUTEX_LOCK_PI2 */
-		st_sep(s);
-		ps_timespec(s, SONDE_PL_ENTRY, tmo);
+		futex_timeout(s, tmo);
 		break;
 	case FUTEX_WAIT_BITSET:
-		sb_printf(s->o, ", %u, ", val);
-		ps_timespec(s, SONDE_PL_ENTRY, tmo);
-		st_sep(s);
+		futex_val(s, val);
+		futex_timeout(s, tmo);
+		st_sep_at(s, 5);
 		pr_bitset(s, val3);
 		break;
 	case FUTEX_WAKE_BITSET:
-		sb_printf(s->o, ", %u, ", val);
+		futex_val(s, val);
+		st_sep_at(s, 5);
 		pr_bitset(s, val3);
 		break;
 	case FUTEX_REQUEUE:
-		sb_printf(s->o, ", %u, %u, ", val, (uint32_t)tmo);
-		pr_addr(s, ua2);
+		futex_val(s, val);
+		futex_val2(s, tmo, ua2);
 		break;
 	case FUTEX_CMP_REQUEUE:
 	case FUTEX_CMP_REQUEUE_PI:
-		sb_printf(s->o, ", %u, %u, ", val, (uint32_t)tmo);
-		pr_addr(s, ua2);
-		sb_printf(s->o, ", %u", val3);
+		futex_val(s, val);
+		futex_val2(s, tmo, ua2);
+		st_sep_at(s, 5);
+		pr_uint(s, val3);
 		break;
 	case FUTEX_WAIT_REQUEUE_PI:
-		sb_printf(s->o, ", %u, ", val);
-		ps_timespec(s, SONDE_PL_ENTRY, tmo);
-		st_sep(s);
+		futex_val(s, val);
+		futex_timeout(s, tmo);
+		st_sep_at(s, 4);
 		pr_addr(s, ua2);
 		break;
 	case FUTEX_WAKE_OP:
-		sb_printf(s->o, ", %u, %u, ", val, (uint32_t)tmo);
-		pr_addr(s, ua2);
-		st_sep(s);
+		futex_val(s, val);
+		futex_val2(s, tmo, ua2);
+		st_sep_at(s, 5);
 		pr_wake_op(s, val3);
 		break;
 	case FUTEX_UNLOCK_PI:
@@ -344,14 +439,16 @@ void dec_futex(struct st *s)
 		break;
 	case FUTEX_WAKE:
 	case FUTEX_FD:
-		sb_printf(s->o, ", %u", val);
+		futex_val(s, val);
 		break;
 	default:
-		sb_printf(s->o, ", %u, ", val);
+		futex_val(s, val);
+		st_sep_at(s, 3);
 		pr_addr(s, tmo);
-		st_sep(s);
+		st_sep_at(s, 4);
 		pr_addr(s, ua2);
-		sb_printf(s->o, ", %#x", val3);
+		st_sep_at(s, 5);
+		pr_hex(s, val3);
 		break;
 	}
 }
@@ -363,22 +460,23 @@ static void pr_sigaction(struct st *s, int phase, uint64_t a, uint64_t ssize)
 
 	if (!st_fetch(s, phase, a, k, sizeof(k)))
 		return;
-	sb_puts(s->o, "{sa_handler=");
+	st_obj_begin(s);
+	st_field(s, "sa_handler");
 	if (k[0] == 0)
-		sb_puts(s->o, "SIG_DFL");
+		pr_sym(s, "SIG_DFL");
 	else if (k[0] == 1)
-		sb_puts(s->o, "SIG_IGN");
+		pr_sym(s, "SIG_IGN");
 	else
 		pr_addr(s, k[0]);
-	sb_puts(s->o, ", sa_mask=");
+	st_field(s, "sa_mask");
 	pr_sigset_bytes(s, (const uint8_t *)&k[3], ssize && ssize <= 8 ? ssize : 8);
-	sb_puts(s->o, ", sa_flags=");
+	st_field(s, "sa_flags");
 	pr_flags(s, &x_sa_flags, k[1], "SA_???");
 	if (k[1] & 0x04000000) {
-		sb_puts(s->o, ", sa_restorer=");
+		st_field(s, "sa_restorer");
 		pr_addr(s, k[2]);
 	}
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }
 
 void dec_rt_sigaction(struct st *s)
@@ -393,7 +491,8 @@ void dec_rt_sigaction(struct st *s)
 		pr_sigaction(s, SONDE_PL_EXIT, st_arg(s, 2), ssize);
 	else
 		pr_addr(s, st_arg(s, 2));
-	sb_printf(s->o, ", %llu", (unsigned long long)ssize);
+	st_sep(s);
+	pr_ulong(s, ssize);
 }
 
 void dec_rt_sigprocmask(struct st *s)
@@ -408,19 +507,28 @@ void dec_rt_sigprocmask(struct st *s)
 		pr_sigset(s, SONDE_PL_EXIT, st_arg(s, 2), ssize);
 	else
 		pr_addr(s, st_arg(s, 2));
-	sb_printf(s->o, ", %llu", (unsigned long long)ssize);
+	st_sep(s);
+	pr_ulong(s, ssize);
 }
 
+/* " (SIGCHLD)" after the return value; JSON "result":{"signal":"SIGCHLD"}. */
 static void rv_signame(struct st *s)
 {
 	char buf[16];
 	const char *n;
+	struct strbuf b;
+	struct st t;
 
 	if (!st_ok(s))
 		return;
 	n = st_signame((int)s->ret, buf, sizeof(buf));
-	if (n)
-		snprintf(s->rv_aux, sizeof(s->rv_aux), " (%s)", n);
+	if (!n)
+		return;
+	st_res_begin(s, &t, &b, "signal");
+	sb_puts(&b, " (");
+	pr_sym(&t, n);
+	sb_putc(&b, ')');
+	st_res_end(s, &t, &b);
 }
 
 /*
@@ -437,9 +545,10 @@ void dec_rt_sigreturn(struct st *s)
 		if (p->phase != SONDE_PL_ENTRY || p->arg != 0 ||
 		    (p->flags & SONDE_PLF_UNREADABLE) || p->captured < 8)
 			continue;
-		sb_puts(s->o, "{mask=");
+		st_obj_begin(s);
+		st_field(s, "mask");
 		pr_sigset_bytes(s, p->data, 8);
-		sb_putc(s->o, '}');
+		st_obj_end(s);
 		return;
 	}
 }
@@ -454,7 +563,8 @@ void dec_rt_sigtimedwait(struct st *s)
 		pr_addr(s, st_arg(s, 1));
 	st_sep(s);
 	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 2));
-	sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 3));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 3));
 	rv_signame(s);
 }
 
@@ -490,7 +600,14 @@ void dec_prctl(struct st *s)
 		if (st_ok(s) && s->ret >= 0 && s->ret <= 2) {
 			static const char *const d[] = { "SUID_DUMP_DISABLE",
 				"SUID_DUMP_USER", "SUID_DUMP_ROOT" };
-			snprintf(s->rv_aux, sizeof(s->rv_aux), " (%s)", d[s->ret]);
+			struct strbuf b;
+			struct st t;
+
+			st_res_begin(s, &t, &b, "dumpable");
+			sb_puts(&b, " (");
+			pr_sym(&t, d[s->ret]);
+			sb_putc(&b, ')');
+			st_res_end(s, &t, &b);
 		}
 		return;
 	case PR_GET_KEEPCAPS:
@@ -505,19 +622,21 @@ void dec_prctl(struct st *s)
 	case PR_SET_KEEPCAPS:
 	case PR_SET_CHILD_SUBREAPER:
 	case PR_SET_TIMERSLACK:
-		sb_printf(s->o, ", %llu", (unsigned long long)st_arg(s, 1));
+		st_sep(s);
+		pr_ulong(s, st_arg(s, 1));
 		return;
 	case PR_SET_NO_NEW_PRIVS:
 	case PR_SET_THP_DISABLE:
-		sb_printf(s->o, ", %llu, %llu, %llu, %llu",
-			  (unsigned long long)st_arg(s, 1),
-			  (unsigned long long)st_arg(s, 2),
-			  (unsigned long long)st_arg(s, 3),
-			  (unsigned long long)st_arg(s, 4));
+		for (int i = 1; i < 5; i++) {
+			st_sep(s);
+			pr_ulong(s, st_arg(s, i));
+		}
 		return;
 	}
-	for (int i = 1; i < 5; i++)
-		sb_printf(s->o, ", %#llx", (unsigned long long)st_arg(s, i));
+	for (int i = 1; i < 5; i++) {
+		st_sep(s);
+		pr_hex(s, st_arg(s, i));
+	}
 }
 
 void dec_arch_prctl(struct st *s)
@@ -529,7 +648,11 @@ void dec_arch_prctl(struct st *s)
 	if ((code == 0x1003 || code == 0x1004) && st_ok(s)) {
 		uint64_t v;
 
-		if (st_fetch(s, SONDE_PL_EXIT, st_arg(s, 1), &v, sizeof(v)))
+		if (!st_fetch(s, SONDE_PL_EXIT, st_arg(s, 1), &v, sizeof(v)))
+			return;
+		if (s->j)
+			pr_addr(s, v);
+		else
 			sb_printf(s->o, "[%#llx]", (unsigned long long)v);
 		return;
 	}
@@ -556,14 +679,18 @@ void dec_getrandom(struct st *s)
 		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 0), (uint64_t)s->ret, 1);
 	else
 		pr_addr(s, st_arg(s, 0));
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 1));
+	st_sep(s);
 	pr_flags(s, &x_getrandom, (uint32_t)st_arg(s, 2), "GRND_???");
 }
 
 void dec_sched_getaffinity(struct st *s)
 {
 	pr_int(s, st_arg(s, 0));
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 1));
+	st_sep(s);
 	if (st_ok(s))
 		ps_cpuset(s, SONDE_PL_EXIT, st_arg(s, 2), (uint64_t)s->ret);
 	else
@@ -573,7 +700,9 @@ void dec_sched_getaffinity(struct st *s)
 void dec_sched_setaffinity(struct st *s)
 {
 	pr_int(s, st_arg(s, 0));
-	sb_printf(s->o, ", %llu, ", (unsigned long long)st_arg(s, 1));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 1));
+	st_sep(s);
 	ps_cpuset(s, SONDE_PL_ENTRY, st_arg(s, 2), st_arg(s, 1));
 }
 
@@ -582,35 +711,31 @@ static void pr_gid_list(struct st *s, int phase, uint64_t a, uint64_t n)
 	uint32_t g;
 
 	if (!a) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	if (n && !st_peek(s, phase, a, &g, sizeof(g))) {
-		pr_addr(s, a);
+		pr_unfetched(s, phase, a);
 		return;
 	}
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (uint64_t i = 0; i < n; i++) {
-		if (i)
-			sb_puts(s->o, ", ");
-		if (st_array_cut(s, i)) {
+		st_elem(s);
+		if (st_array_cut(s, i) || !st_peek(s, phase, a + i * 4, &g, sizeof(g))) {
 			sb_puts(s->o, "...");
 			break;
 		}
-		if (!st_peek(s, phase, a + i * 4, &g, sizeof(g))) {
-			sb_puts(s->o, "...");
-			break;
-		}
-		sb_printf(s->o, "%u", g);
+		pr_uint(s, g);
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 void dec_getgroups(struct st *s)
 {
 	uint64_t n = (uint32_t)st_arg(s, 0);
 
-	sb_printf(s->o, "%d, ", (int)n);
+	pr_int(s, n);
+	st_sep(s);
 	/* With size 0 the call only counts: strace shows an empty list. */
 	if (st_ok(s))
 		pr_gid_list(s, SONDE_PL_EXIT, st_arg(s, 1),
@@ -623,7 +748,8 @@ void dec_setgroups(struct st *s)
 {
 	uint64_t n = (uint32_t)st_arg(s, 0);
 
-	sb_printf(s->o, "%d, ", (int)n);
+	pr_int(s, n);
+	st_sep(s);
 	pr_gid_list(s, SONDE_PL_ENTRY, st_arg(s, 1), n);
 }
 

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sonde/render.h>
+
 #include "decode/strace/strace_int.h"
 
 void st_print_arg(struct st *s, const struct st_arg *a, int i)
@@ -42,7 +44,9 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i)
 	case K_XVAL: pr_xval(s, a->x, (uint32_t)v, NULL); break;
 	case K_SIG: pr_sig(s, v); break;
 	case K_UID:
-		if ((uint32_t)v == UINT32_MAX)
+		if ((uint32_t)v == UINT32_MAX && s->j)
+			st_jint(s, -1);
+		else if ((uint32_t)v == UINT32_MAX)
 			sb_puts(s->o, "-1");
 		else
 			pr_uint(s, v);
@@ -183,7 +187,7 @@ void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 			sig->fn(&s);
 		for (int i = 0; !sig->fn && i < sig->nargs; i++) {
 			if (i)
-				st_sep(&s);
+				st_sep_at(&s, i);
 			st_print_arg(&s, &sig->a[i], i);
 		}
 	} else {
@@ -197,4 +201,46 @@ void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		mid(arg);
 	s.o = ret;
 	pr_ret(&s);
+}
+
+int st_format_json(struct sonde_line *args, struct sonde_line *res,
+		   const struct sonde_strace_opts *opt,
+		   const struct sonde_call *c)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
+	struct strbuf scratch;
+	unsigned int n;
+	struct st s;
+
+	if (!sig || !sig->known)
+		return -1;
+	sb_init(&scratch);
+	st_init(&s, &scratch, opt, c, NULL);
+	s.j = args;
+	s.jres = res;
+	s.argnames = st_argnames[sc->nr];
+	s.rkind = sig->rkind;
+	sonde_line_putc(args, '{');
+	if (sig->fn)
+		sig->fn(&s);
+	for (int i = 0; !sig->fn && i < sig->nargs; i++) {
+		st_sep_at(&s, i);
+		st_print_arg(&s, &sig->a[i], i);
+	}
+	/* Arguments the decoder leaves out, as strace does (open's mode
+	 * without O_CREAT, fcntl's unused third), keep their raw value:
+	 * nothing is dropped. */
+	s.depth = 0;
+	n = sonde_syscall_nargs(sc->nr);
+	for (unsigned int i = 0; i < n && i < 6; i++) {
+		if (s.argdone & (1u << i))
+			continue;
+		s.argi = (uint8_t)i;
+		s.jkey = NULL;
+		st_juint(&s, sc->args[i]);
+	}
+	sonde_line_putc(args, '}');
+	sb_free(&scratch);
+	return 0;
 }

@@ -90,10 +90,23 @@ static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 
 #define GROUP_PAYLOADS 512
 
-static int group_render(struct feed *f, struct sonde_strace *st)
+/* A payload record whose lengths can be trusted: a hostile file must not
+ * make the reassembly allocate more than the largest snaplen. */
+static int pl_valid(const struct sonde_hdr *h)
 {
-	struct pl_build *pls = calloc(GROUP_PAYLOADS, sizeof(*pls));
-	struct sonde_payload *mine = calloc(GROUP_PAYLOADS, sizeof(*mine));
+	const struct sonde_ev_payload *r = (const void *)h;
+
+	return h->type == SONDE_REC_PAYLOAD && h->size >= sizeof(*r) &&
+	       r->captured <= SONDE_SNAPLEN_MAX;
+}
+
+static int group_render(struct feed *f, const struct feed_sink *k)
+{
+	/* A group has at most one payload per record: sized to it, not to the
+	 * cap (two 512-entry callocs per call were a tenth of live printing). */
+	size_t cap = f->nrec < GROUP_PAYLOADS ? f->nrec : GROUP_PAYLOADS;
+	struct pl_build *pls = calloc(cap, sizeof(*pls));
+	struct sonde_payload *mine = calloc(cap, sizeof(*mine));
 	size_t npl = 0;
 	int rc = 0;
 
@@ -105,9 +118,9 @@ static int group_render(struct feed *f, struct sonde_strace *st)
 		const struct sonde_ev_payload *r = (const void *)f->recs[i];
 		struct pl_build *b;
 
-		if (r->hdr.type != SONDE_REC_PAYLOAD || r->hdr.size < sizeof(*r))
+		if (!pl_valid(&r->hdr))
 			continue;
-		b = pl_get(pls, &npl, GROUP_PAYLOADS, r);
+		b = pl_get(pls, &npl, cap, r);
 		if (b)
 			pl_add_chunk(b, r);
 	}
@@ -116,21 +129,21 @@ static int group_render(struct feed *f, struct sonde_strace *st)
 		struct sonde_call c = { 0 };
 		int e;
 
-		if (h->type == SONDE_REC_PAYLOAD)
+		/* Malformed payload records go on as records: the consumer
+		 * counts them with the records it cannot show. */
+		if (pl_valid(h))
 			continue;
-		if (h->type != SONDE_REC_SYSCALL) {
-			e = sonde_strace_record(st, h);
+		if (h->type != SONDE_REC_SYSCALL || h->size < sizeof(struct sonde_ev_syscall)) {
+			e = k->record(k->ctx, h);
 			rc = rc ? rc : (e == -EIO ? e : 0);
 			continue;
 		}
-		if (h->size < sizeof(struct sonde_ev_syscall))
-			continue;
 		c.sc = (const void *)h;
 		c.pl = mine;
 		for (size_t k = 0; k < npl; k++)
 			if (pls[k].tid == h->tid)
 				mine[c.npl++] = pls[k].p;
-		e = sonde_strace_call(st, &c);
+		e = k->call(k->ctx, &c);
 		if (e && !rc)
 			rc = e;
 	}
@@ -143,13 +156,13 @@ out:
 	return rc;
 }
 
-int feed_record(struct feed *f, struct sonde_strace *st, const struct sonde_hdr *rec)
+int feed_record(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec)
 {
 	int rc = 0;
 	void *copy;
 
 	if (f->nrec && rec->ts != f->ts)
-		rc = group_render(f, st);
+		rc = group_render(f, k);
 	if (f->nrec == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 64;
 		void **n = realloc(f->recs, cap * sizeof(*n));
@@ -168,7 +181,46 @@ int feed_record(struct feed *f, struct sonde_strace *st, const struct sonde_hdr 
 	return rc;
 }
 
-int feed_flush(struct feed *f, struct sonde_strace *st)
+int feed_flush(struct feed *f, const struct feed_sink *k)
 {
-	return f->nrec ? group_render(f, st) : 0;
+	return f->nrec ? group_render(f, k) : 0;
+}
+
+/* The grouping for other renderers (sonde_calls_*, strace.h). */
+struct sonde_calls {
+	struct feed feed;
+	struct feed_sink sink;
+};
+
+struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_call *c),
+				    int (*record)(void *ctx, const struct sonde_hdr *rec),
+				    void *ctx)
+{
+	struct sonde_calls *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	feed_init(&g->feed);
+	g->sink.call = call;
+	g->sink.record = record;
+	g->sink.ctx = ctx;
+	return g;
+}
+
+int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec)
+{
+	return feed_record(&g->feed, &g->sink, rec);
+}
+
+int sonde_calls_flush(struct sonde_calls *g)
+{
+	return feed_flush(&g->feed, &g->sink);
+}
+
+void sonde_calls_free(struct sonde_calls *g)
+{
+	if (!g)
+		return;
+	feed_free(&g->feed);
+	free(g);
 }

@@ -15,7 +15,15 @@ struct feed {
 
 void feed_init(struct feed *f);
 void feed_free(struct feed *f);
-int feed_record(struct feed *f, struct sonde_strace *st, const struct sonde_hdr *rec);
-int feed_flush(struct feed *f, struct sonde_strace *st);
+/* Where grouped records go: each syscall with its payloads to call, every
+ * other record except payloads to record, in the reader's order. */
+struct feed_sink {
+	int (*call)(void *ctx, const struct sonde_call *c);
+	int (*record)(void *ctx, const struct sonde_hdr *rec);
+	void *ctx;
+};
+
+int feed_record(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec);
+int feed_flush(struct feed *f, const struct feed_sink *k);
 
 #endif

@@ -4,6 +4,8 @@
  *   {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")}
  *   [{iov_base="hello", iov_len=5}, ...]
  *   {msg_name=NULL, msg_namelen=0, msg_iov=[...], msg_iovlen=1, ...}
+ * JSON names socket addresses by what they hold rather than by their C
+ * members: {"family":"AF_INET","port":80,"addr":"127.0.0.1"}.
  */
 #include <arpa/inet.h>
 #include <linux/netlink.h>
@@ -18,7 +20,8 @@
 
 static void pr_family(struct st *s, unsigned int fam)
 {
-	sb_puts(s->o, "{sa_family=");
+	st_obj_begin(s);
+	st_field2(s, "sa_family", "family");
 	pr_xval(s, &x_sock_family, fam, "AF_???");
 }
 
@@ -28,48 +31,95 @@ static void pr_sun(struct st *s, const uint8_t *p, size_t len)
 	size_t n = len - 2;
 
 	if (len <= 2) {
-		sb_putc(s->o, '}');
+		st_obj_end(s);
 		return;
 	}
-	sb_puts(s->o, ", sun_path=");
+	st_field2(s, "sun_path", "path");
 	if (path[0] == 0) {
 		/* Abstract socket: the name is every byte after the NUL. */
-		sb_putc(s->o, '@');
-		pr_quoted(s, (const uint8_t *)path + 1, n - 1, 0, 0, 0);
+		if (s->j) {
+			pr_quoted(s, (const uint8_t *)path + 1, n - 1, 0, 0, 0);
+			st_field(s, "abstract");
+			st_jbool(s, 1);
+		} else {
+			sb_putc(s->o, '@');
+			pr_quoted(s, (const uint8_t *)path + 1, n - 1, 0, 0, 0);
+		}
 	} else {
 		pr_quoted(s, (const uint8_t *)path, strnlen(path, n), 0, 0, 0);
 	}
-	sb_putc(s->o, '}');
+	st_obj_end(s);
+}
+
+/* htons(80) / inet_addr("1.2.3.4") in text, 80 / "1.2.3.4" in JSON. */
+static void pr_wrapped_u(struct st *s, const char *fn, unsigned int v)
+{
+	if (s->j)
+		st_juint(s, v);
+	else
+		sb_printf(s->o, "%s(%u)", fn, v);
+}
+
+static void pr_inet(struct st *s, const uint8_t *p)
+{
+	struct sockaddr_in in;
+	char buf[INET_ADDRSTRLEN];
+
+	memcpy(&in, p, sizeof(in));
+	inet_ntop(AF_INET, &in.sin_addr, buf, sizeof(buf));
+	st_field2(s, "sin_port", "port");
+	pr_wrapped_u(s, "htons", ntohs(in.sin_port));
+	st_field2(s, "sin_addr", "addr");
+	if (s->j)
+		st_jstr(s, buf);
+	else
+		sb_printf(s->o, "inet_addr(\"%s\")", buf);
+	st_obj_end(s);
+}
+
+static void pr_inet6(struct st *s, const uint8_t *p)
+{
+	struct sockaddr_in6 in6;
+	char buf[INET6_ADDRSTRLEN];
+
+	memcpy(&in6, p, sizeof(in6));
+	inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof(buf));
+	st_field2(s, "sin6_port", "port");
+	pr_wrapped_u(s, "htons", ntohs(in6.sin6_port));
+	st_field2(s, "sin6_flowinfo", "flowinfo");
+	pr_wrapped_u(s, "htonl", ntohl(in6.sin6_flowinfo));
+	if (s->j) {
+		st_jkey(s, "addr");
+		st_jstr(s, buf);
+	} else {
+		sb_printf(s->o, ", inet_pton(AF_INET6, \"%s\", &sin6_addr)", buf);
+	}
+	st_field2(s, "sin6_scope_id", "scope_id");
+	pr_uint(s, in6.sin6_scope_id);
+	st_obj_end(s);
 }
 
 void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 {
 	uint16_t fam;
-	char buf[INET6_ADDRSTRLEN];
 
 	if (len < 2) {
-		sb_puts(s->o, "{sa_family=???}");
+		if (s->j) {
+			st_obj_begin(s);
+			st_obj_end(s);
+		} else {
+			sb_puts(s->o, "{sa_family=???}");
+		}
 		return;
 	}
 	memcpy(&fam, p, 2);
 	pr_family(s, fam);
 	if (fam == AF_INET && len >= sizeof(struct sockaddr_in)) {
-		struct sockaddr_in in;
-
-		memcpy(&in, p, sizeof(in));
-		inet_ntop(AF_INET, &in.sin_addr, buf, sizeof(buf));
-		sb_printf(s->o, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")}",
-			  ntohs(in.sin_port), buf);
+		pr_inet(s, p);
 		return;
 	}
 	if (fam == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
-		struct sockaddr_in6 in6;
-
-		memcpy(&in6, p, sizeof(in6));
-		inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof(buf));
-		sb_printf(s->o, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u}",
-			  ntohs(in6.sin6_port), ntohl(in6.sin6_flowinfo), buf,
-			  in6.sin6_scope_id);
+		pr_inet6(s, p);
 		return;
 	}
 	if (fam == AF_UNIX) {
@@ -81,13 +131,19 @@ void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 		struct sockaddr_nl nl;
 
 		memcpy(&nl, p, sizeof(nl));
-		sb_printf(s->o, ", nl_pid=%u, nl_groups=%08x}", nl.nl_pid,
-			  nl.nl_groups);
+		st_field2(s, "nl_pid", "pid");
+		pr_uint(s, nl.nl_pid);
+		st_field2(s, "nl_groups", "groups");
+		if (s->j)
+			st_juint(s, nl.nl_groups);
+		else
+			sb_printf(s->o, "%08x", nl.nl_groups);
+		st_obj_end(s);
 		return;
 	}
-	sb_puts(s->o, ", sa_data=");
+	st_field2(s, "sa_data", "data");
 	pr_quoted(s, p + 2, len - 2, 0, 0, 0);
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }
 
 void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len)
@@ -96,11 +152,11 @@ void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len)
 	size_t n;
 
 	if (!addr) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	if ((int)len <= 0) {
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return;
 	}
 	n = len < sizeof(b) ? (size_t)len : sizeof(b);
@@ -123,92 +179,110 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 	int aphase = SONDE_PL_ENTRY;
 
 	if (!addr) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	if (cnt && !st_peek(s, aphase, addr, &v, sizeof(v)))
 		aphase = SONDE_PL_EXIT;
 	if (cnt > 1024 || (cnt && !st_peek(s, aphase, addr, &v, sizeof(v)))) {
-		pr_addr(s, addr);
+		pr_unfetched(s, aphase, addr);
 		return;
 	}
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (uint64_t i = 0; i < cnt; i++) {
 		uint64_t base, n;
 
-		if (i)
-			sb_puts(s->o, ", ");
+		st_elem(s);
 		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
 		}
 		if (!st_peek(s, aphase, addr + i * sizeof(v), &v, sizeof(v))) {
-			pr_addr(s, addr + i * sizeof(v));
+			pr_unfetched(s, aphase, addr + i * sizeof(v));
 			break;
 		}
 		base = (uint64_t)(uintptr_t)v.iov_base;
 		n = v.iov_len < left ? v.iov_len : left;
-		sb_puts(s->o, "{iov_base=");
+		st_obj_begin(s);
+		st_field(s, "iov_base");
 		pr_buf(s, phase, base, n, 0);
-		sb_printf(s->o, ", iov_len=%zu}", v.iov_len);
+		st_field(s, "iov_len");
+		pr_ulong(s, v.iov_len);
+		st_obj_end(s);
 		left -= n;
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
+}
+
+static void pr_cmsg_data(struct st *s, const struct cmsghdr *c,
+			 const uint8_t *d, size_t dlen)
+{
+	if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+		pr_sym(s, "SCM_RIGHTS");
+		st_field(s, "cmsg_data");
+		st_arr_begin(s);
+		for (size_t i = 0; i + sizeof(int) <= dlen; i += sizeof(int)) {
+			int fd;
+
+			memcpy(&fd, d + i, sizeof(fd));
+			st_elem(s);
+			pr_fd(s, fd);
+		}
+		st_arr_end(s);
+	} else if (c->cmsg_level == SOL_SOCKET &&
+		   c->cmsg_type == SCM_CREDENTIALS && dlen >= 12) {
+		struct ucred u;
+
+		memcpy(&u, d, sizeof(u));
+		pr_sym(s, "SCM_CREDENTIALS");
+		st_field(s, "cmsg_data");
+		st_obj_begin(s);
+		st_field(s, "pid");
+		pr_int(s, (uint64_t)u.pid);
+		st_field(s, "uid");
+		pr_uint(s, u.uid);
+		st_field(s, "gid");
+		pr_uint(s, u.gid);
+		st_obj_end(s);
+	} else {
+		pr_hex(s, (unsigned)c->cmsg_type);
+		st_field(s, "cmsg_data");
+		pr_quoted(s, d, dlen, 0, 0, 0);
+	}
 }
 
 static void pr_cmsgs(struct st *s, int phase, uint64_t addr, uint64_t len)
 {
 	uint8_t b[1024];
 	size_t n, off = 0;
-	int first = 1;
 
 	n = len < sizeof(b) ? (size_t)len : sizeof(b);
 	n = st_fetch_upto(s, phase, addr, b, n);
 	if (!n)
 		return;
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	while (off + sizeof(struct cmsghdr) <= n) {
 		struct cmsghdr c;
 		size_t dlen;
 
 		memcpy(&c, b + off, sizeof(c));
-		if (!first)
-			sb_puts(s->o, ", ");
-		first = 0;
-		sb_printf(s->o, "{cmsg_len=%zu, cmsg_level=", (size_t)c.cmsg_len);
+		st_elem(s);
+		st_obj_begin(s);
+		st_field(s, "cmsg_len");
+		pr_ulong(s, c.cmsg_len);
+		st_field(s, "cmsg_level");
 		pr_xval(s, &x_sol, (uint64_t)c.cmsg_level, "SOL_???");
-		sb_puts(s->o, ", cmsg_type=");
+		st_field(s, "cmsg_type");
 		dlen = c.cmsg_len > sizeof(c) ? c.cmsg_len - sizeof(c) : 0;
 		if (off + sizeof(c) + dlen > n)
 			dlen = n - off - sizeof(c);
-		if (c.cmsg_level == SOL_SOCKET && c.cmsg_type == SCM_RIGHTS) {
-			sb_puts(s->o, "SCM_RIGHTS, cmsg_data=[");
-			for (size_t i = 0; i + sizeof(int) <= dlen; i += sizeof(int)) {
-				int fd;
-
-				memcpy(&fd, b + off + sizeof(c) + i, sizeof(fd));
-				if (i)
-					sb_puts(s->o, ", ");
-				pr_fd(s, fd);
-			}
-			sb_puts(s->o, "]}");
-		} else if (c.cmsg_level == SOL_SOCKET &&
-			   c.cmsg_type == SCM_CREDENTIALS && dlen >= 12) {
-			struct ucred u;
-
-			memcpy(&u, b + off + sizeof(c), sizeof(u));
-			sb_printf(s->o, "SCM_CREDENTIALS, cmsg_data={pid=%d, uid=%u, gid=%u}}",
-				  u.pid, u.uid, u.gid);
-		} else {
-			sb_printf(s->o, "%#x, cmsg_data=", (unsigned)c.cmsg_type);
-			pr_quoted(s, b + off + sizeof(c), dlen, 0, 0, 0);
-			sb_putc(s->o, '}');
-		}
+		pr_cmsg_data(s, &c, b + off + sizeof(c), dlen);
+		st_obj_end(s);
 		if (c.cmsg_len < sizeof(c))
 			break;
 		off += (c.cmsg_len + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1);
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 /*
@@ -221,23 +295,29 @@ void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len)
 
 	if (!st_peek(s, SONDE_PL_ENTRY, addr, &m, sizeof(m)) &&
 	    !st_peek(s, SONDE_PL_EXIT, addr, &m, sizeof(m))) {
-		pr_addr(s, addr);
+		pr_unfetched(s, SONDE_PL_ENTRY, addr);
 		return;
 	}
-	sb_puts(s->o, "{msg_name=");
+	st_obj_begin(s);
+	st_field(s, "msg_name");
 	if (m.msg_name)
 		pr_sockaddr(s, phase, (uint64_t)(uintptr_t)m.msg_name, m.msg_namelen);
 	else
-		sb_puts(s->o, "NULL");
-	sb_printf(s->o, ", msg_namelen=%u, msg_iov=", m.msg_namelen);
+		pr_addr(s, 0);
+	st_field(s, "msg_namelen");
+	pr_uint(s, m.msg_namelen);
+	st_field(s, "msg_iov");
 	pr_iov(s, phase, (uint64_t)(uintptr_t)m.msg_iov, m.msg_iovlen, data_len);
-	sb_printf(s->o, ", msg_iovlen=%zu", (size_t)m.msg_iovlen);
+	st_field(s, "msg_iovlen");
+	pr_ulong(s, m.msg_iovlen);
 	if (m.msg_controllen) {
-		sb_puts(s->o, ", msg_control=");
+		st_field(s, "msg_control");
 		pr_cmsgs(s, phase, (uint64_t)(uintptr_t)m.msg_control,
 			 m.msg_controllen);
 	}
-	sb_printf(s->o, ", msg_controllen=%zu, msg_flags=", (size_t)m.msg_controllen);
+	st_field(s, "msg_controllen");
+	pr_ulong(s, m.msg_controllen);
+	st_field(s, "msg_flags");
 	pr_flags(s, &x_msg_flags, (unsigned)m.msg_flags, "MSG_???");
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }

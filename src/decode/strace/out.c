@@ -4,10 +4,13 @@
  * addresses, descriptors, and strace's string quoting, which every
  * string, path and data buffer goes through.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sonde/render.h>
 
 #include "decode/strace/strace_int.h"
 
@@ -88,9 +91,15 @@ size_t sb_col(const struct strbuf *b)
 	return b->len - i;
 }
 
+/* JSON: addresses are strings ("0x7ffd1000"), NULL is null, numbers are
+ * decimal whatever base strace prints them in. */
 void pr_addr(struct st *s, uint64_t a)
 {
-	if (!a)
+	if (s->j && a)
+		sonde_line_printf(st_jv(s), "\"%#" PRIx64 "\"", a);
+	else if (s->j)
+		sonde_line_printf(st_jv(s), "null");
+	else if (!a)
 		sb_puts(s->o, "NULL");
 	else
 		sb_printf(s->o, "%#llx", (unsigned long long)a);
@@ -98,32 +107,50 @@ void pr_addr(struct st *s, uint64_t a)
 
 void pr_int(struct st *s, uint64_t v)
 {
-	sb_printf(s->o, "%d", (int)v);
+	if (s->j)
+		st_jint(s, (int)v);
+	else
+		sb_printf(s->o, "%d", (int)v);
 }
 
 void pr_uint(struct st *s, uint64_t v)
 {
-	sb_printf(s->o, "%u", (unsigned int)v);
+	if (s->j)
+		st_juint(s, (unsigned int)v);
+	else
+		sb_printf(s->o, "%u", (unsigned int)v);
 }
 
 void pr_long(struct st *s, uint64_t v)
 {
-	sb_printf(s->o, "%lld", (long long)v);
+	if (s->j)
+		st_jint(s, (int64_t)v);
+	else
+		sb_printf(s->o, "%lld", (long long)v);
 }
 
 void pr_ulong(struct st *s, uint64_t v)
 {
-	sb_printf(s->o, "%llu", (unsigned long long)v);
+	if (s->j)
+		st_juint(s, v);
+	else
+		sb_printf(s->o, "%llu", (unsigned long long)v);
 }
 
 void pr_hex(struct st *s, uint64_t v)
 {
-	sb_printf(s->o, "%#llx", (unsigned long long)v);
+	if (s->j)
+		st_juint(s, v);
+	else
+		sb_printf(s->o, "%#llx", (unsigned long long)v);
 }
 
 void pr_oct(struct st *s, uint64_t v)
 {
-	sb_printf(s->o, "%#03o", (unsigned int)v);
+	if (s->j)
+		st_juint(s, (unsigned int)v);
+	else
+		sb_printf(s->o, "%#03o", (unsigned int)v);
 }
 
 /* -y: the path inside <>, with <, > and non-printables hex-escaped as
@@ -145,6 +172,10 @@ void pr_fd(struct st *s, int fd)
 {
 	const char *path;
 
+	if (s->j) {
+		st_jint(s, fd);
+		return;
+	}
 	sb_printf(s->o, "%d", fd);
 	if (s->fds && s->opt->decode_fds && fd >= 0) {
 		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
@@ -156,13 +187,15 @@ void pr_fd(struct st *s, int fd)
 void pr_dirfd(struct st *s, uint64_t v)
 {
 	if ((int)v == -100) {
-		if (s->opt->xlat == SONDE_XLAT_RAW)
+		if (s->j)
+			st_jstr(s, "AT_FDCWD");
+		else if (s->opt->xlat == SONDE_XLAT_RAW)
 			sb_puts(s->o, "-100");
 		else if (s->opt->xlat == SONDE_XLAT_VERBOSE)
 			sb_puts(s->o, "-100 /* AT_FDCWD */");
 		else
 			sb_puts(s->o, "AT_FDCWD");
-		if (s->fds && s->opt->decode_fds) {
+		if (!s->j && s->fds && s->opt->decode_fds) {
 			const char *cwd = fdtab_path(s->fds, s->sc->hdr.tid, -100);
 			if (cwd)
 				pr_fd_path(s, cwd);
@@ -198,12 +231,12 @@ int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size)
 	const struct sonde_payload *p;
 
 	if (!addr) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return 0;
 	}
 	p = sonde_call_mem(s->c, phase, addr, size);
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return 0;
 	}
 	memcpy(dst, p->data + (addr - p->addr), size);
@@ -231,12 +264,12 @@ size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
 	size_t n;
 
 	if (!addr) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return 0;
 	}
 	p = sonde_call_mem(s->c, phase, addr, 1);
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return 0;
 	}
 	n = p->captured - (addr - p->addr);
@@ -274,9 +307,18 @@ static int wants_hex(const struct st *s, const uint8_t *p, size_t len,
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
 	       int ellipsis, int force_hex)
 {
-	int hex = force_hex || wants_hex(s, p, len, nul_term);
+	int hex;
 	struct strbuf *o = s->o;
 
+	if (s->j) {
+		/* JSON strings are lossless (sonde_line_json_str): no hex,
+		 * no ellipsis; the payload lengths say what was cut. */
+		const uint8_t *z = nul_term && len ? memchr(p, 0, len) : NULL;
+
+		st_jstrn(s, p, z ? (size_t)(z - p) : len);
+		return;
+	}
+	hex = force_hex || wants_hex(s, p, len, nul_term);
 	sb_putc(o, '"');
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = p[i];
@@ -317,12 +359,12 @@ void pr_path_at(struct st *s, int phase, uint64_t addr)
 	const struct sonde_payload *p;
 
 	if (!addr) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	p = sonde_call_mem(s->c, phase, addr, 0);
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return;
 	}
 	/* strace shows paths whole, up to PATH_MAX, whatever -s says. */
@@ -340,12 +382,12 @@ void pr_cstr(struct st *s, int phase, uint64_t addr)
 	int complete;
 
 	if (!addr) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	p = sonde_call_mem(s->c, phase, addr, 0);
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return;
 	}
 	d = p->data + (addr - p->addr);
@@ -368,17 +410,17 @@ void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
 	uint64_t show = len < s->opt->strsize ? len : s->opt->strsize;
 
 	if (!addr) {
-		sb_puts(s->o, "NULL");
+		pr_addr(s, 0);
 		return;
 	}
 	/* A zero-length buffer is shown as "" whatever its address. */
 	if (!len) {
-		sb_puts(s->o, "\"\"");
+		pr_quoted(s, (const uint8_t *)"", 0, 0, 0, 0);
 		return;
 	}
 	p = sonde_call_mem(s->c, phase, addr, 1);
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return;
 	}
 	/* The snaplen may have cut the capture below what -s would show:

@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <sonde/render.h>
+
 #include "decode/strace/strace_int.h"
 #include "decode/strace/feed.h"
 
@@ -91,6 +93,39 @@ size_t sonde_strace_format(struct sonde_strace *st,
 	sb_free(&a);
 	sb_free(&r);
 	return n;
+}
+
+int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call *c,
+		      struct sonde_line *call, struct sonde_line *ret)
+{
+	struct strbuf a, r;
+
+	if (!sonde_strace_is_decoded(c->sc->nr))
+		return -ENOENT;
+	sb_init(&a);
+	sb_init(&r);
+	st_format_args(&a, o, c, NULL, &r, NULL, NULL);
+	if (a.oom || r.oom)
+		call->oom = 1;
+	sonde_line_printf(call, "%s", a.s ? a.s : "");
+	sonde_line_printf(ret, "%s", r.s ? r.s : "");
+	sb_free(&a);
+	sb_free(&r);
+	return 0;
+}
+
+int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call *c,
+		      struct sonde_line *args, struct sonde_line *res)
+{
+	struct sonde_strace_opts jo = *o;
+
+	jo.verbose = 1;
+	jo.xlat = SONDE_XLAT_ABBREV;
+	jo.xstr = 0;
+	jo.decode_fds = 0;
+	if (!jo.strsize)
+		jo.strsize = UINT32_MAX;
+	return st_format_json(args, res, &jo, c) ? -ENOENT : 0;
 }
 
 static void pr_prefix(struct sonde_strace *st, uint32_t tid)
@@ -385,22 +420,40 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		if (rec->size < sizeof(*l))
 			return -EINVAL;
 		/* No strace equivalent: say it rather than leave a silent hole. */
-		sb_printf(&st->line, "+++ sonde: %llu events lost on cpu %u +++\n",
-			  (unsigned long long)l->count, rec->cpu);
+		if (l->kind == SONDE_LOST_LIVE)
+			sb_printf(&st->line,
+				  "+++ sonde: %llu events not shown: the output could not keep up +++\n",
+				  (unsigned long long)l->count);
+		else
+			sb_printf(&st->line, "+++ sonde: %llu events lost on cpu %u +++\n",
+				  (unsigned long long)l->count, rec->cpu);
 		return emit(st);
 	}
 	}
 	return 0;
 }
 
+static int sink_call(void *ctx, const struct sonde_call *c)
+{
+	return sonde_strace_call(ctx, c);
+}
+
+static int sink_record(void *ctx, const struct sonde_hdr *rec)
+{
+	return sonde_strace_record(ctx, rec);
+}
+
 int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
-	return feed_record(&st->feed, st, rec);
+	struct feed_sink k = { sink_call, sink_record, st };
+
+	return feed_record(&st->feed, &k, rec);
 }
 
 int sonde_strace_flush(struct sonde_strace *st)
 {
-	int e = feed_flush(&st->feed, st);
+	struct feed_sink k = { sink_call, sink_record, st };
+	int e = feed_flush(&st->feed, &k);
 
 	if (!e && fflush(st->out))
 		e = -EIO;

@@ -56,7 +56,28 @@ const char *xlat_name(const struct xlat *x, uint64_t v);
 
 #include "decode/strace/fdtab.h"
 
-/* Decoding state of one call. */
+struct sonde_line;
+
+/* Deepest nesting of structs and arrays the separators are tracked for. */
+#define ST_MAXDEPTH 16
+
+/*
+ * Decoding state of one call. One decoder serves two sinks: strace text
+ * (j == NULL) and JSON (j != NULL). Decoders describe what they print with
+ * the structure calls of emit.c (st_obj_begin, st_field, st_elem, st_sep,
+ * ...) and the value printers (pr_*, ps_*); each of those writes the
+ * sink's syntax:
+ *
+ *   text   openat(AT_FDCWD, "/x", O_RDONLY|O_CLOEXEC)
+ *          {st_mode=S_IFREG|0644, st_size=42, ...}
+ *   JSON   {"dirfd":"AT_FDCWD","pathname":"/x","flags":["O_RDONLY","O_CLOEXEC"]}
+ *          {"st_mode":"S_IFREG|0644","st_size":42,...}
+ *
+ * Text that only strace shows (comments, "htons(...)", "...") goes to o
+ * directly; in JSON mode o is a scratch buffer nobody reads. The argument
+ * list is the object at depth 0: its keys are the syscall's parameter
+ * names (st_argnames), the argument being argi, moved on by st_sep.
+ */
 struct st {
 	struct strbuf *o;
 	const struct sonde_strace_opts *opt;
@@ -68,6 +89,16 @@ struct st {
 	int noret;       /* never returned: "= ?" */
 	char rv_aux[256]; /* printed after the return value, e.g. " (flags O_RDWR)" */
 	uint8_t rkind;   /* return kind; decoders may change it */
+	/* structured output */
+	struct sonde_line *j;	/* JSON sink, NULL for text */
+	struct sonde_line *jres; /* JSON: the "result" object's members */
+	const char *const *argnames; /* parameter names of this syscall */
+	const char *jkey;	/* JSON: key of the next value in an object */
+	uint8_t depth;		/* nesting below the argument list */
+	uint8_t argi;		/* argument the next top-level value is */
+	uint8_t argdone;	/* JSON: bit i set once argument i was written */
+	uint16_t nitems[ST_MAXDEPTH]; /* items written at each depth */
+	uint32_t isarr;		/* bit d: depth d is an array, else an object */
 };
 
 static inline uint64_t st_arg(const struct st *s, int i)
@@ -83,14 +114,67 @@ static inline int st_ok(const struct st *s)
 /* Arrays stop with "..." after -s elements, unless -v. */
 static inline int st_array_cut(const struct st *s, uint64_t i)
 {
-	return !s->opt->verbose && i >= s->opt->strsize;
+	return !s->j && !s->opt->verbose && i >= s->opt->strsize;
 }
 
-/* Argument separator. */
-static inline void st_sep(struct st *s)
-{
-	sb_puts(s->o, ", ");
-}
+/* emit.c: structure, shared by both sinks. */
+/* Next argument (text ", "). */
+void st_sep(struct st *s);
+/* Argument i comes next, for decoders that print out of order or skip. */
+void st_sep_at(struct st *s, int i);
+void st_obj_begin(struct st *s); /* { */
+void st_obj_end(struct st *s);   /* } */
+void st_arr_begin(struct st *s); /* [ */
+void st_arr_end(struct st *s);   /* ] */
+/* A member of the current struct: text "[, ]name=", JSON "name": */
+void st_field(struct st *s, const char *name);
+/* Same, when JSON names the member differently from strace. */
+void st_field2(struct st *s, const char *text, const char *json);
+/* An element of the current array: text "[, ]". */
+void st_elem(struct st *s);
+/* Closes a struct strace abridges without -v: text ", ...}". */
+void st_obj_end_cut(struct st *s);
+/* JSON only: key of the next value (members strace shows no name for). */
+void st_jkey(struct st *s, const char *key);
+/* JSON: starts a value (comma, key) and returns the line to write it to. */
+struct sonde_line *st_jv(struct st *s);
+void st_jstr(struct st *s, const char *str);
+void st_jstrn(struct st *s, const uint8_t *p, size_t n);
+void st_jint(struct st *s, int64_t v);
+void st_juint(struct st *s, uint64_t v);
+void st_jbool(struct st *s, int v);
+/* A symbolic value (UTIME_NOW, SIG_DFL...): text as is, JSON a string. */
+void pr_sym(struct st *s, const char *name);
+/* Memory a decoder could not show: the address in text; in JSON
+ * {"addr":"0x...","unreadable":true} (false: not captured). */
+void pr_unfetched(struct st *s, int phase, uint64_t addr);
+/* A value the call reads and updates through a pointer: [128 => 16]. */
+void pr_inout(struct st *s, int have_in, int64_t in, int have_out,
+	      int64_t out, uint64_t addr);
+/*
+ * A decoded part of the return value: text into t->o (the caller's
+ * scratch buffer b, copied to rv_aux by st_res_end), JSON into the call's
+ * "result" object under key. t is a copy of s to print with.
+ */
+void st_res_begin(struct st *s, struct st *t, struct strbuf *b,
+		  const char *key);
+void st_res_end(struct st *s, struct st *t, struct strbuf *b);
+/*
+ * Composite flag values strace prints from several tables (MAP_PRIVATE|
+ * MAP_ANONYMOUS, CLONE_VM|SIGCHLD, B38400|CS8|CREAD...): the decoder
+ * prints them as text with the st that st_cap_begin returns (s itself in
+ * text mode); in JSON st_cap_flags then writes the '|'-separated names as
+ * an array, ["MAP_PRIVATE","MAP_ANONYMOUS"].
+ */
+struct st_cap {
+	struct st t;
+	struct strbuf b;
+	struct sonde_strace_opts o;
+};
+struct st *st_cap_begin(struct st *s, struct st_cap *c);
+void st_cap_flags(struct st *s, struct st_cap *c);
+/* Appends names of the bits of v to an open JSON array (flag sets). */
+void st_jflag_names(struct st *s, const struct xlat *x, uint64_t v);
 
 /* out.c: scalars, addresses, strings, buffers */
 void pr_addr(struct st *s, uint64_t a);
@@ -196,6 +280,8 @@ void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len);
 void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size);
 void ps_epoll_event(struct st *s, const void *ev);
 void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec);
+/* A device number: makedev(0x8, 0x1), JSON {"major":8,"minor":1}. */
+void pr_dev(struct st *s, unsigned int maj, unsigned int min);
 
 /* net.c */
 void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len);
@@ -264,6 +350,8 @@ struct st_sig {
 };
 
 extern const struct st_sig st_sigs[SONDE_NR_SYSCALLS];
+/* argnames.c (generated): the kernel's parameter names, by number. */
+extern const char *const st_argnames[SONDE_NR_SYSCALLS][6];
 
 /* Prints argument i of s according to a (used by decoders for parts). */
 void st_print_arg(struct st *s, const struct st_arg *a, int i);
@@ -277,6 +365,14 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i);
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
 		    struct strbuf *ret, void (*mid)(void *arg), void *arg);
+/*
+ * decode.c: the JSON sink. Appends the object of named arguments to args
+ * ("{...}") and the members of the "result" object (without braces, may
+ * stay empty) to res. Returns 0, or -1 when the syscall has no decoder.
+ */
+int st_format_json(struct sonde_line *args, struct sonde_line *res,
+		   const struct sonde_strace_opts *opt,
+		   const struct sonde_call *c);
 
 /* Decoder functions (dec_*.c). */
 #define DEC(name) void dec_##name(struct st *s)

@@ -5,7 +5,8 @@
  * the phase (entry or exit memory) and the user address and prints NULL,
  * the address (memory not captured or unreadable), or the decoded struct
  * in strace's field syntax; -v switches from the abridged "..." forms to
- * every field.
+ * every field. In JSON every struct is an object with strace's member
+ * names (-v is always on there).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -31,7 +32,7 @@ void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec)
 	struct tm tm;
 	char d[64], z[16];
 
-	if (s->opt->xlat == SONDE_XLAT_RAW || !localtime_r(&t, &tm))
+	if (s->j || s->opt->xlat == SONDE_XLAT_RAW || !localtime_r(&t, &tm))
 		return;
 	strftime(d, sizeof(d), "%Y-%m-%dT%H:%M:%S", &tm);
 	strftime(z, sizeof(z), "%z", &tm);
@@ -41,10 +42,25 @@ void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec)
 		sb_printf(s->o, " /* %s%s */", d, z);
 }
 
+/* {tv_sec=1, tv_nsec=2} or {tv_sec=1, tv_usec=2} */
+static void pr_time_pair(struct st *s, const char *frac, int64_t sec, int64_t sub)
+{
+	st_obj_begin(s);
+	st_field(s, "tv_sec");
+	pr_long(s, (uint64_t)sec);
+	st_field(s, frac);
+	pr_long(s, (uint64_t)sub);
+	st_obj_end(s);
+}
+
 static void pr_ts_fields(struct st *s, int64_t sec, int64_t nsec)
 {
-	sb_printf(s->o, "{tv_sec=%lld, tv_nsec=%lld}", (long long)sec,
-		  (long long)nsec);
+	pr_time_pair(s, "tv_nsec", sec, nsec);
+}
+
+static void pr_tv_fields(struct st *s, const struct timeval *tv)
+{
+	pr_time_pair(s, "tv_usec", tv->tv_sec, tv->tv_usec);
 }
 
 void ps_timespec(struct st *s, int phase, uint64_t addr)
@@ -60,20 +76,23 @@ void ps_timeval(struct st *s, int phase, uint64_t addr)
 	struct timeval tv;
 
 	if (st_fetch(s, phase, addr, &tv, sizeof(tv)))
-		sb_printf(s->o, "{tv_sec=%lld, tv_usec=%lld}",
-			  (long long)tv.tv_sec, (long long)tv.tv_usec);
+		pr_tv_fields(s, &tv);
 }
 
 /* utimensat's times: UTIME_NOW and UTIME_OMIT are named. */
 static void pr_utime_ts(struct st *s, const struct timespec *t)
 {
-	sb_printf(s->o, "{tv_sec=%lld, tv_nsec=", (long long)t->tv_sec);
+	st_obj_begin(s);
+	st_field(s, "tv_sec");
+	pr_long(s, (uint64_t)t->tv_sec);
+	st_field(s, "tv_nsec");
 	if (t->tv_nsec == UTIME_NOW)
-		sb_puts(s->o, "UTIME_NOW}");
+		pr_sym(s, "UTIME_NOW");
 	else if (t->tv_nsec == UTIME_OMIT)
-		sb_puts(s->o, "UTIME_OMIT}");
+		pr_sym(s, "UTIME_OMIT");
 	else
-		sb_printf(s->o, "%lld}", (long long)t->tv_nsec);
+		pr_long(s, (uint64_t)t->tv_nsec);
+	st_obj_end(s);
 }
 
 void ps_timespec_pair(struct st *s, int phase, uint64_t addr)
@@ -82,11 +101,12 @@ void ps_timespec_pair(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, t, sizeof(t)))
 		return;
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
+	st_elem(s);
 	pr_utime_ts(s, &t[0]);
-	sb_puts(s->o, ", ");
+	st_elem(s);
 	pr_utime_ts(s, &t[1]);
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 void ps_timeval_pair(struct st *s, int phase, uint64_t addr)
@@ -95,9 +115,12 @@ void ps_timeval_pair(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, t, sizeof(t)))
 		return;
-	sb_printf(s->o, "[{tv_sec=%lld, tv_usec=%lld}, {tv_sec=%lld, tv_usec=%lld}]",
-		  (long long)t[0].tv_sec, (long long)t[0].tv_usec,
-		  (long long)t[1].tv_sec, (long long)t[1].tv_usec);
+	st_arr_begin(s);
+	st_elem(s);
+	pr_tv_fields(s, &t[0]);
+	st_elem(s);
+	pr_tv_fields(s, &t[1]);
+	st_arr_end(s);
 }
 
 void ps_itimerspec(struct st *s, int phase, uint64_t addr)
@@ -106,11 +129,12 @@ void ps_itimerspec(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, &it, sizeof(it)))
 		return;
-	sb_puts(s->o, "{it_interval=");
+	st_obj_begin(s);
+	st_field(s, "it_interval");
 	pr_ts_fields(s, it.it_interval.tv_sec, it.it_interval.tv_nsec);
-	sb_puts(s->o, ", it_value=");
+	st_field(s, "it_value");
 	pr_ts_fields(s, it.it_value.tv_sec, it.it_value.tv_nsec);
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }
 
 void ps_itimerval(struct st *s, int phase, uint64_t addr)
@@ -119,111 +143,167 @@ void ps_itimerval(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, &it, sizeof(it)))
 		return;
-	sb_printf(s->o, "{it_interval={tv_sec=%lld, tv_usec=%lld}, it_value={tv_sec=%lld, tv_usec=%lld}}",
-		  (long long)it.it_interval.tv_sec,
-		  (long long)it.it_interval.tv_usec,
-		  (long long)it.it_value.tv_sec, (long long)it.it_value.tv_usec);
+	st_obj_begin(s);
+	st_field(s, "it_interval");
+	pr_tv_fields(s, &it.it_interval);
+	st_field(s, "it_value");
+	pr_tv_fields(s, &it.it_value);
+	st_obj_end(s);
 }
 
-/* makedev(0xfe, 0): strace prints both numbers with %#x. */
-static void pr_dev(struct st *s, unsigned int maj, unsigned int min)
+/* makedev(0xfe, 0): strace prints both numbers with %#x; JSON
+ * {"major":254,"minor":0}. */
+void pr_dev(struct st *s, unsigned int maj, unsigned int min)
 {
-	sb_printf(s->o, "makedev(%#x, %#x)", maj, min);
+	if (!s->j) {
+		sb_printf(s->o, "makedev(%#x, %#x)", maj, min);
+		return;
+	}
+	st_obj_begin(s);
+	st_field(s, "major");
+	pr_uint(s, maj);
+	st_field(s, "minor");
+	pr_uint(s, min);
+	st_obj_end(s);
 }
 
-static void pr_stat_time(struct st *s, const char *name, int64_t sec,
-			 int64_t nsec)
+static void pr_stat_time(struct st *s, const char *name, const char *nsname,
+			 int64_t sec, int64_t nsec)
 {
-	sb_printf(s->o, ", st_%s=%lld", name, (long long)sec);
+	st_field(s, name);
+	pr_long(s, (uint64_t)sec);
 	pr_time_t_comment(s, sec, nsec);
-	sb_printf(s->o, ", st_%s_nsec=%lld", name, (long long)nsec);
+	st_field(s, nsname);
+	pr_long(s, (uint64_t)nsec);
 }
 
 void ps_stat(struct st *s, int phase, uint64_t addr)
 {
 	struct stat b;
-	int dev;
+	int dev, v = s->opt->verbose;
 
 	if (!st_fetch(s, phase, addr, &b, sizeof(b)))
 		return;
 	dev = S_ISCHR(b.st_mode) || S_ISBLK(b.st_mode);
-	sb_putc(s->o, '{');
-	if (s->opt->verbose) {
-		sb_puts(s->o, "st_dev=");
+	st_obj_begin(s);
+	if (v) {
+		st_field(s, "st_dev");
 		pr_dev(s, major(b.st_dev), minor(b.st_dev));
-		sb_printf(s->o, ", st_ino=%llu, st_mode=",
-			  (unsigned long long)b.st_ino);
-	} else {
-		sb_puts(s->o, "st_mode=");
+		st_field(s, "st_ino");
+		pr_ulong(s, b.st_ino);
 	}
+	st_field(s, "st_mode");
 	pr_mode_t(s, b.st_mode);
-	if (s->opt->verbose)
-		sb_printf(s->o, ", st_nlink=%llu, st_uid=%u, st_gid=%u, st_blksize=%lld, st_blocks=%lld",
-			  (unsigned long long)b.st_nlink, b.st_uid, b.st_gid,
-			  (long long)b.st_blksize, (long long)b.st_blocks);
+	if (v) {
+		st_field(s, "st_nlink");
+		pr_ulong(s, b.st_nlink);
+		st_field(s, "st_uid");
+		pr_uint(s, b.st_uid);
+		st_field(s, "st_gid");
+		pr_uint(s, b.st_gid);
+		st_field(s, "st_blksize");
+		pr_long(s, (uint64_t)b.st_blksize);
+		st_field(s, "st_blocks");
+		pr_long(s, (uint64_t)b.st_blocks);
+	}
 	if (dev) {
-		sb_puts(s->o, ", st_rdev=");
+		st_field(s, "st_rdev");
 		pr_dev(s, major(b.st_rdev), minor(b.st_rdev));
 	} else {
-		sb_printf(s->o, ", st_size=%lld", (long long)b.st_size);
+		st_field(s, "st_size");
+		pr_long(s, (uint64_t)b.st_size);
 	}
-	if (!s->opt->verbose) {
-		sb_puts(s->o, ", ...}");
+	if (!v) {
+		st_obj_end_cut(s);
 		return;
 	}
-	pr_stat_time(s, "atime", b.st_atim.tv_sec, b.st_atim.tv_nsec);
-	pr_stat_time(s, "mtime", b.st_mtim.tv_sec, b.st_mtim.tv_nsec);
-	pr_stat_time(s, "ctime", b.st_ctim.tv_sec, b.st_ctim.tv_nsec);
-	sb_putc(s->o, '}');
+	pr_stat_time(s, "st_atime", "st_atime_nsec", b.st_atim.tv_sec, b.st_atim.tv_nsec);
+	pr_stat_time(s, "st_mtime", "st_mtime_nsec", b.st_mtim.tv_sec, b.st_mtim.tv_nsec);
+	pr_stat_time(s, "st_ctime", "st_ctime_nsec", b.st_ctim.tv_sec, b.st_ctim.tv_nsec);
+	st_obj_end(s);
 }
 
 static void pr_statx_ts(struct st *s, const char *name,
 			const struct statx_timestamp *t)
 {
-	sb_printf(s->o, ", %s={tv_sec=%lld, tv_nsec=%u}", name,
-		  (long long)t->tv_sec, t->tv_nsec);
+	st_field(s, name);
+	st_obj_begin(s);
+	st_field(s, "tv_sec");
+	pr_long(s, (uint64_t)t->tv_sec);
+	st_field(s, "tv_nsec");
+	pr_uint(s, t->tv_nsec);
+	st_obj_end(s);
 	pr_time_t_comment(s, t->tv_sec, t->tv_nsec);
+}
+
+static void pr_u32_field(struct st *s, const char *name, uint32_t v)
+{
+	st_field(s, name);
+	pr_uint(s, v);
 }
 
 void ps_statx(struct st *s, int phase, uint64_t addr)
 {
 	struct statx b;
+	uint64_t mnt_id;
+	int v = s->opt->verbose;
 
 	if (!st_fetch(s, phase, addr, &b, sizeof(b)))
 		return;
-	sb_puts(s->o, "{stx_mask=");
+	st_obj_begin(s);
+	st_field(s, "stx_mask");
 	pr_flags(s, &x_statx_mask, b.stx_mask, "STATX_???");
-	if (s->opt->verbose)
-		sb_printf(s->o, ", stx_blksize=%u", b.stx_blksize);
-	sb_puts(s->o, ", stx_attributes=");
+	if (v)
+		pr_u32_field(s, "stx_blksize", b.stx_blksize);
+	st_field(s, "stx_attributes");
 	pr_flags(s, &x_statx_attrs, b.stx_attributes, "STATX_ATTR_???");
-	if (s->opt->verbose)
-		sb_printf(s->o, ", stx_nlink=%u, stx_uid=%u, stx_gid=%u",
-			  b.stx_nlink, b.stx_uid, b.stx_gid);
-	sb_puts(s->o, ", stx_mode=");
+	if (v) {
+		pr_u32_field(s, "stx_nlink", b.stx_nlink);
+		pr_u32_field(s, "stx_uid", b.stx_uid);
+		pr_u32_field(s, "stx_gid", b.stx_gid);
+	}
+	st_field(s, "stx_mode");
 	pr_mode_t(s, b.stx_mode);
-	if (s->opt->verbose)
-		sb_printf(s->o, ", stx_ino=%llu", (unsigned long long)b.stx_ino);
-	sb_printf(s->o, ", stx_size=%llu", (unsigned long long)b.stx_size);
-	if (!s->opt->verbose) {
-		sb_puts(s->o, ", ...}");
+	if (v) {
+		st_field(s, "stx_ino");
+		pr_ulong(s, b.stx_ino);
+	}
+	st_field(s, "stx_size");
+	pr_ulong(s, b.stx_size);
+	if (!v) {
+		st_obj_end_cut(s);
 		return;
 	}
-	sb_printf(s->o, ", stx_blocks=%llu, stx_attributes_mask=",
-		  (unsigned long long)b.stx_blocks);
+	st_field(s, "stx_blocks");
+	pr_ulong(s, b.stx_blocks);
+	st_field(s, "stx_attributes_mask");
 	pr_flags(s, &x_statx_attrs, b.stx_attributes_mask, "STATX_ATTR_???");
 	pr_statx_ts(s, "stx_atime", &b.stx_atime);
 	pr_statx_ts(s, "stx_btime", &b.stx_btime);
 	pr_statx_ts(s, "stx_ctime", &b.stx_ctime);
 	pr_statx_ts(s, "stx_mtime", &b.stx_mtime);
-	sb_printf(s->o, ", stx_rdev_major=%u, stx_rdev_minor=%u, stx_dev_major=%u, stx_dev_minor=%u",
-		  b.stx_rdev_major, b.stx_rdev_minor, b.stx_dev_major,
-		  b.stx_dev_minor);
+	pr_u32_field(s, "stx_rdev_major", b.stx_rdev_major);
+	pr_u32_field(s, "stx_rdev_minor", b.stx_rdev_minor);
+	pr_u32_field(s, "stx_dev_major", b.stx_dev_major);
+	pr_u32_field(s, "stx_dev_minor", b.stx_dev_minor);
 	/* glibc's struct statx predates stx_mnt_id: the kernel puts it
 	 * right after stx_dev_minor, 8-byte aligned (offset 0x90). */
-	uint64_t mnt_id;
 	memcpy(&mnt_id, (const char *)&b + 0x90, sizeof(mnt_id));
-	sb_printf(s->o, ", stx_mnt_id=%#llx}", (unsigned long long)mnt_id);
+	st_field(s, "stx_mnt_id");
+	pr_hex(s, mnt_id);
+	st_obj_end(s);
+}
+
+static void pr_ulong_field(struct st *s, const char *name, uint64_t v)
+{
+	st_field(s, name);
+	pr_ulong(s, v);
+}
+
+static void pr_long_field(struct st *s, const char *name, int64_t v)
+{
+	st_field(s, name);
+	pr_long(s, (uint64_t)v);
 }
 
 void ps_statfs(struct st *s, int phase, uint64_t addr)
@@ -234,28 +314,41 @@ void ps_statfs(struct st *s, int phase, uint64_t addr)
 	if (!st_fetch(s, phase, addr, &b, sizeof(b)))
 		return;
 	memcpy(fsid, &b.f_fsid, sizeof(fsid));
-	sb_puts(s->o, "{f_type=");
+	st_obj_begin(s);
+	st_field(s, "f_type");
 	pr_xval(s, &x_fsmagic, (uint64_t)b.f_type, NULL);
-	sb_printf(s->o, ", f_bsize=%lld, f_blocks=%llu, f_bfree=%llu, f_bavail=%llu, f_files=%llu, f_ffree=%llu, f_fsid={val=[%#x, %#x]}, f_namelen=%lld, f_frsize=%lld, f_flags=",
-		  (long long)b.f_bsize,
-		  (unsigned long long)b.f_blocks, (unsigned long long)b.f_bfree,
-		  (unsigned long long)b.f_bavail, (unsigned long long)b.f_files,
-		  (unsigned long long)b.f_ffree, (unsigned)fsid[0],
-		  (unsigned)fsid[1], (long long)b.f_namelen,
-		  (long long)b.f_frsize);
+	pr_long_field(s, "f_bsize", b.f_bsize);
+	pr_ulong_field(s, "f_blocks", b.f_blocks);
+	pr_ulong_field(s, "f_bfree", b.f_bfree);
+	pr_ulong_field(s, "f_bavail", b.f_bavail);
+	pr_ulong_field(s, "f_files", b.f_files);
+	pr_ulong_field(s, "f_ffree", b.f_ffree);
+	st_field(s, "f_fsid");
+	st_obj_begin(s);
+	st_field(s, "val");
+	st_arr_begin(s);
+	st_elem(s);
+	pr_hex(s, (uint32_t)fsid[0]);
+	st_elem(s);
+	pr_hex(s, (uint32_t)fsid[1]);
+	st_arr_end(s);
+	st_obj_end(s);
+	pr_long_field(s, "f_namelen", b.f_namelen);
+	pr_long_field(s, "f_frsize", b.f_frsize);
+	st_field(s, "f_flags");
 	pr_flags(s, &x_statfs_flags, (uint64_t)b.f_flags, "ST_???");
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }
 
 /* 8192*1024: strace shows limits divisible by 1 KiB that way. */
 static void pr_rlim(struct st *s, uint64_t v, const char *inf)
 {
 	if (v == UINT64_MAX)
-		sb_puts(s->o, inf);
-	else if (v > 1024 && v % 1024 == 0)
+		pr_sym(s, inf);
+	else if (v > 1024 && v % 1024 == 0 && !s->j)
 		sb_printf(s->o, "%llu*1024", (unsigned long long)(v / 1024));
 	else
-		sb_printf(s->o, "%llu", (unsigned long long)v);
+		pr_ulong(s, v);
 }
 
 void ps_rlimit(struct st *s, int phase, uint64_t addr)
@@ -265,37 +358,45 @@ void ps_rlimit(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, r, sizeof(r)))
 		return;
-	sb_puts(s->o, "{rlim_cur=");
+	st_obj_begin(s);
+	st_field(s, "rlim_cur");
 	pr_rlim(s, r[0], inf);
-	sb_puts(s->o, ", rlim_max=");
+	st_field(s, "rlim_max");
 	pr_rlim(s, r[1], inf);
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }
 
 void ps_rusage(struct st *s, int phase, uint64_t addr)
 {
+	static const char *const names[] = { "ru_maxrss", "ru_ixrss",
+		"ru_idrss", "ru_isrss", "ru_minflt", "ru_majflt", "ru_nswap",
+		"ru_inblock", "ru_oublock", "ru_msgsnd", "ru_msgrcv",
+		"ru_nsignals", "ru_nvcsw", "ru_nivcsw" };
 	struct rusage r;
+	long v[14];
 
 	if (!st_fetch(s, phase, addr, &r, sizeof(r)))
 		return;
-	sb_printf(s->o, "{ru_utime={tv_sec=%lld, tv_usec=%lld}, ru_stime={tv_sec=%lld, tv_usec=%lld}",
-		  (long long)r.ru_utime.tv_sec, (long long)r.ru_utime.tv_usec,
-		  (long long)r.ru_stime.tv_sec, (long long)r.ru_stime.tv_usec);
+	st_obj_begin(s);
+	st_field(s, "ru_utime");
+	pr_tv_fields(s, &r.ru_utime);
+	st_field(s, "ru_stime");
+	pr_tv_fields(s, &r.ru_stime);
 	if (!s->opt->verbose) {
-		sb_puts(s->o, ", ...}");
+		st_obj_end_cut(s);
 		return;
 	}
-	sb_printf(s->o, ", ru_maxrss=%ld, ru_ixrss=%ld, ru_idrss=%ld, ru_isrss=%ld, ru_minflt=%ld, ru_majflt=%ld, ru_nswap=%ld, ru_inblock=%ld, ru_oublock=%ld, ru_msgsnd=%ld, ru_msgrcv=%ld, ru_nsignals=%ld, ru_nvcsw=%ld, ru_nivcsw=%ld}",
-		  r.ru_maxrss, r.ru_ixrss, r.ru_idrss, r.ru_isrss, r.ru_minflt,
-		  r.ru_majflt, r.ru_nswap, r.ru_inblock, r.ru_oublock,
-		  r.ru_msgsnd, r.ru_msgrcv, r.ru_nsignals, r.ru_nvcsw,
-		  r.ru_nivcsw);
+	/* The 14 longs after the two timevals, in the kernel's order. */
+	memcpy(v, &r.ru_maxrss, sizeof(v));
+	for (size_t i = 0; i < 14; i++)
+		pr_long_field(s, names[i], v[i]);
+	st_obj_end(s);
 }
 
 static void pr_field_str(struct st *s, const char *name, const char *v,
-			 size_t max, int first)
+			 size_t max)
 {
-	sb_printf(s->o, "%s%s=", first ? "" : ", ", name);
+	st_field(s, name);
 	pr_quoted(s, (const uint8_t *)v, strnlen(v, max), 0, 0, 0);
 }
 
@@ -306,18 +407,18 @@ void ps_utsname(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, &u, sizeof(u)))
 		return;
-	sb_putc(s->o, '{');
-	pr_field_str(s, "sysname", u.sysname, m, 1);
-	pr_field_str(s, "nodename", u.nodename, m, 0);
+	st_obj_begin(s);
+	pr_field_str(s, "sysname", u.sysname, m);
+	pr_field_str(s, "nodename", u.nodename, m);
 	if (!s->opt->verbose) {
-		sb_puts(s->o, ", ...}");
+		st_obj_end_cut(s);
 		return;
 	}
-	pr_field_str(s, "release", u.release, m, 0);
-	pr_field_str(s, "version", u.version, m, 0);
-	pr_field_str(s, "machine", u.machine, m, 0);
-	pr_field_str(s, "domainname", u.domainname, m, 0);
-	sb_putc(s->o, '}');
+	pr_field_str(s, "release", u.release, m);
+	pr_field_str(s, "version", u.version, m);
+	pr_field_str(s, "machine", u.machine, m);
+	pr_field_str(s, "domainname", u.domainname, m);
+	st_obj_end(s);
 }
 
 void ps_sysinfo(struct st *s, int phase, uint64_t addr)
@@ -326,26 +427,52 @@ void ps_sysinfo(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, &i, sizeof(i)))
 		return;
-	sb_printf(s->o, "{uptime=%ld, loads=[%lu, %lu, %lu], totalram=%lu, freeram=%lu, sharedram=%lu, bufferram=%lu, totalswap=%lu, freeswap=%lu, procs=%u, totalhigh=%lu, freehigh=%lu, mem_unit=%u}",
-		  i.uptime, i.loads[0], i.loads[1], i.loads[2], i.totalram,
-		  i.freeram, i.sharedram, i.bufferram, i.totalswap, i.freeswap,
-		  i.procs, i.totalhigh, i.freehigh, i.mem_unit);
+	st_obj_begin(s);
+	pr_long_field(s, "uptime", i.uptime);
+	st_field(s, "loads");
+	st_arr_begin(s);
+	for (int k = 0; k < 3; k++) {
+		st_elem(s);
+		pr_ulong(s, i.loads[k]);
+	}
+	st_arr_end(s);
+	pr_ulong_field(s, "totalram", i.totalram);
+	pr_ulong_field(s, "freeram", i.freeram);
+	pr_ulong_field(s, "sharedram", i.sharedram);
+	pr_ulong_field(s, "bufferram", i.bufferram);
+	pr_ulong_field(s, "totalswap", i.totalswap);
+	pr_ulong_field(s, "freeswap", i.freeswap);
+	pr_u32_field(s, "procs", i.procs);
+	pr_ulong_field(s, "totalhigh", i.totalhigh);
+	pr_ulong_field(s, "freehigh", i.freehigh);
+	pr_u32_field(s, "mem_unit", i.mem_unit);
+	st_obj_end(s);
 }
 
 void ps_tms(struct st *s, int phase, uint64_t addr)
 {
 	struct tms t;
 
-	if (st_fetch(s, phase, addr, &t, sizeof(t)))
-		sb_printf(s->o, "{tms_utime=%ld, tms_stime=%ld, tms_cutime=%ld, tms_cstime=%ld}",
-			  t.tms_utime, t.tms_stime, t.tms_cutime, t.tms_cstime);
+	if (!st_fetch(s, phase, addr, &t, sizeof(t)))
+		return;
+	st_obj_begin(s);
+	pr_long_field(s, "tms_utime", t.tms_utime);
+	pr_long_field(s, "tms_stime", t.tms_stime);
+	pr_long_field(s, "tms_cutime", t.tms_cutime);
+	pr_long_field(s, "tms_cstime", t.tms_cstime);
+	st_obj_end(s);
 }
 
+/* Pointers to one number: strace "[5]", JSON the number. */
 void ps_int(struct st *s, int phase, uint64_t addr)
 {
 	int v;
 
-	if (st_fetch(s, phase, addr, &v, sizeof(v)))
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (s->j)
+		st_jint(s, v);
+	else
 		sb_printf(s->o, "[%d]", v);
 }
 
@@ -353,7 +480,11 @@ void ps_uint(struct st *s, int phase, uint64_t addr)
 {
 	unsigned int v;
 
-	if (st_fetch(s, phase, addr, &v, sizeof(v)))
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (s->j)
+		st_juint(s, v);
+	else
 		sb_printf(s->o, "[%u]", v);
 }
 
@@ -361,7 +492,11 @@ void ps_ulong(struct st *s, int phase, uint64_t addr)
 {
 	unsigned long v;
 
-	if (st_fetch(s, phase, addr, &v, sizeof(v)))
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (s->j)
+		st_juint(s, v);
+	else
 		sb_printf(s->o, "[%lu]", v);
 }
 
@@ -369,7 +504,11 @@ void ps_off(struct st *s, int phase, uint64_t addr)
 {
 	long long v;
 
-	if (st_fetch(s, phase, addr, &v, sizeof(v)))
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (s->j)
+		st_jint(s, v);
+	else
 		sb_printf(s->o, "[%lld]", v);
 }
 
@@ -379,19 +518,28 @@ void ps_fdpair(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, v, sizeof(v)))
 		return;
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
+	st_elem(s);
 	pr_fd(s, v[0]);
-	sb_puts(s->o, ", ");
+	st_elem(s);
 	pr_fd(s, v[1]);
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 void ps_sched_param(struct st *s, int phase, uint64_t addr)
 {
 	int v;
 
-	if (st_fetch(s, phase, addr, &v, sizeof(v)))
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (!s->j) {
 		sb_printf(s->o, "[{sched_priority=%d}]", v);
+		return;
+	}
+	st_obj_begin(s);
+	st_field(s, "sched_priority");
+	pr_int(s, (uint64_t)v);
+	st_obj_end(s);
 }
 
 void ps_utimbuf(struct st *s, int phase, uint64_t addr)
@@ -400,19 +548,26 @@ void ps_utimbuf(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, t, sizeof(t)))
 		return;
-	sb_printf(s->o, "{actime=%lld", (long long)t[0]);
+	st_obj_begin(s);
+	pr_long_field(s, "actime", t[0]);
 	pr_time_t_comment(s, t[0], 0);
-	sb_printf(s->o, ", modtime=%lld", (long long)t[1]);
+	pr_long_field(s, "modtime", t[1]);
 	pr_time_t_comment(s, t[1], 0);
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }
 
 void ps_timezone(struct st *s, int phase, uint64_t addr)
 {
 	int v[2];
 
-	if (st_fetch(s, phase, addr, v, sizeof(v)))
-		sb_printf(s->o, "{tz_minuteswest=%d, tz_dsttime=%d}", v[0], v[1]);
+	if (!st_fetch(s, phase, addr, v, sizeof(v)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "tz_minuteswest");
+	pr_int(s, (uint64_t)v[0]);
+	st_field(s, "tz_dsttime");
+	pr_int(s, (uint64_t)v[1]);
+	st_obj_end(s);
 }
 
 void ps_stack_t(struct st *s, int phase, uint64_t addr)
@@ -421,43 +576,76 @@ void ps_stack_t(struct st *s, int phase, uint64_t addr)
 
 	if (!st_fetch(s, phase, addr, &ss, sizeof(ss)))
 		return;
-	sb_puts(s->o, "{ss_sp=");
+	st_obj_begin(s);
+	st_field(s, "ss_sp");
 	pr_addr(s, (uint64_t)(uintptr_t)ss.ss_sp);
-	sb_puts(s->o, ", ss_flags=");
+	st_field(s, "ss_flags");
 	if (ss.ss_flags == SS_ONSTACK)
-		sb_puts(s->o, "SS_ONSTACK");
+		pr_sym(s, "SS_ONSTACK");
 	else if (ss.ss_flags == SS_DISABLE)
-		sb_puts(s->o, "SS_DISABLE");
+		pr_sym(s, "SS_DISABLE");
 	else
-		sb_printf(s->o, "%#x", (unsigned)ss.ss_flags);
-	sb_printf(s->o, ", ss_size=%zu}", ss.ss_size);
+		pr_hex(s, (unsigned)ss.ss_flags);
+	st_field(s, "ss_size");
+	pr_ulong(s, ss.ss_size);
+	st_obj_end(s);
+}
+
+/* A signal by name, or its number. */
+static void pr_signum(struct st *s, int sig)
+{
+	char buf[16];
+	const char *n = st_signame(sig, buf, sizeof(buf));
+
+	if (n)
+		pr_sym(s, n);
+	else
+		pr_int(s, (uint64_t)sig);
+}
+
+/* JSON: {"WEXITSTATUS":3}, {"WTERMSIG":"SIGKILL","WCOREDUMP":false}... */
+static void pr_status_json(struct st *s, int v)
+{
+	st_obj_begin(s);
+	if (WIFEXITED(v)) {
+		st_field(s, "WEXITSTATUS");
+		pr_int(s, (uint64_t)WEXITSTATUS(v));
+	} else if (WIFSIGNALED(v)) {
+		st_field(s, "WTERMSIG");
+		pr_signum(s, WTERMSIG(v));
+		st_field(s, "WCOREDUMP");
+		st_jbool(s, WCOREDUMP(v));
+	} else if (WIFSTOPPED(v)) {
+		st_field(s, "WSTOPSIG");
+		pr_signum(s, WSTOPSIG(v));
+	} else if (WIFCONTINUED(v)) {
+		st_field(s, "WIFCONTINUED");
+		st_jbool(s, 1);
+	} else {
+		st_field(s, "status");
+		pr_hex(s, (unsigned)v);
+	}
+	st_obj_end(s);
 }
 
 /* [{WIFEXITED(s) && WEXITSTATUS(s) == 3}] */
 static void pr_status(struct st *s, int v)
 {
-	char buf[16];
-	const char *n;
-
+	if (s->j) {
+		pr_status_json(s, v);
+		return;
+	}
 	sb_puts(s->o, "[{");
 	if (WIFEXITED(v)) {
 		sb_printf(s->o, "WIFEXITED(s) && WEXITSTATUS(s) == %d", WEXITSTATUS(v));
 	} else if (WIFSIGNALED(v)) {
-		n = st_signame(WTERMSIG(v), buf, sizeof(buf));
 		sb_puts(s->o, "WIFSIGNALED(s) && WTERMSIG(s) == ");
-		if (n)
-			sb_puts(s->o, n);
-		else
-			sb_printf(s->o, "%d", WTERMSIG(v));
+		pr_signum(s, WTERMSIG(v));
 		if (WCOREDUMP(v))
 			sb_puts(s->o, " && WCOREDUMP(s)");
 	} else if (WIFSTOPPED(v)) {
-		n = st_signame(WSTOPSIG(v), buf, sizeof(buf));
 		sb_puts(s->o, "WIFSTOPPED(s) && WSTOPSIG(s) == ");
-		if (n)
-			sb_puts(s->o, n);
-		else
-			sb_printf(s->o, "%d", WSTOPSIG(v));
+		pr_signum(s, WSTOPSIG(v));
 	} else if (WIFCONTINUED(v)) {
 		sb_puts(s->o, "WIFCONTINUED(s)");
 	} else {
@@ -497,58 +685,63 @@ static const char *si_code_name(int signo, int code)
 	return NULL;
 }
 
+static void pr_int_field(struct st *s, const char *name, int v)
+{
+	st_field(s, name);
+	pr_int(s, (uint64_t)v);
+}
+
 void ps_siginfo(struct st *s, int phase, uint64_t addr)
 {
 	siginfo_t si;
-	char buf[16];
-	const char *n, *c;
+	const char *c;
 
 	if (!st_fetch(s, phase, addr, &si, sizeof(si)))
 		return;
-	n = st_signame(si.si_signo, buf, sizeof(buf));
 	c = si_code_name(si.si_signo, si.si_code);
+	st_obj_begin(s);
 	if (!si.si_signo) {
-		sb_puts(s->o, "{}");
+		st_obj_end(s);
 		return;
 	}
-	sb_puts(s->o, "{si_signo=");
-	if (n)
-		sb_puts(s->o, n);
-	else
-		sb_printf(s->o, "%d", si.si_signo);
+	st_field(s, "si_signo");
+	pr_signum(s, si.si_signo);
+	st_field(s, "si_code");
 	if (c)
-		sb_printf(s->o, ", si_code=%s", c);
+		pr_sym(s, c);
 	else
-		sb_printf(s->o, ", si_code=%d", si.si_code);
+		pr_int(s, (uint64_t)si.si_code);
 	if (si.si_signo == SIGCHLD && si.si_code > 0) {
-		sb_printf(s->o, ", si_pid=%d, si_uid=%u, si_status=", si.si_pid,
-			  si.si_uid);
+		pr_int_field(s, "si_pid", si.si_pid);
+		pr_u32_field(s, "si_uid", si.si_uid);
+		st_field(s, "si_status");
 		if (si.si_code == CLD_EXITED)
-			sb_printf(s->o, "%d", si.si_status);
+			pr_int(s, (uint64_t)si.si_status);
 		else
 			pr_sig(s, (uint64_t)si.si_status);
-		sb_printf(s->o, ", si_utime=%ld, si_stime=%ld}",
-			  (long)si.si_utime, (long)si.si_stime);
+		pr_long_field(s, "si_utime", (long)si.si_utime);
+		pr_long_field(s, "si_stime", (long)si.si_stime);
+		st_obj_end(s);
 		return;
 	}
 	if ((si.si_signo == SIGSEGV || si.si_signo == SIGBUS ||
 	     si.si_signo == SIGILL || si.si_signo == SIGFPE) && si.si_code > 0) {
-		sb_puts(s->o, ", si_addr=");
+		st_field(s, "si_addr");
 		pr_addr(s, (uint64_t)(uintptr_t)si.si_addr);
-		sb_putc(s->o, '}');
+		st_obj_end(s);
 		return;
 	}
+	pr_int_field(s, "si_pid", si.si_pid);
+	pr_u32_field(s, "si_uid", si.si_uid);
 	if (si.si_code == SI_QUEUE || si.si_code == SI_TIMER) {
-		sb_printf(s->o, ", si_pid=%d, si_uid=%u, si_int=%d, si_ptr=",
-			  si.si_pid, si.si_uid, si.si_int);
+		pr_int_field(s, "si_int", si.si_int);
+		st_field(s, "si_ptr");
 		pr_addr(s, (uint64_t)(uintptr_t)si.si_ptr);
-		sb_putc(s->o, '}');
-		return;
 	}
-	sb_printf(s->o, ", si_pid=%d, si_uid=%u}", si.si_pid, si.si_uid);
+	st_obj_end(s);
 }
 
-/* [0 1]: the CPUs in a cpu_set_t of len bytes. */
+/* [0 1]: the CPUs in a cpu_set_t of len bytes (JSON [0,1]). */
 void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len)
 {
 	uint8_t b[128];
@@ -558,14 +751,17 @@ void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len)
 	n = len < sizeof(b) ? (size_t)len : sizeof(b);
 	if (!st_fetch(s, phase, addr, b, n))
 		return;
-	sb_putc(s->o, '[');
+	st_arr_begin(s);
 	for (size_t i = 0; i < n * 8; i++) {
 		if (!(b[i / 8] & (1u << (i % 8))))
 			continue;
-		sb_printf(s->o, first ? "%zu" : " %zu", i);
+		if (s->j)
+			st_juint(s, i);
+		else
+			sb_printf(s->o, first ? "%zu" : " %zu", i);
 		first = 0;
 	}
-	sb_putc(s->o, ']');
+	st_arr_end(s);
 }
 
 void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size)
@@ -573,18 +769,19 @@ void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size)
 	uint64_t h[3];
 
 	if (size < sizeof(h)) {
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return;
 	}
 	if (!st_fetch(s, phase, addr, h, sizeof(h)))
 		return;
-	sb_puts(s->o, "{flags=");
+	st_obj_begin(s);
+	st_field(s, "flags");
 	pr_open_flags(s, h[0]);
 	if (h[0] & (O_CREAT | 020000000)) {
-		sb_puts(s->o, ", mode=");
+		st_field(s, "mode");
 		pr_oct(s, h[1]);
 	}
-	sb_puts(s->o, ", resolve=");
+	st_field(s, "resolve");
 	pr_flags(s, &x_resolve, h[2], "RESOLVE_???");
-	sb_putc(s->o, '}');
+	st_obj_end(s);
 }

@@ -305,3 +305,8 @@ unsigned int sonde_strace_decoded_count(void)
 		n += st_sigs[i].known;
 	return n;
 }
+
+const char *sonde_strace_arg_name(unsigned int nr, unsigned int i)
+{
+	return nr < SONDE_NR_SYSCALLS && i < 6 ? st_argnames[nr][i] : NULL;
+}

@@ -6,11 +6,14 @@
  *   verbose           0x241 /\* O_WRONLY|O_CREAT|O_TRUNC *\/
  * Flag bits with no name are kept as a hex remainder (FLAG|0x10000);
  * an enum value with no name prints as a number with an optional
- * "XXX_???" comment.
+ * "XXX_???" comment. JSON: flag sets are arrays of names (a remainder as
+ * a "0x..." string), enums a name or else the number.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <sonde/render.h>
 
 #include "decode/strace/strace_int.h"
 
@@ -98,6 +101,16 @@ void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 {
 	char dbuf[32];
 
+	if (s->j) {
+		const char *z = v ? NULL : xlat_name(x, 0);
+
+		st_arr_begin(s);
+		if (z)
+			st_jstr(s, z);
+		st_jflag_names(s, x, v);
+		st_arr_end(s);
+		return;
+	}
 	if (!dflt)
 		dflt = auto_dflt(x, dbuf, sizeof(dbuf));
 	switch (s->opt->xlat) {
@@ -128,6 +141,15 @@ void pr_xval(struct st *s, const struct xlat *x, uint64_t v,
 	const char *name = xlat_name(x, v);
 	char dbuf[32];
 
+	if (s->j) {
+		if (name)
+			st_jstr(s, name);
+		else if (x && x->decimal)
+			st_jint(s, (int64_t)v);
+		else
+			st_juint(s, v);
+		return;
+	}
 	if (!dflt)
 		dflt = auto_dflt(x, dbuf, sizeof(dbuf));
 	if (s->opt->xlat == SONDE_XLAT_RAW || !name) {
@@ -151,6 +173,16 @@ void pr_open_flags(struct st *s, uint64_t v)
 	uint32_t f = (uint32_t)v;
 	const char *acc = xlat_name(&x_open_access, f & 3);
 
+	if (s->j) {
+		st_arr_begin(s);
+		if (acc)
+			st_jstr(s, acc);
+		else
+			sonde_line_printf(st_jv(s), "\"%#x\"", f & 3);
+		st_jflag_names(s, &x_open_flags, f & ~3u);
+		st_arr_end(s);
+		return;
+	}
 	if (s->opt->xlat != SONDE_XLAT_ABBREV) {
 		sb_printf(s->o, "%#x", f);
 		if (s->opt->xlat == SONDE_XLAT_VERBOSE) {
@@ -194,6 +226,13 @@ void pr_sig(struct st *s, uint64_t v)
 	char buf[16];
 	const char *n = st_signame((int)v, buf, sizeof(buf));
 
+	if (s->j) {
+		if (n)
+			st_jstr(s, n);
+		else
+			st_jint(s, (int)v);
+		return;
+	}
 	if (!n || s->opt->xlat == SONDE_XLAT_RAW) {
 		sb_printf(s->o, "%d", (int)v);
 		return;
@@ -216,6 +255,20 @@ void pr_sigset_bytes(struct st *s, const uint8_t *p, size_t len)
 		len = 8;
 	memcpy(&m, p, len);
 	nbits = (unsigned int)len * 8;
+	if (s->j) {
+		/* Every signal in the set by its full name, no ~[] form. */
+		st_arr_begin(s);
+		for (unsigned int i = 0; i < nbits; i++) {
+			const char *n = (m >> i) & 1 ? st_signame((int)i + 1, buf, sizeof(buf)) : NULL;
+
+			if (n)
+				st_jstr(s, n);
+			else if ((m >> i) & 1)
+				st_juint(s, i + 1);
+		}
+		st_arr_end(s);
+		return;
+	}
 	set = (unsigned int)__builtin_popcountll(m);
 	if (set * 2 > nbits) {
 		sb_putc(s->o, '~');
@@ -247,7 +300,7 @@ void pr_sigset(struct st *s, int phase, uint64_t addr, uint64_t size)
 
 	if (size > 8 || !size) {
 		/* strace prints what it cannot interpret as an address. */
-		pr_addr(s, addr);
+		pr_unfetched(s, phase, addr);
 		return;
 	}
 	if (!st_fetch(s, phase, addr, b, size))
@@ -260,6 +313,22 @@ void pr_mode_t(struct st *s, uint64_t mode)
 	uint32_t m = (uint32_t)mode;
 	const char *t = xlat_name(&x_s_ifmt, m & 0170000);
 
+	if (s->j) {
+		/* JSON: strace's abbreviated form, as one string. */
+		struct sonde_strace_opts o = *s->opt;
+		struct strbuf b;
+		struct st t2 = *s;
+
+		o.xlat = SONDE_XLAT_ABBREV;
+		sb_init(&b);
+		t2.j = NULL;
+		t2.o = &b;
+		t2.opt = &o;
+		pr_mode_t(&t2, mode);
+		st_jstr(s, b.s ? b.s : "");
+		sb_free(&b);
+		return;
+	}
 	if (s->opt->xlat == SONDE_XLAT_RAW) {
 		sb_printf(s->o, "%#03o", m);
 		return;
