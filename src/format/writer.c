@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -43,7 +42,6 @@
 /* Stream ids below this are looked up directly, others by a linear scan. */
 #define WRITER_DIRECT_STREAMS 1024
 #define WRITER_DEFAULT_LEVEL 3
-#define WRITER_NICE 19
 /* Blobs are mostly unique file data: a fast level keeps the compression
  * threads ahead of the capture. */
 #define WRITER_DEFAULT_PAYLOAD_LEVEL 1
@@ -354,10 +352,6 @@ static void *worker_main(void *arg)
 	struct sonde_writer *w = arg;
 	struct compressor c = { 0 };
 	int ok = comp_init(&c, w->chunk_bytes, w->level, w->payload_level) == 0;
-
-	/* Behind a deep queue, compression can wait for idle CPUs: the
-	 * traced programs come first. Best effort. */
-	setpriority(PRIO_PROCESS, (id_t)gettid(), WRITER_NICE);
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
