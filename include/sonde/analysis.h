@@ -217,6 +217,8 @@ struct sonde_stats_report {
 	int hist;
 	const struct sonde_sc_names *names;
 	const struct sonde_tasks *tasks; /* names processes; may be NULL */
+	/* The trace's payload store (captured vs stored bytes); NULL = none. */
+	const struct sonde_reader_payload_stats *payload;
 };
 /* Return 0, -ENOMEM, or -EIO if writing to f failed. */
 int sonde_stats_report_text(FILE *f, const struct sonde_stats *s,

@@ -46,6 +46,8 @@ enum sonde_rec_type {
 	SONDE_REC_PAYLOAD = 10, /* struct sonde_ev_payload + data (payload.h) */
 	SONDE_REC_SIGNAL = 11,	/* struct sonde_ev_signal: delivered */
 	SONDE_REC_SIGGEN = 12,	/* struct sonde_ev_signal: generated (sent) */
+	SONDE_REC_PLREF = 13,   /* on disk only: payload bytes by reference to the
+				 * blob store; readers return it as PAYLOAD */
 	SONDE_REC_TYPE_MAX
 };
 

@@ -41,13 +41,15 @@ struct sonde_meta {
  */
 enum sonde_chunk_kind {
 	SONDE_CHUNK_EVENTS = 0,  /* records of one stream, struct sonde_hdr first */
-	SONDE_CHUNK_PAYLOAD = 1, /* reserved: out-of-line content-hashed payloads */
+	SONDE_CHUNK_PAYLOAD = 1, /* blobs of the payload store, keyed by content hash */
+	SONDE_CHUNK_BLOBINDEX = 2, /* footer: where every blob is */
 };
 
 struct sonde_writer_opts {
 	size_t chunk_bytes;  /* raw bytes per chunk before compression; 0 = default */
 	int zstd_level;      /* 0 = default */
 	int threads;         /* compression threads; 0 = compress inline */
+	int payload_level;   /* zstd level of the payload store; 0 = default (1) */
 };
 
 struct sonde_writer;
@@ -61,9 +63,12 @@ int sonde_writer_open(struct sonde_writer **w, const char *path,
 /* Appends one record (hdr.size bytes) to stream `stream` (a CPU number).
  * Records of one stream must be appended in production order. Returns 0 or
  * -errno (e.g. -ENOSPC: the disk is full; complete chunks stay readable;
- * -EINVAL: the record fails sonde_rec_check()). With opts.threads > 0,
+ * -EINVAL: the record fails sonde_rec_check(), or is a PLREF, which only
+ * the writer makes). Payload records of SONDE_REC_PAYLOAD go to the
+ * deduplicated payload store (docs/format.md). With opts.threads > 0,
  * compression and writing happen on worker threads; append only blocks when
- * more than 32 full chunks wait for them (back pressure). append, flush and
+ * the full chunks waiting for them exceed both 32 and 512 MiB (back
+ * pressure). append, flush and
  * close must be called from one thread at a time; stats from any thread. */
 int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
 			const struct sonde_hdr *rec);
@@ -71,6 +76,11 @@ int sonde_writer_append(struct sonde_writer *w, unsigned int stream,
  * here (used on a timer and at exit): after it returns, a crash of the
  * recorder (SIGKILL) loses nothing appended before; close() also fsyncs. */
 int sonde_writer_flush(struct sonde_writer *w);
+/* Hands every partial chunk to the compression threads without waiting
+ * for them: the periodic form of flush(), which never stalls the caller
+ * behind a long compression queue (with threads = 0 it is flush()). A
+ * crash then loses at most what the queue held. */
+int sonde_writer_submit(struct sonde_writer *w);
 /* Flushes, writes the footer index and closes. Frees w in all cases. */
 int sonde_writer_close(struct sonde_writer *w);
 
@@ -79,6 +89,12 @@ struct sonde_writer_stats {
 	uint64_t raw_bytes;  /* record bytes appended */
 	uint64_t file_bytes; /* bytes written to the file so far */
 	uint64_t chunks;
+	/* Payload store (complete once close() or flush() returned): */
+	uint64_t payload_bytes;  /* payload data bytes appended (captured) */
+	uint64_t payload_stored; /* stored: new blobs + small payloads inline */
+	uint64_t payload_blobs;  /* distinct blobs stored */
+	uint64_t payload_refs;   /* blob references written */
+	uint64_t payload_file_bytes; /* PAYLOAD chunks on disk (compressed) */
 };
 void sonde_writer_stats(const struct sonde_writer *w,
 			struct sonde_writer_stats *st);
@@ -120,6 +136,24 @@ struct sonde_reader_stats {
 };
 void sonde_reader_stats(const struct sonde_reader *r,
 			struct sonde_reader_stats *st);
+
+/*
+ * The payload store of a trace: payload bytes are stored once per distinct
+ * content (docs/format.md) and put back by sonde_reader_next(), which
+ * returns SONDE_REC_PAYLOAD records with their data. Counts of returned
+ * records grow as the trace is read; the blob counts are the file's.
+ */
+struct sonde_reader_payload_stats {
+	uint64_t records;	 /* payload records returned so far */
+	uint64_t bytes;		 /* their data bytes (what was captured) */
+	uint64_t inline_bytes;	 /* of which stored inline (small payloads) */
+	uint64_t missing;	 /* records whose blobs were missing/damaged */
+	uint64_t blobs;		 /* distinct blobs in the file */
+	uint64_t blob_bytes;	 /* their bytes */
+	uint64_t file_bytes;	 /* PAYLOAD chunks on disk (compressed) */
+};
+/* Indexes the blob store if not done yet; 0 or -ENOMEM. */
+int sonde_reader_payload_stats(struct sonde_reader *r, struct sonde_reader_payload_stats *st);
 
 /* Validates one record's header against the bytes available; used by the
  * reader on every record so hostile files cannot make it read out of

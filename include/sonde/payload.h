@@ -37,6 +37,8 @@
 #define SONDE_PLR_STRING 0x2     /* NUL-terminated read */
 #define SONDE_PLR_NUL 0x4        /* the NUL was found (not in the data) */
 #define SONDE_PLR_SHED 0x8       /* dropped under ring pressure: no data */
+#define SONDE_PLR_MISSING 0x10   /* reader: the blob holding the bytes is not
+				  * in the trace (cut off, damaged): no data */
 
 struct sonde_ev_payload {
 	struct sonde_hdr hdr;
@@ -53,6 +55,38 @@ struct sonde_ev_payload {
 	__u32 chunk;     /* data bytes in this record */
 	__u32 _pad2;
 	/* __u8 data[chunk]; padded to 8 */
+};
+
+/*
+ * In the trace file, payload bytes live out of line in the blob store
+ * (docs/format.md, "Payload store"): the writer replaces the data of a
+ * payload record by the content hashes of its pieces. The reader puts the
+ * bytes back and returns SONDE_REC_PAYLOAD records, so nothing above
+ * src/format/ ever sees this record:
+ *
+ *   0              64       68     72               92
+ *   +--------------+--------+------+----------------+----
+ *   | payload (as  | nblobs | pad  | hash[16], len  | ... nblobs extents,
+ *   | above; chunk |        |      | (extent 0)     |     padded to 8
+ *   | = bytes here)|        |      |                |
+ *   +--------------+--------+------+----------------+----
+ *
+ * The extents, concatenated, are the bytes [offset, offset + chunk) of
+ * the payload; chunk is at most SONDE_PLREF_SPAN_MAX.
+ */
+#define SONDE_BLOB_HASH_LEN 16
+#define SONDE_PLREF_SPAN_MAX 49152
+
+struct sonde_plref_ext {
+	__u8 hash[SONDE_BLOB_HASH_LEN]; /* BLAKE2b-128 of the blob */
+	__u32 len;                      /* blob bytes */
+};
+
+struct sonde_ev_plref {
+	struct sonde_ev_payload p;
+	__u32 nblobs;
+	__u32 _pad;
+	/* struct sonde_plref_ext ext[nblobs]; padded to 8 */
 };
 
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items. */

@@ -42,6 +42,10 @@ struct sonde_record_opts {
 	bool live_only;         /* with live: no trace file (output unused) */
 };
 
+/* Parses a snaplen: bytes (suffix K or M), or "full" (SONDE_SNAPLEN_MAX);
+ * 0 or -EINVAL. */
+int sonde_snaplen_parse(const char *s, uint32_t *out);
+
 struct sonde_record_summary {
 	uint64_t records;       /* records written to the file */
 	uint64_t by_type[SONDE_REC_TYPE_MAX];
@@ -58,6 +62,15 @@ struct sonde_record_summary {
 	int stop_signal;        /* signal that stopped recording, or 0 */
 	unsigned int ncpus;
 	size_t ring_bytes;
+	/* Payload capture (docs/design/payloads.md); bytes are data bytes. */
+	uint32_t snaplen;
+	uint64_t payload_bytes;      /* captured and stored in the trace */
+	uint64_t payload_stored;     /* after deduplication */
+	uint64_t payload_blobs;      /* distinct blobs */
+	uint64_t payload_file_bytes; /* payload store on disk, compressed */
+	uint64_t payload_shed;       /* payloads dropped under ring pressure */
+	uint64_t payload_shed_bytes;
+	uint64_t payload_unreadable; /* reads that faulted */
 };
 
 /*

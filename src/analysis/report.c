@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <sonde/analysis.h>
+#include <sonde/format.h>
 #include <sonde/render.h>
 
 static const char *const report_rule =
@@ -93,6 +94,40 @@ static int report_end(FILE *f, int rc)
 	return rc;
 }
 
+static double payload_dedup(const struct sonde_reader_payload_stats *p)
+{
+	uint64_t stored = p->blob_bytes + p->inline_bytes;
+
+	return stored ? (double)p->bytes / (double)stored : 1.0;
+}
+
+/* Payload bytes captured vs stored once per distinct content. */
+static void report_payload_text(FILE *f, const struct sonde_reader_payload_stats *p)
+{
+	if (!p || !p->records)
+		return;
+	fprintf(f,
+		"\npayload: %" PRIu64 " records, %" PRIu64 " bytes captured, %" PRIu64
+		" stored (%" PRIu64 " in %" PRIu64 " blobs, %" PRIu64 " inline), dedup %.2fx, %" PRIu64
+		" bytes on disk%s\n",
+		p->records, p->bytes, p->blob_bytes + p->inline_bytes, p->blob_bytes, p->blobs,
+		p->inline_bytes, payload_dedup(p), p->file_bytes,
+		p->missing ? " (some blobs missing: see the warnings)" : "");
+}
+
+static void report_payload_json(struct sonde_line *l, const struct sonde_reader_payload_stats *p)
+{
+	if (!p)
+		return;
+	sonde_line_printf(l,
+			  ",\"payload\":{\"records\":%" PRIu64 ",\"bytes\":%" PRIu64
+			  ",\"stored\":%" PRIu64 ",\"blob_bytes\":%" PRIu64 ",\"blobs\":%" PRIu64
+			  ",\"inline_bytes\":%" PRIu64 ",\"dedup\":%.3f,\"file_bytes\":%" PRIu64
+			  ",\"missing\":%" PRIu64 "}",
+			  p->records, p->bytes, p->blob_bytes + p->inline_bytes, p->blob_bytes,
+			  p->blobs, p->inline_bytes, payload_dedup(p), p->file_bytes, p->missing);
+}
+
 int sonde_stats_report_text(FILE *f, const struct sonde_stats *s,
 			    const struct sonde_stats_report *o)
 {
@@ -113,6 +148,8 @@ int sonde_stats_report_text(FILE *f, const struct sonde_stats *s,
 		rc = report_table(f, g, o);
 	}
 	sonde_line_free(&l);
+	if (!rc)
+		report_payload_text(f, o->payload);
 	return report_end(f, rc);
 }
 
@@ -189,7 +226,9 @@ int sonde_stats_report_json(FILE *f, const struct sonde_stats *s,
 		rc = report_json_group(&l, g, o);
 		sonde_line_putc(&l, '}');
 	}
-	sonde_line_printf(&l, "]}");
+	sonde_line_putc(&l, ']');
+	report_payload_json(&l, o->payload);
+	sonde_line_putc(&l, '}');
 	if (!rc && l.oom)
 		rc = -ENOMEM;
 	if (!rc)

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <sonde/record.h>
+#include <sonde/payload.h>
 #include "cli/cli.h"
 
 #define MAX_PIDS 1024
@@ -38,6 +39,11 @@ static const char record_usage[] =
 	"                       (%file %desc %process %network %memory %signal %ipc\n"
 	"                       %creds %clock %stat), comma separated, '!' negates\n"
 	"  -Z, --failed-only    record only syscalls that returned an error\n"
+	"  -s, --snaplen N|full user memory captured per call: data buffers of file\n"
+	"                       and socket I/O (the bytes the call produced or\n"
+	"                       consumed), paths, argv, structs; suffix K/M; default\n"
+	"                       256K; full = 2M; 0 = metadata only. Stored once per\n"
+	"                       distinct content (the summary gives the dedup ratio)\n"
 	"      --no-sched       no context-switch and wakeup records\n"
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
 	"                       default 64M)\n"
@@ -60,6 +66,7 @@ static const struct option record_longopts[] = {
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "trace", required_argument, NULL, 'e' },
 	{ "failed-only", no_argument, NULL, 'Z' },
+	{ "snaplen", required_argument, NULL, 's' },
 	{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
 	{ "ring-size", required_argument, NULL, OPT_RING },
 	{ "duration", required_argument, NULL, 'd' },
@@ -186,6 +193,12 @@ static int parse_opt(struct record_cli *c, int opt)
 		return 0;
 	case 'e': return parse_trace(c, optarg);
 	case 'Z': c->o.failed_only = true; return 0;
+	case 's':
+		if (!sonde_snaplen_parse(optarg, &c->o.snaplen))
+			return 0;
+		cli_err("record", "--snaplen: '%s' is not a byte count up to 2M (suffix K/M) or "
+				  "'full'", optarg);
+		return -1;
 	case OPT_NO_SCHED: c->o.no_sched = true; return 0;
 	case OPT_RING: return parse_size(optarg, &c->o.ring_bytes);
 	case 'd': return parse_duration(c, optarg);
@@ -225,6 +238,11 @@ static const char *const type_names[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_SIGNAL] = "signals",   [SONDE_REC_SIGGEN] = "signals_sent",
 };
 
+static double dedup_ratio(const struct sonde_record_summary *s)
+{
+	return s->payload_stored ? (double)s->payload_bytes / s->payload_stored : 1.0;
+}
+
 static void summary_json(const struct record_cli *c, const struct sonde_record_summary *s)
 {
 	fprintf(stderr, "{\"output\":\"");
@@ -236,6 +254,15 @@ static void summary_json(const struct record_cli *c, const struct sonde_record_s
 		if (type_names[t])
 			fprintf(stderr, ",\"%s\":%llu", type_names[t],
 				(unsigned long long)s->by_type[t]);
+	fprintf(stderr,
+		",\"snaplen\":%u,\"payload_bytes\":%llu,\"payload_stored\":%llu,"
+		"\"payload_dedup\":%.3f,\"payload_blobs\":%llu,\"payload_file_bytes\":%llu,"
+		"\"payload_shed\":%llu,\"payload_shed_bytes\":%llu,\"payload_unreadable\":%llu",
+		s->snaplen, (unsigned long long)s->payload_bytes,
+		(unsigned long long)s->payload_stored, dedup_ratio(s),
+		(unsigned long long)s->payload_blobs, (unsigned long long)s->payload_file_bytes,
+		(unsigned long long)s->payload_shed, (unsigned long long)s->payload_shed_bytes,
+		(unsigned long long)s->payload_unreadable);
 	fprintf(stderr,
 		",\"unfinished\":%llu,\"lost\":%llu,\"lost_ring\":%llu,\"lost_writer\":%llu,"
 		"\"malformed\":%llu,"
@@ -268,6 +295,21 @@ static void summary_text(const struct record_cli *c, const struct sonde_record_s
 			"recorder CPU %.3f s\n",
 		(unsigned long long)s->file_bytes, (double)s->file_bytes / ev,
 		(unsigned long long)s->raw_bytes, s->cpu_s);
+	if (s->snaplen)
+		fprintf(stderr, "sonde record:   payloads: %llu bytes captured, %llu stored in %llu "
+				"blobs (dedup %.2fx), %llu on disk; %llu shed (%llu bytes), %llu "
+				"unreadable\n",
+			(unsigned long long)s->payload_bytes, (unsigned long long)s->payload_stored,
+			(unsigned long long)s->payload_blobs, dedup_ratio(s),
+			(unsigned long long)s->payload_file_bytes, (unsigned long long)s->payload_shed,
+			(unsigned long long)s->payload_shed_bytes,
+			(unsigned long long)s->payload_unreadable);
+	if (s->payload_shed)
+		fprintf(stderr, "sonde record: note: %llu payloads (%llu bytes) were shed: the rings "
+				"filled faster than they were drained; a larger --ring-size (e.g. "
+				"256M) keeps them\n",
+			(unsigned long long)s->payload_shed,
+			(unsigned long long)s->payload_shed_bytes);
 	if (s->malformed)
 		fprintf(stderr, "sonde record: warning: %llu malformed records from the kernel "
 				"were dropped (a sonde bug: please report it)\n",
@@ -302,8 +344,9 @@ static int record_run(int argc, char **argv)
 
 	memset(c.o.syscalls.bits, 0xff, sizeof(c.o.syscalls.bits));
 	c.o.output = SONDE_RECORD_DEFAULT_OUTPUT;
+	c.o.snaplen = SONDE_SNAPLEN_DEFAULT;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:p:e:Zd:qh", record_longopts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "+o:p:e:Zs:d:qh", record_longopts, NULL)) != -1)
 		if (parse_opt(&c, opt))
 			return 2;
 	c.o.pids = c.pids;

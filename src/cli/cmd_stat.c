@@ -37,6 +37,9 @@
 	"time: averages divide by the calls that returned. Errors are returns\n"        \
 	"between -4095 and -1.\n"                                                       \
 	"\n"                                                                            \
+	"A trace with captured payloads ends with a 'payload:' line: bytes\n"           \
+	"captured, bytes stored once per distinct content, dedup ratio.\n"              \
+	"\n"                                                                            \
 	"See sonde-stat(1).\n"
 
 enum {
@@ -143,6 +146,7 @@ static int stat_run(int argc, char **argv)
 	struct stat_args a = { 0 };
 	struct stat_ctx c = { 0 };
 	struct sonde_stats_report rep = { 0 };
+	struct sonde_reader_payload_stats ps;
 	struct sonde_scan_stats st;
 	struct sonde_reader *r;
 	FILE *out;
@@ -176,6 +180,8 @@ static int stat_run(int argc, char **argv)
 	rep.sort = a.sort;
 	rep.hist = a.hist;
 	rep.tasks = c.tasks;
+	if (!sonde_reader_payload_stats(r, &ps))
+		rep.payload = &ps;
 	rc = a.json ? sonde_stats_report_json(out, c.stats, &rep)
 		    : sonde_stats_report_text(out, c.stats, &rep);
 	rc = output_close("stat", a.output, out, rc) ? 1 : 0;

@@ -109,6 +109,39 @@ struct sonde_trailer {
 	uint32_t crc;	    /* crc32 of the 28 bytes before */
 };
 
+/*
+ * Payload store (docs/format.md). A PAYLOAD chunk holds blob entries, each
+ * a header then the blob's bytes padded to 8:
+ *
+ *   0           16    20      24
+ *   +-----------+-----+-------+--------------------+
+ *   | hash[16]  | len | flags | len bytes, pad to 8 |
+ *   +-----------+-----+-------+--------------------+
+ *
+ * A BLOBINDEX chunk (written at close, before the footer) lists every
+ * blob of the file: hash, offset of its PAYLOAD chunk, offset of its entry
+ * in that chunk's raw bytes, length.
+ */
+struct sonde_blob_hdr {
+	uint8_t hash[16]; /* BLAKE2b-128 of the len bytes */
+	uint32_t len;
+	uint32_t flags; /* 0 */
+};
+
+struct sonde_blobidx_entry {
+	uint8_t hash[16];
+	uint64_t chunk_off; /* of the PAYLOAD chunk header */
+	uint32_t off;	    /* of the entry in the chunk's raw bytes */
+	uint32_t len;
+};
+
+/* Stream id of the PAYLOAD and BLOBINDEX chunks. */
+#define SONDE_STREAM_BLOBS 0xffffff00u
+/* Largest blob; a writer cuts payloads into pieces of at most this. */
+#define SONDE_BLOB_MAX (64u << 10)
+
+_Static_assert(sizeof(struct sonde_blob_hdr) == 24, "blob header layout");
+_Static_assert(sizeof(struct sonde_blobidx_entry) == 32, "blob index entry layout");
 _Static_assert(sizeof(struct sonde_file_hdr) == 24, "file header layout");
 _Static_assert(sizeof(struct sonde_tlv) == 8, "tlv layout");
 _Static_assert(sizeof(struct sonde_chunk_hdr) == 64, "chunk header layout");

@@ -19,6 +19,7 @@
 
 #include "format/reader.h"
 #include "format/xform.h"
+#include <sonde/payload.h>
 
 static void loaded_free(struct loaded *l)
 {
@@ -124,8 +125,8 @@ static int grow(uint8_t **buf, size_t *cap, size_t need)
 }
 
 /* Reads and checks the header of c against what the table says. */
-static const char *chunk_read_hdr(struct sonde_reader *r, const struct rchunk *c,
-				  struct sonde_chunk_hdr *h)
+const char *chunk_read_hdr(struct sonde_reader *r, const struct rchunk *c,
+			   struct sonde_chunk_hdr *h)
 {
 	const char *why = NULL;
 
@@ -147,8 +148,8 @@ static const char *chunk_read_hdr(struct sonde_reader *r, const struct rchunk *c
 }
 
 /* Payload -> records in raw (raw_len bytes). */
-static const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
-				const struct sonde_chunk_hdr *h, uint8_t *raw)
+const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
+			 const struct sonde_chunk_hdr *h, uint8_t *raw)
 {
 	const char *why = "out of memory";
 	unsigned long long fsize;
@@ -298,8 +299,39 @@ static const struct sonde_hdr *merge_pop(struct sonde_reader *r)
 	return rec;
 }
 
+/* Puts the bytes of a payload reference back (rblobs.c) and counts
+ * payloads; a missing blob is reported now, its flagged record next. */
+static int merge_payload(struct sonde_reader *r, const struct sonde_hdr **rec)
+{
+	const struct sonde_ev_payload *p;
+	int inl = (*rec)->type == SONDE_REC_PAYLOAD, e;
+
+	if (!inl) {
+		e = rblobs_inflate(r, *rec, rec);
+		if (e == -EBADMSG) {
+			r->pl_held = *rec;
+			return e;
+		}
+		if (e)
+			return e;
+	}
+	p = (const void *)*rec;
+	r->pst.records++;
+	r->pst.bytes += p->chunk;
+	if (inl)
+		r->pst.inline_bytes += p->chunk;
+	return 1;
+}
+
 int sonde_reader_next(struct sonde_reader *r, const struct sonde_hdr **rec)
 {
+	if (r->pl_held) {
+		*rec = r->pl_held;
+		r->pl_held = NULL;
+		r->pst.records++;
+		r->st.records++;
+		return 1;
+	}
 	loaded_free(r->retired);
 	r->retired = NULL;
 	if (r->pending_pos < r->npending) {
@@ -322,6 +354,11 @@ int sonde_reader_next(struct sonde_reader *r, const struct sonde_hdr **rec)
 			*rec = merge_pop(r);
 			if ((*rec)->ts < r->seek_ts)
 				continue;
+			if ((*rec)->type == SONDE_REC_PAYLOAD || (*rec)->type == SONDE_REC_PLREF) {
+				err = merge_payload(r, rec);
+				if (err <= 0)
+					return err;
+			}
 			r->st.records++;
 			return 1;
 		}
@@ -336,6 +373,7 @@ int sonde_reader_next(struct sonde_reader *r, const struct sonde_hdr **rec)
 int sonde_reader_seek(struct sonde_reader *r, uint64_t ts)
 {
 	merge_reset(r);
+	r->pl_held = NULL;
 	r->seek_ts = ts;
 	return 0;
 }

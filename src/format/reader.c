@@ -473,6 +473,7 @@ void sonde_reader_close(struct sonde_reader *r)
 	if (!r)
 		return;
 	merge_reset(r);
+	rblobs_free(r);
 	free(r->heap);
 	for (size_t i = 0; i < r->npending; i++)
 		free(r->pending[i]);

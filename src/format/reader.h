@@ -79,6 +79,12 @@ struct sonde_reader {
 	char err[512];
 	int has_err;
 	struct sonde_reader_stats st;
+
+	/* Payload store (rblobs.c): built on first use. */
+	struct rblobs *blobs;
+	uint8_t *infl;			/* the last PLREF record, inflated */
+	const struct sonde_hdr *pl_held; /* returned after its error was */
+	struct sonde_reader_payload_stats pst;
 };
 
 /* Reads len bytes at off; 0 or -EIO (short file, read error). */
@@ -90,6 +96,22 @@ const uint8_t *src_peek(struct sonde_reader *r, uint64_t off, size_t len);
  * end)); 0, or -EBADMSG with *why, or -ENODATA when the header is sound
  * but its payload runs past end (a truncated chunk). */
 int chunk_hdr_check(const struct sonde_chunk_hdr *h, uint64_t off, uint64_t end, const char **why);
+
+/* Reads and checks the header of c against what the table says; NULL or
+ * why it is unusable. */
+const char *chunk_read_hdr(struct sonde_reader *r, const struct rchunk *c,
+			   struct sonde_chunk_hdr *h);
+/* Checks, decompresses and decodes c's payload into raw (raw_len bytes). */
+const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
+			 const struct sonde_chunk_hdr *h, uint8_t *raw);
+
+/* rblobs.c: a PLREF record becomes the PAYLOAD record it stands for, in
+ * r->infl. Returns 0, or -EBADMSG when a blob is missing or damaged: the
+ * record is then flagged SONDE_PLR_MISSING, without data, and the error
+ * names the blob. */
+int rblobs_inflate(struct sonde_reader *r, const struct sonde_hdr *ref,
+		   const struct sonde_hdr **out);
+void rblobs_free(struct sonde_reader *r);
 
 void reader_error(struct sonde_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

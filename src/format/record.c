@@ -7,8 +7,10 @@
  * their lengths but are not guaranteed to be NUL-terminated.
  */
 #include <errno.h>
+#include <string.h>
 
 #include <sonde/format.h>
+#include <sonde/payload.h>
 
 /* Smallest valid size of each known type: its fixed part. */
 static const uint16_t rec_min_size[SONDE_REC_TYPE_MAX] = {
@@ -23,7 +25,28 @@ static const uint16_t rec_min_size[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_PROC] = sizeof(struct sonde_ev_proc),
 	[SONDE_REC_SIGNAL] = sizeof(struct sonde_ev_signal),
 	[SONDE_REC_SIGGEN] = sizeof(struct sonde_ev_signal),
+	[SONDE_REC_PAYLOAD] = sizeof(struct sonde_ev_payload),
+	[SONDE_REC_PLREF] = sizeof(struct sonde_ev_plref),
 };
+
+/* A reference's extents fit and add up to the bytes it stands for. */
+static int rec_check_plref(const struct sonde_ev_plref *r)
+{
+	const struct sonde_plref_ext *x = (const void *)(r + 1);
+	uint64_t sum = 0;
+
+	if (r->nblobs > (r->p.hdr.size - sizeof(*r)) / sizeof(*x))
+		return -EINVAL;
+	if (r->p.chunk > SONDE_PLREF_SPAN_MAX)
+		return -EINVAL;
+	for (uint32_t i = 0; i < r->nblobs; i++) {
+		uint32_t len;
+
+		memcpy(&len, &x[i].len, sizeof(len));
+		sum += len;
+	}
+	return sum == r->p.chunk ? 0 : -EINVAL;
+}
 
 /* Checks that the variable tail of exec/proc records fits in hdr.size. */
 static int rec_check_tail(const struct sonde_hdr *rec)
@@ -43,6 +66,14 @@ static int rec_check_tail(const struct sonde_hdr *rec)
 		need = sizeof(*p) + (size_t)p->cmdline_len;
 		break;
 	}
+	case SONDE_REC_PAYLOAD: {
+		const struct sonde_ev_payload *p = (const void *)rec;
+
+		need = sizeof(*p) + (size_t)p->chunk;
+		break;
+	}
+	case SONDE_REC_PLREF:
+		return rec_check_plref((const void *)rec);
 	default:
 		return 0;
 	}

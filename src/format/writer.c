@@ -24,18 +24,27 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "format/blobs.h"
+#include "format/wcomp.h"
 #include "format/layout.h"
 #include "format/meta.h"
 #include "format/xform.h"
 
 #define WRITER_MAX_THREADS 8
-/* Full chunks waiting for a worker before append() blocks. */
+/* Full chunks waiting for a worker before append() blocks: 32, or more
+ * small ones up to WRITER_QUEUE_BYTES, so that a burst of payload data
+ * (hashed and compressed at a few hundred MB/s) waits in memory rather
+ * than filling the kernel's rings, where payloads would be shed. */
 #define WRITER_MAX_QUEUED 32
+#define WRITER_QUEUE_BYTES (512u << 20)
 /* Chunk buffers kept for reuse: fresh 1 MiB buffers cost page faults. */
 #define WRITER_FREE_KEEP 16
 /* Stream ids below this are looked up directly, others by a linear scan. */
 #define WRITER_DIRECT_STREAMS 1024
 #define WRITER_DEFAULT_LEVEL 3
+/* Blobs are mostly unique file data: a fast level keeps the compression
+ * threads ahead of the capture. */
+#define WRITER_DEFAULT_PAYLOAD_LEVEL 1
 
 struct chunk_job {
 	struct chunk_job *next;
@@ -44,6 +53,7 @@ struct chunk_job {
 	uint64_t seq;
 	uint64_t min_ts, max_ts;
 	uint64_t ticket; /* submission order = order in the file */
+	uint32_t nbulky; /* payload records for the blob store */
 	size_t len;	 /* raw bytes used */
 	uint8_t raw[];
 };
@@ -52,14 +62,6 @@ struct wstream {
 	uint32_t id;
 	uint64_t next_seq;
 	struct chunk_job *cur; /* being filled, or NULL */
-};
-
-/* Per compressing thread scratch space. */
-struct compressor {
-	ZSTD_CCtx *cctx;
-	uint64_t *scratch; /* chunk_bytes, for the transform */
-	uint8_t *enc, *out;
-	size_t enc_cap, out_cap;
 };
 
 struct sonde_writer {
@@ -76,6 +78,7 @@ struct sonde_writer {
 	pthread_cond_t work, done;
 	struct chunk_job *qhead, **qtail;
 	unsigned int pending; /* queued or being compressed */
+	unsigned int max_queued;
 	struct chunk_job *free_jobs;
 	unsigned int nfree;
 	int stop;
@@ -94,33 +97,16 @@ struct sonde_writer {
 	struct sonde_index_entry *index;
 	size_t nindex, index_cap;
 	struct sonde_writer_stats st; /* records/raw_bytes: appender only */
+
+	/* Payload store: blobs known (any thread), where each one is (for
+	 * the footer), and the blob stream's next chunk number (io_lock). */
+	struct blob_table blobs;
+	uint64_t st_inline; /* bytes of small payloads, kept inline (appender) */
+	int payload_level;
+	uint64_t blob_seq;
+	struct sonde_blobidx_entry *bidx;
+	size_t nbidx, bidx_cap;
 };
-
-static int comp_init(struct compressor *c, size_t chunk_bytes, int level)
-{
-	size_t nrec = chunk_bytes / SONDE_REC_MIN;
-
-	c->enc_cap = xform_bound(chunk_bytes, nrec);
-	c->out_cap = sizeof(struct sonde_chunk_hdr) + ZSTD_compressBound(c->enc_cap) + 8;
-	c->scratch = malloc(chunk_bytes);
-	c->enc = malloc(c->enc_cap);
-	c->out = malloc(c->out_cap);
-	c->cctx = ZSTD_createCCtx();
-	if (!c->scratch || !c->enc || !c->out || !c->cctx)
-		return -ENOMEM;
-	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level);
-	/* zstd's own content checksum catches a bad decompression too. */
-	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_checksumFlag, 1);
-	return 0;
-}
-
-static void comp_free(struct compressor *c)
-{
-	free(c->scratch);
-	free(c->enc);
-	free(c->out);
-	ZSTD_freeCCtx(c->cctx);
-}
 
 static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
 {
@@ -148,7 +134,7 @@ static void file_cut(int fd, uint64_t off)
 		return;
 }
 
-static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h)
+static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h, uint64_t off)
 {
 	if (w->nindex == w->index_cap) {
 		size_t cap = w->index_cap ? 2 * w->index_cap : 256;
@@ -160,7 +146,7 @@ static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h)
 		w->index_cap = cap;
 	}
 	w->index[w->nindex++] = (struct sonde_index_entry){
-		.offset = w->off,
+		.offset = off,
 		.seq = h->seq,
 		.min_ts = h->min_ts,
 		.max_ts = h->max_ts,
@@ -172,42 +158,136 @@ static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h)
 	return 0;
 }
 
-/* Appends one finished chunk (header + payload + padding) at the file end
- * when its turn comes; buf == NULL records a failure of errno -len. */
-static void chunk_write(struct sonde_writer *w, uint64_t ticket, const struct sonde_chunk_hdr *h,
-			const uint8_t *buf, size_t len)
+/* Places the blobs this output stores in the footer's blob index. */
+static int bidx_add(struct sonde_writer *w, const struct compressor *c, uint64_t base)
 {
-	int err;
+	const struct blob_job *b = &c->bj;
+
+	if (w->nbidx + b->nnew > w->bidx_cap) {
+		size_t cap = w->bidx_cap ? w->bidx_cap : 1024;
+		struct sonde_blobidx_entry *p;
+
+		while (cap < w->nbidx + b->nnew)
+			cap *= 2;
+		p = realloc(w->bidx, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		w->bidx = p;
+		w->bidx_cap = cap;
+	}
+	for (size_t i = 0; i < b->nnew; i++) {
+		struct sonde_blobidx_entry *e = &w->bidx[w->nbidx++];
+
+		memcpy(e->hash, b->nw[i].hash, sizeof(e->hash));
+		/* Blob buffer i became the output's chunk i. */
+		e->chunk_off = base + c->ch[b->nw[i].buf].off;
+		e->off = b->nw[i].off;
+		e->len = b->nw[i].len;
+	}
+	return 0;
+}
+
+/* Numbers the output's blob-stream chunks and indexes all its chunks. */
+static int out_index(struct sonde_writer *w, struct compressor *c)
+{
+	for (size_t i = 0; i < c->nch; i++) {
+		struct sonde_chunk_hdr *h = &c->ch[i].h;
+
+		if (h->stream == SONDE_STREAM_BLOBS) {
+			h->seq = w->blob_seq++;
+			h->hdr_crc = sonde_crc32(h, offsetof(struct sonde_chunk_hdr, hdr_crc));
+			memcpy(c->out + c->ch[i].off, h, sizeof(*h));
+		}
+		if (index_add(w, h, w->off + c->ch[i].off))
+			return -ENOMEM;
+	}
+	return bidx_add(w, c, w->off);
+}
+
+static void out_stats(struct sonde_writer *w, const struct compressor *c,
+		      const struct blob_stats *bs)
+{
+	for (size_t i = 0; i < c->nch; i++)
+		if (c->ch[i].h.kind == SONDE_CHUNK_PAYLOAD)
+			w->st.payload_file_bytes += c->ch[i].total;
+	w->st.chunks += c->nch;
+	if (!bs)
+		return;
+	w->st.payload_bytes += bs->captured;
+	w->st.payload_stored += bs->stored + bs->inlined;
+	w->st.payload_blobs += bs->blobs;
+	w->st.payload_refs += bs->refs;
+}
+
+/* Appends a compressor's output (chunks, padded) at the file end when its
+ * turn comes; c == NULL or err records a failure. */
+static void chunk_write(struct sonde_writer *w, uint64_t ticket, struct compressor *c, int err,
+			const struct blob_stats *bs)
+{
+	size_t nindex, nbidx;
+	uint64_t blob_seq;
 
 	pthread_mutex_lock(&w->io_lock);
 	while (w->write_ticket != ticket)
 		pthread_cond_wait(&w->io_turn, &w->io_lock);
-	if (!buf && !w->err)
-		__atomic_store_n(&w->err, -(int)len, __ATOMIC_RELEASE);
+	if ((err || !c) && !w->err)
+		__atomic_store_n(&w->err, err ? err : -ENOMEM, __ATOMIC_RELEASE);
 	if (w->err)
 		goto out;
-	err = index_add(w, h);
-	if (!err) {
-		err = write_all(w->fd, buf, len, w->off);
-		if (err)
-			w->nindex--;
-	}
+	nindex = w->nindex;
+	nbidx = w->nbidx;
+	blob_seq = w->blob_seq;
+	err = out_index(w, c);
+	if (!err)
+		err = write_all(w->fd, c->out, c->out_len, w->off);
 	if (err) {
+		w->nindex = nindex;
+		w->nbidx = nbidx;
+		w->blob_seq = blob_seq;
 		/* Cut a partial chunk so the file ends on a complete one. */
 		file_cut(w->fd, w->off);
 		__atomic_store_n(&w->err, err, __ATOMIC_RELEASE);
 		goto out;
 	}
-	w->off += len;
+	w->off += c->out_len;
 	w->st.file_bytes = w->off;
-	w->st.chunks++;
+	out_stats(w, c, bs);
 out:
 	w->write_ticket++;
 	pthread_cond_broadcast(&w->io_turn);
 	pthread_mutex_unlock(&w->io_lock);
 }
 
-/* Transforms, compresses and writes one chunk. */
+/* The job's new blobs as PAYLOAD chunks; the records to store in *raw. */
+static int chunk_blobs(struct sonde_writer *w, struct compressor *c, const struct chunk_job *j,
+		       const uint8_t **raw, size_t *len, uint32_t *nrec, struct blob_stats *bs)
+{
+	struct blob_job *b = &c->bj;
+	int err = blob_job_run(b, &w->blobs, j->ticket, j->raw, j->len);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < b->nbufs; i++) {
+		err = comp_plain(c, SONDE_CHUNK_PAYLOAD, b->bufs[i].n, j->min_ts, j->max_ts,
+				 b->bufs[i].raw, b->bufs[i].len);
+		if (err)
+			return err;
+	}
+	*bs = b->st;
+	/* References are far smaller than the bytes they replace; should
+	 * they ever not fit a chunk, the records stay inline (the blobs
+	 * written are then unreferenced, which is harmless). */
+	if (b->out_len > w->chunk_bytes) {
+		bs->inlined += bs->captured;
+		return 0;
+	}
+	*raw = b->out;
+	*len = b->out_len;
+	*nrec = b->out_nrec;
+	return 0;
+}
+
+/* Transforms, compresses and writes one chunk, after its new blobs. */
 static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struct chunk_job *j)
 {
 	struct sonde_chunk_hdr h = {
@@ -220,27 +300,39 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struc
 		.seq = j->seq,
 		.min_ts = j->min_ts,
 		.max_ts = j->max_ts,
-		.nrecords = j->nrecords,
-		.raw_len = (uint32_t)j->len,
 	};
-	size_t enc_len, n, total;
+	struct blob_stats bs = { 0 };
+	const uint8_t *raw = j->raw;
+	size_t len = j->len, enc_len, n, room;
+	uint32_t nrec = j->nrecords;
+	int err = 0;
 
-	enc_len = xform_encode(j->raw, j->len, c->enc, c->scratch);
-	n = ZSTD_compress2(c->cctx, c->out + sizeof(h), c->out_cap - sizeof(h) - 8, c->enc,
-			   enc_len);
+	c->out_len = 0;
+	c->nch = 0;
+	c->bj.nnew = 0;
+	if (j->nbulky)
+		err = chunk_blobs(w, c, j, &raw, &len, &nrec, &bs);
+	if (err)
+		goto fail;
+	enc_len = xform_encode(raw, len, c->enc, c->scratch);
+	room = ZSTD_compressBound(enc_len);
+	err = comp_reserve(c, sizeof(h) + room + 8);
+	if (err)
+		goto fail;
+	n = ZSTD_compress2(c->cctx, c->out + c->out_len + sizeof(h), room, c->enc, enc_len);
 	if (ZSTD_isError(n)) {
 		/* Only a bug can get here: the output has compressBound room. */
-		chunk_write(w, j->ticket, &h, NULL, EIO);
-		return;
+		err = -EIO;
+		goto fail;
 	}
+	h.nrecords = nrec;
+	h.raw_len = (uint32_t)len;
 	h.enc_len = (uint32_t)enc_len;
-	h.comp_len = (uint32_t)n;
-	h.data_crc = sonde_crc32(c->out + sizeof(h), n);
-	h.hdr_crc = sonde_crc32(&h, offsetof(struct sonde_chunk_hdr, hdr_crc));
-	memcpy(c->out, &h, sizeof(h));
-	total = sonde_align8(sizeof(h) + n);
-	memset(c->out + sizeof(h) + n, 0, total - sizeof(h) - n);
-	chunk_write(w, j->ticket, &h, c->out, total);
+	comp_seal(c, &h, n);
+	chunk_write(w, j->ticket, c, 0, &bs);
+	return;
+fail:
+	chunk_write(w, j->ticket, c, err, NULL);
 }
 
 /* Returns a job to the free list (keeping WRITER_FREE_KEEP) under w->lock. */
@@ -258,8 +350,8 @@ static void job_put_locked(struct sonde_writer *w, struct chunk_job *j)
 static void *worker_main(void *arg)
 {
 	struct sonde_writer *w = arg;
-	struct compressor c;
-	int ok = comp_init(&c, w->chunk_bytes, w->level) == 0;
+	struct compressor c = { 0 };
+	int ok = comp_init(&c, w->chunk_bytes, w->level, w->payload_level) == 0;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
@@ -277,7 +369,7 @@ static void *worker_main(void *arg)
 		if (ok)
 			chunk_emit(w, &c, j);
 		else
-			chunk_write(w, j->ticket, NULL, NULL, ENOMEM);
+			chunk_write(w, j->ticket, NULL, -ENOMEM, NULL);
 		pthread_mutex_lock(&w->lock);
 		job_put_locked(w, j);
 		w->pending--;
@@ -294,7 +386,7 @@ static struct chunk_job *job_get(struct sonde_writer *w, uint32_t stream)
 	struct chunk_job *j;
 
 	pthread_mutex_lock(&w->lock);
-	while (w->pending >= WRITER_MAX_QUEUED)
+	while (w->pending >= w->max_queued)
 		pthread_cond_wait(&w->done, &w->lock);
 	j = w->free_jobs;
 	if (j) {
@@ -309,6 +401,7 @@ static struct chunk_job *job_get(struct sonde_writer *w, uint32_t stream)
 	j->next = NULL;
 	j->stream = stream;
 	j->nrecords = 0;
+	j->nbulky = 0;
 	j->len = 0;
 	j->min_ts = UINT64_MAX;
 	j->max_ts = 0;
@@ -369,6 +462,18 @@ static struct wstream *stream_get(struct sonde_writer *w, uint32_t id)
 	return s;
 }
 
+/* Bulky payloads go to the blob store on the compression side; small ones
+ * stay inline and are counted here. */
+static void payload_count(struct sonde_writer *w, struct chunk_job *j,
+			  const struct sonde_ev_payload *p)
+{
+	if (p->captured >= BLOB_INLINE_MAX && p->chunk) {
+		j->nbulky++;
+		return;
+	}
+	__atomic_fetch_add(&w->st_inline, p->chunk, __ATOMIC_RELAXED);
+}
+
 int sonde_writer_append(struct sonde_writer *w, unsigned int stream, const struct sonde_hdr *rec)
 {
 	int err = __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
@@ -377,7 +482,8 @@ int sonde_writer_append(struct sonde_writer *w, unsigned int stream, const struc
 
 	if (err)
 		return err;
-	if (sonde_rec_check(rec, rec->size))
+	/* References to the payload store are the writer's own. */
+	if (sonde_rec_check(rec, rec->size) || rec->type == SONDE_REC_PLREF)
 		return -EINVAL;
 	s = stream_get(w, stream);
 	if (!s)
@@ -394,6 +500,8 @@ int sonde_writer_append(struct sonde_writer *w, unsigned int stream, const struc
 			return -ENOMEM;
 	}
 	j = s->cur;
+	if (rec->type == SONDE_REC_PAYLOAD)
+		payload_count(w, j, (const void *)rec);
 	memcpy(j->raw + j->len, rec, rec->size);
 	j->len += rec->size;
 	j->nrecords++;
@@ -423,6 +531,12 @@ static void stream_flush(struct sonde_writer *w, struct wstream *s)
 		stream_submit(w, s);
 }
 
+int sonde_writer_submit(struct sonde_writer *w)
+{
+	streams_for_each(w, stream_flush);
+	return __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
+}
+
 int sonde_writer_flush(struct sonde_writer *w)
 {
 	streams_for_each(w, stream_flush);
@@ -436,13 +550,47 @@ int sonde_writer_flush(struct sonde_writer *w)
 void sonde_writer_stats(const struct sonde_writer *w, struct sonde_writer_stats *st)
 {
 	struct sonde_writer *mw = (struct sonde_writer *)w;
+	uint64_t inl;
 
 	pthread_mutex_lock(&mw->io_lock);
 	st->file_bytes = w->st.file_bytes;
 	st->chunks = w->st.chunks;
+	st->payload_bytes = w->st.payload_bytes;
+	st->payload_stored = w->st.payload_stored;
+	st->payload_blobs = w->st.payload_blobs;
+	st->payload_refs = w->st.payload_refs;
+	st->payload_file_bytes = w->st.payload_file_bytes;
 	pthread_mutex_unlock(&mw->io_lock);
 	st->records = __atomic_load_n(&w->st.records, __ATOMIC_RELAXED);
 	st->raw_bytes = __atomic_load_n(&w->st.raw_bytes, __ATOMIC_RELAXED);
+	inl = __atomic_load_n(&w->st_inline, __ATOMIC_RELAXED);
+	st->payload_bytes += inl;
+	st->payload_stored += inl;
+}
+
+/* BLOBINDEX chunks: where every blob of the file is, so readers find a
+ * blob without decompressing every PAYLOAD chunk. Written after the last
+ * chunk that can reference a blob, just before the footer. */
+static int writer_blob_index(struct sonde_writer *w)
+{
+	const size_t per = BLOB_CHUNK_BYTES / sizeof(*w->bidx);
+	struct compressor *c = &w->inline_comp;
+
+	for (size_t i = 0; i < w->nbidx; i += per) {
+		size_t n = w->nbidx - i < per ? w->nbidx - i : per;
+		int err;
+
+		c->out_len = 0;
+		c->nch = 0;
+		c->bj.nnew = 0;
+		err = comp_plain(c, SONDE_CHUNK_BLOBINDEX, (uint32_t)n, 0, 0,
+				 (const uint8_t *)&w->bidx[i], n * sizeof(*w->bidx));
+		chunk_write(w, w->next_ticket++, c, err, NULL);
+		err = __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* Footer: the index of every chunk, then the trailer pointing at it. */
@@ -500,6 +648,8 @@ static void writer_free(struct sonde_writer *w)
 		free(j);
 	}
 	comp_free(&w->inline_comp);
+	blob_table_free(&w->blobs);
+	free(w->bidx);
 	free(w->others);
 	free(w->index);
 	if (w->fd >= 0)
@@ -519,6 +669,8 @@ int sonde_writer_close(struct sonde_writer *w)
 	if (!w)
 		return 0;
 	err = sonde_writer_flush(w);
+	if (!err)
+		err = writer_blob_index(w);
 	if (!err)
 		err = writer_footer(w);
 	if (!err && fdatasync(w->fd))
@@ -573,14 +725,19 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 	if (cb > SONDE_CHUNK_RAW_MAX)
 		cb = SONDE_CHUNK_RAW_MAX;
 	w->chunk_bytes = cb;
+	w->max_queued = WRITER_QUEUE_BYTES / cb > WRITER_MAX_QUEUED ? WRITER_QUEUE_BYTES / cb
+								    : WRITER_MAX_QUEUED;
 	w->level = o && o->zstd_level ? o->zstd_level : WRITER_DEFAULT_LEVEL;
+	w->payload_level = o && o->payload_level ? o->payload_level : WRITER_DEFAULT_PAYLOAD_LEVEL;
 	w->qtail = &w->qhead;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_mutex_init(&w->io_lock, NULL);
 	pthread_cond_init(&w->io_turn, NULL);
 	pthread_cond_init(&w->work, NULL);
 	pthread_cond_init(&w->done, NULL);
-	return comp_init(&w->inline_comp, cb, w->level);
+	if (blob_table_init(&w->blobs))
+		return -ENOMEM;
+	return comp_init(&w->inline_comp, cb, w->level, w->payload_level);
 }
 
 static int writer_start_threads(struct sonde_writer *w, int n)

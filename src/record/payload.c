@@ -7,6 +7,7 @@
  * what the decoders read.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -57,4 +58,27 @@ void rec_payload_stats(const struct rec_bpf *b, struct sonde_cap_cpu *sum)
 		sum->shed_bytes += c->shed_bytes;
 		sum->faults += c->faults;
 	}
+}
+
+int sonde_snaplen_parse(const char *s, uint32_t *out)
+{
+	unsigned long n;
+	char *end;
+
+	if (!strcmp(s, "full")) {
+		*out = SONDE_SNAPLEN_MAX;
+		return 0;
+	}
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		n <<= 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		n <<= 20, end++;
+	if (*end || n > SONDE_SNAPLEN_MAX)
+		return -EINVAL;
+	*out = (uint32_t)n;
+	return 0;
 }

@@ -115,7 +115,9 @@ static void *consumer_main(void *arg)
 		ring_buffer__consume(c->rb);
 		rec_live_progress(c->live, mark);
 		if (c->w && mono_ns() - last_flush >= FLUSH_NS) {
-			sonde_writer_flush(c->w);
+			/* Never waits for the compression queue: a burst of
+			 * payloads being compressed must not stop the draining. */
+			sonde_writer_submit(c->w);
 			last_flush = mono_ns();
 		}
 	}

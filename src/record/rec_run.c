@@ -31,6 +31,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include "record/payload.h"
 #include "record/rec_int.h"
 
 #define WAIT_TICK_NS 20000000L /* main loop period */
@@ -244,10 +245,23 @@ static void run_summary(struct run *r, struct sonde_record_summary *s, uint64_t 
 			uint64_t unfinished)
 {
 	struct sonde_writer_stats ws = { 0 };
+	struct sonde_cap_cpu cap;
 	struct rusage ru;
 
-	if (r->w)
+	if (r->w) {
+		/* Every chunk through the payload store: final counts. */
+		sonde_writer_flush(r->w);
 		sonde_writer_stats(r->w, &ws);
+	}
+	rec_payload_stats(&r->b, &cap);
+	s->snaplen = r->o->snaplen;
+	s->payload_bytes = ws.payload_bytes;
+	s->payload_stored = ws.payload_stored;
+	s->payload_blobs = ws.payload_blobs;
+	s->payload_file_bytes = ws.payload_file_bytes;
+	s->payload_shed = cap.shed;
+	s->payload_shed_bytes = cap.shed_bytes;
+	s->payload_unreadable = cap.faults;
 	s->records = ws.records;
 	s->raw_bytes = ws.raw_bytes;
 	memcpy(s->by_type, r->c.by_type, sizeof(s->by_type));

@@ -6,7 +6,8 @@
 need_root
 
 T=$TMP/t.sonde
-if ! "$SONDE" record -o "$T" -- "$FIX/decode_seq" > "$TMP/rec.out" 2>&1; then
+# -s 0: metadata only, so buffers and paths print as addresses below.
+if ! "$SONDE" record -s 0 -o "$T" -- "$FIX/decode_seq" > "$TMP/rec.out" 2>&1; then
 	notok "record decode_seq (see below)"
 	cat "$TMP/rec.out"
 	exit 1

@@ -65,10 +65,11 @@ static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 	v[*n].p.captured = 0;
 	v[*n].p.arg = r->arg;
 	v[*n].p.phase = r->phase;
-	/* SONDE_PLR_* and SONDE_PLF_* share their bits; a shed payload is
-	 * as good as unreadable to a decoder: it prints the address. */
+	/* SONDE_PLR_* and SONDE_PLF_* share their bits; a payload shed, or
+	 * whose blob the trace lost, is as good as unreadable to a decoder:
+	 * it prints the address. */
 	v[*n].p.flags = r->flags & (SONDE_PLF_UNREADABLE | SONDE_PLF_STRING | SONDE_PLF_NUL);
-	if (r->flags & SONDE_PLR_SHED)
+	if (r->flags & (SONDE_PLR_SHED | SONDE_PLR_MISSING))
 		v[*n].p.flags |= SONDE_PLF_UNREADABLE;
 	return &v[(*n)++];
 }

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Payload capture overhead, side by side in one run (docs/design/payloads.md).
+#
+#   sudo bench/capture.sh [BUILD_DIR]
+#   env: REPEAT=3 (runs per cell, median kept), DD_COUNT=50000 (4 KiB
+#        blocks), SNAPLEN=full, RING=256M (sonde --ring-size; "default"
+#        for the 64M default), OUT=dir (default BUILD_DIR/bench-capture)
+#
+# Workloads, each timed by bench/timed (the workload's own wall time;
+# tracer start-up and tear-down are not counted):
+#   tar  tar -cf - /usr/include | cat > /dev/null   (every byte moved 4x)
+#   dd   dd if=/dev/zero of=FILE bs=4k count=DD_COUNT   (file writes)
+# Tracers:
+#   none    untraced (ratio 1)
+#   sonde   sonde record -s SNAPLEN --ring-size RING (every buffer of file
+#           and pipe I/O, up to SNAPLEN per call, into the deduplicated
+#           payload store; with the 64M default ring tar sheds payloads on
+#           a 2-CPU machine: the rings fill faster than they drain)
+#   strace  strace -f -s 65536 -e read=all -e write=all -o FILE
+# Cells run round robin so machine noise spreads over all of them. Prints
+# the ratios, then sonde's lost events, payload bytes captured / stored
+# (dedup ratio) / shed, recorder CPU and bytes on disk, and strace's
+# output size.
+set -u
+cd "$(dirname "$0")/.."
+B=${1:-build}
+REPEAT=${REPEAT:-3}
+DD_COUNT=${DD_COUNT:-50000}
+SNAPLEN=${SNAPLEN:-full}
+RING=${RING:-256M}
+RINGOPT=()
+[ "$RING" = default ] || RINGOPT=(--ring-size "$RING")
+OUT=${OUT:-$B/bench-capture}
+SONDE=$PWD/$B/sonde
+TIMED=$PWD/$B/bench/timed
+
+[ "$(id -u)" -eq 0 ] || { echo "bench/capture.sh: needs root (BPF)" >&2; exit 1; }
+for f in "$SONDE" "$TIMED"; do
+	[ -x "$f" ] || { echo "bench/capture.sh: $f missing; run 'make' first" >&2; exit 1; }
+done
+command -v strace > /dev/null || echo "bench/capture.sh: strace not found: its column stays empty" >&2
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+rm -f "$OUT"/*.times "$OUT"/*.json "$OUT"/*.strace "$OUT"/*.trace
+
+declare -A WL=(
+	[tar]="$PWD/bench/tar.sh"
+	[dd]="dd if=/dev/zero of=$OUT/dd.out bs=4k count=$DD_COUNT status=none"
+)
+TRACERS=(none sonde strace)
+
+run_one() {
+	local t=$1 w=$2 times=$OUT/$1.$2.times cmd=${WL[$2]}
+	case $t in
+	none) $TIMED "$times" $cmd > /dev/null ;;
+	sonde)
+		"$SONDE" record --json -s "$SNAPLEN" "${RINGOPT[@]}" -o "$OUT/sonde.$w.trace" -- \
+			$TIMED "$times" $cmd > /dev/null 2>> "$OUT/sonde.$w.json" ;;
+	strace)
+		command -v strace > /dev/null || return 0
+		strace -f -s 65536 -e read=all -e write=all -o "$OUT/strace.$w.strace" \
+			$TIMED "$times" $cmd > /dev/null ;;
+	esac
+	[ $? -eq 0 ] || echo "bench/capture.sh: $t on $w failed" >&2
+}
+
+for w in tar dd; do
+	${WL[$w]} > /dev/null # warm the page cache and the binaries
+	for i in $(seq "$REPEAT"); do
+		for t in "${TRACERS[@]}"; do
+			run_one "$t" "$w"
+		done
+	done
+done
+rm -f "$OUT/dd.out"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+sfield() {
+	python3 -c 'import json,sys; print("\n".join(str(json.loads(l)[sys.argv[2]]) for l in open(sys.argv[1]) if l.startswith("{")))' "$1" "$2" | median
+}
+
+echo "| workload | untraced | sonde -s $SNAPLEN ${RINGOPT[*]} | strace -f -s 65536 -e read=all -e write=all |"
+echo "|---|---|---|---|"
+for w in tar dd; do
+	base=$(awk '{ print $1 }' "$OUT/none.$w.times" | median)
+	row="| $w | $base s"
+	for t in sonde strace; do
+		f=$OUT/$t.$w.times
+		if [ ! -s "$f" ]; then row+=" | n/a"; continue; fi
+		m=$(awk '{ print $1 }' "$f" | median)
+		row+=" | $(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.2fx (%.3f s)", a / b, a }')"
+	done
+	echo "$row |"
+done
+
+echo
+echo "| sonde | syscalls | lost | payload captured | stored | dedup | shed | recorder CPU | bytes on disk | strace output |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for w in tar dd; do
+	j=$OUT/sonde.$w.json
+	[ -s "$j" ] || continue
+	st=$(stat -c %s "$OUT/strace.$w.strace" 2> /dev/null || echo 0)
+	printf '| %s | %s | %s | %s | %s | %sx | %s | %s s | %s | %s |\n' "$w" \
+		"$(sfield "$j" syscalls)" "$(sfield "$j" lost)" "$(sfield "$j" payload_bytes)" \
+		"$(sfield "$j" payload_stored)" "$(sfield "$j" payload_dedup)" \
+		"$(sfield "$j" payload_shed_bytes)" "$(sfield "$j" cpu_s)" \
+		"$(sfield "$j" file_bytes)" "$st"
+done
+echo
+echo "medians of $REPEAT runs; raw times in $OUT/*.times, summaries in $OUT/sonde.*.json"
