@@ -13,7 +13,9 @@
  *    struct pt_regs for syscalls, fake task_structs (fields at their BTF
  *    offsets) for proc and sched events;
  *  - helpers read the current thread from the record (pid, tid, comm
- *    table kept from exec/comm/fork records, time stamp);
+ *    table kept from exec/comm/fork records, time stamp); where the live
+ *    tracepoint runs in another task's context (the waker of a wakeup,
+ *    the sender of a signal), that task is current, as it is live;
  *  - bpf_probe_read_* only copy from the fake structures; anything else
  *    reads as zeros and fails, as a faulting read does in the kernel.
  *    User memory is not in the trace: copyin() yields zeros and
@@ -569,6 +571,25 @@ static void on_record(struct ovm *vm, const struct sonde_hdr *h)
 		run_attach(vm, "sched_wakeup/wakeup", ctx);
 		return;
 	}
+	case SONDE_REC_SIGGEN: {
+		/* signal_generate(sig, info, task, group, result) runs in the
+		 * sender's context, as live: current is the sender, the target
+		 * is the task argument. info stays NULL: no provider reads it. */
+		const struct sonde_ev_signal *e = (const void *)h;
+		struct sonde_hdr sender = *h;
+
+		if (h->size < sizeof(*e))
+			return;
+		ctx[0] = (uint64_t)(int64_t)e->si.signo;
+		ctx[2] = task(vm, 0, h->pid, h->tid, comm_get(vm, h->tid), 0);
+		ctx[3] = !!(h->flags & SONDE_SIG_GROUP);
+		ctx[4] = (uint64_t)(int64_t)e->result;
+		sender.pid = e->sender_pid;
+		sender.tid = e->sender_tid;
+		current(vm, &sender, h->ts);
+		run_attach(vm, "signal_generate", ctx);
+		return;
+	}
 	case SONDE_REC_COMM: {
 		const struct sonde_ev_comm *e = (const void *)h;
 
@@ -645,11 +666,11 @@ static int check_providers(struct lcc *cc)
 		const struct lprobe *p = &cc->probes[i];
 
 		if (p->prov == &prov_dtrace || p->prov == &prov_syscall || p->prov == &prov_sched ||
-		    (p->prov == &prov_proc && strcmp(p->f[3], "signal-send")))
+		    p->prov == &prov_proc)
 			continue;
 		cc_error(cc, p->c->loc,
 			 "probe %s:%s:%s:%s cannot run offline: a trace holds syscall, proc (exec, "
-			 "exec-success, create, exit) and sched events",
+			 "exec-success, create, exit, signal-send) and sched events",
 			 p->f[0], p->f[1], p->f[2], p->f[3]);
 		return -1;
 	}
