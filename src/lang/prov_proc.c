@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * proc provider, on raw tracepoints:
+ * proc provider, on raw tracepoints. args[] follow DTrace's positions; where
+ * DTrace passes a psinfo_t * or lwpsinfo_t *, sonde passes the integer those
+ * structures are keyed by (pr_pid, pr_lwpid), since it models neither:
  *   proc:::exec          sys_enter for execve/execveat   args[0] = path (string)
  *   proc:::exec-success  sched_process_exec(p, old_pid, bprm)
- *   proc:::create        sched_process_fork(parent, child)  args[0] = child pid
+ *   proc:::create        sched_process_fork(parent, child)
+ *                        args[0] = child pid (DTrace: psinfo_t * of the child)
  *   proc:::exit          sched_process_exit(p), thread-group leader only
- *                        args[0] = exit status (wait(2) encoding)
+ *                        args[0] = CLD_EXITED (1), CLD_KILLED (2) or
+ *                        CLD_DUMPED (3), from the wait(2) status
  *   proc:::signal-send   signal_generate(sig, info, task, group, result)
- *                        args[0] = target pid, args[1] = signal
+ *                        args[0] = target tid (DTrace: lwpsinfo_t *),
+ *                        args[1] = target pid (DTrace: psinfo_t *),
+ *                        args[2] = signal
  */
 #include <string.h>
 
@@ -26,7 +32,7 @@ static const struct {
 	[P_EXEC_OK] = { "exec-success", "sched_process_exec", 0 },
 	[P_CREATE] = { "create", "sched_process_fork", 1 },
 	[P_EXIT] = { "exit", "sched_process_exit", 1 },
-	[P_SIGNAL] = { "signal-send", "signal_generate", 2 },
+	[P_SIGNAL] = { "signal-send", "signal_generate", 3 },
 };
 
 static int proc_match(struct lcc *cc, struct probe_desc *pd, const char *f[4], struct clause *c)
@@ -82,6 +88,29 @@ static void proc_filter(struct cg *cg, int lbl_skip)
 	}
 }
 
+/*
+ * DTrace's exit reason from task->exit_code (wait(2) status): low 7 bits
+ * zero means a normal exit, else the signal that killed it, with 0x80 set
+ * when it dumped core.
+ */
+static int proc_exit_reason(struct cg *cg)
+{
+	int code = prov_task_field(cg, prov_raw_arg(cg, 0), "exit_code", &t_s32);
+	int r = ir_vreg(cg->ir), t = ir_vreg(cg->ir), done = ir_label(cg->ir);
+
+	ir_movi(cg->ir, r, 1); /* CLD_EXITED */
+	ir_mov(cg->ir, t, code);
+	ir_alui(cg->ir, BPF_AND, t, 0x7f);
+	ir_jmpi(cg->ir, BPF_JEQ, t, 0, done);
+	ir_movi(cg->ir, r, 2); /* CLD_KILLED */
+	ir_mov(cg->ir, t, code);
+	ir_alui(cg->ir, BPF_AND, t, 0x80);
+	ir_jmpi(cg->ir, BPF_JEQ, t, 0, done);
+	ir_movi(cg->ir, r, 3); /* CLD_DUMPED */
+	ir_bind(cg->ir, done);
+	return r;
+}
+
 static int proc_arg(struct cg *cg, int i)
 {
 	int kind = cg->p->aux[0];
@@ -106,10 +135,11 @@ static int proc_arg(struct cg *cg, int i)
 	case P_CREATE:
 		return prov_task_field(cg, prov_raw_arg(cg, 1), "tgid", &t_s32);
 	case P_EXIT:
-		return prov_task_field(cg, prov_raw_arg(cg, 0), "exit_code", &t_s32);
+		return proc_exit_reason(cg);
 	case P_SIGNAL:
-		return i == 0 ? prov_task_field(cg, prov_raw_arg(cg, 2), "tgid", &t_s32)
-			      : prov_raw_arg(cg, 0);
+		if (i == 2)
+			return prov_raw_arg(cg, 0);
+		return prov_task_field(cg, prov_raw_arg(cg, 2), i ? "tgid" : "pid", &t_s32);
 	}
 	return cg_imm(cg, 0);
 }

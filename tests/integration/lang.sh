@@ -118,14 +118,16 @@ fi
 # proc:::signal-send offline fires from the trace's signal records in the
 # sender's context, as live. The fixture's default mode sends SIGCHLD
 # (child exits), SIGTERM (parent kills child), SIGCHLD (child dies); key
-# args[0] == pid is 0 when the sender, not the target, is current. Live
+# args[1] == pid (target pid, DTrace's psinfo_t *) is 0 when the sender,
+# not the target, is current; args[0] is the target thread, args[2] the
+# signal, as in DTrace. Live
 # also sees the traced root's SIGCHLD to sonde itself, which is no traced
 # task's and so not recorded: $1 is sonde's pid live (exec keeps it).
-script='proc:::signal-send /execname == "lang_work" && args[0] != $1/ { @[execname, args[1], args[0] == pid] = count(); }'
+script='proc:::signal-send /execname == "lang_work" && args[1] != $1/ { @[execname, args[2], args[1] == pid, args[0] == args[1]] = count(); }'
 "$SONDE" record -q -o "$TMP/sig.sonde" -- "$FIX/lang_work" 3 > /dev/null 2>&1
 "$SONDE" script -r "$TMP/sig.sonde" "$script" 0 | sort > "$TMP/sigoff"
 bash -c 'exec "$0" script -c "$1 3" "$2" $$' "$SONDE" "$FIX/lang_work" "$script" | sort > "$TMP/siglive"
-if grep -q ' 15 .* 0 .* 1$' "$TMP/sigoff" && grep -q ' 17 .* 0 .* 2$' "$TMP/sigoff" &&
+if grep -q ' 15 .* 0 .* 1 .* 1$' "$TMP/sigoff" && grep -q ' 17 .* 0 .* 1 .* 2$' "$TMP/sigoff" &&
 	diff "$TMP/sigoff" "$TMP/siglive" > "$TMP/sigdiff"; then
 	ok "lang/offline-signal-send-matches-live"
 else

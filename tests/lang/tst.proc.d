@@ -1,7 +1,8 @@
 /* @@cmd lang_work 1 */
 /* @@sort */
 #pragma D option quiet
-/* proc provider: create, exit (wait status), signal-send. */
+/* proc provider, args[] as DTrace: create, exit (CLD_* reason), signal-send
+ * (args[0] target tid, args[1] target pid, args[2] signal). */
 proc:::create
 /pid == $target/
 {
@@ -15,7 +16,7 @@ proc:::exit
 }
 
 proc:::signal-send
-/pid == $target && args[1] == 15/
+/pid == $target && args[2] == 15/
 {
-	printf("signal %d\n", args[1]);
+	printf("signal %d %d\n", args[2], args[0] == args[1] && args[1] != pid);
 }

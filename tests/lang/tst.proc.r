@@ -1,5 +1,5 @@
 create
 create
-exit 15
-exit 768
-signal 15
+exit 1
+exit 2
+signal 15 1
