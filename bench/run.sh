@@ -4,7 +4,7 @@
 #   bench/run.sh [BUILD_DIR]        (make bench)
 #   env: REPEAT=5 (runs per cell, median kept), SLOW_REPEAT=1 (runs of
 #        strace, perf trace and bpftrace on the loop: ~3 min each),
-#        LOOP_N=2000000, OUT=dir for traces and raw numbers (default
+#        LOOP_N=2000000, WORKLOADS="loop tar", OUT=dir for traces and raw numbers (default
 #        BUILD_DIR/bench-results)
 #
 # For each workload (the syscall loop, tar of /usr/include into a pipe) and
@@ -19,6 +19,7 @@ B=${1:-build}
 REPEAT=${REPEAT:-5}
 SLOW_REPEAT=${SLOW_REPEAT:-1}
 LOOP_N=${LOOP_N:-2000000}
+WORKLOADS=${WORKLOADS:-loop tar}
 OUT=${OUT:-$B/bench-results}
 SONDE=$PWD/$B/sonde
 TIMED=$PWD/$B/bench/timed
@@ -72,7 +73,7 @@ run_one() {
 }
 
 rm -f "$OUT"/*.times "$OUT"/sonde.*.json "$OUT"/*.err
-for w in loop tar; do
+for w in $WORKLOADS; do
 	# Warm the page cache (tar reads /usr/include) and the binaries.
 	${WL[$w]} > /dev/null
 	for i in $(seq "$REPEAT"); do
@@ -101,7 +102,7 @@ ratio_table() {
 	echo
 	echo "| workload | untraced | empty BPF (floor) | sonde | strace -f | perf trace | bpftrace |"
 	echo "|---|---|---|---|---|---|---|"
-	for w in loop tar; do
+	for w in $WORKLOADS; do
 		base=$(awk "{ print $expr }" "$OUT/none.$w.times" | median)
 		row="| $w | ${base} s"
 		for t in floor sonde strace perf bpftrace; do
@@ -119,7 +120,7 @@ ratio_table "Wall time of the workload (median), ratio to untraced:" '$1'
 ratio_table "CPU time of the workload (user+sys, in-kernel tracing included; median):" '$2 + $3'
 
 printf 'workload\ttracer\twall_s\tratio\tuser_s\tsys_s\n' > "$RAW"
-for w in loop tar; do
+for w in $WORKLOADS; do
 	base=$(col 1 "$OUT/none.$w.times" | median)
 	for t in "${TRACERS[@]}"; do
 		f=$OUT/$t.$w.times
@@ -130,7 +131,7 @@ done
 
 echo "| sonde | syscalls | events | lost | recorder CPU | bytes on disk | bytes/syscall | bytes/event | events/s |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for w in loop tar; do
+for w in $WORKLOADS; do
 	j=$OUT/sonde.$w.json
 	[ -s "$j" ] || continue
 	sc=$(sfield "$j" syscalls); ev=$(sfield "$j" events); lost=$(sfield "$j" lost)
@@ -140,7 +141,7 @@ for w in loop tar; do
 		'BEGIN { printf "| %s | %d | %d | %d | %.3f s | %d | %.2f | %.2f | %.0f |\n",
 			w, sc, ev, lost, cpu, fb, fb / sc, fb / ev, ev / wall }'
 done
-for w in loop tar; do
+for w in $WORKLOADS; do
 	for t in perf bpftrace; do
 		f=$OUT/$t.$w.err
 		[ -s "$f" ] && grep -qi 'lost' "$f" &&
