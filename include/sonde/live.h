@@ -52,8 +52,13 @@ struct sonde_live_sink {
 	/* On the printer thread. Nonzero return: the output failed; nothing
 	 * more is delivered and recording stops (sum->stop_signal SIGPIPE). */
 	int (*record)(void *ctx, const struct sonde_hdr *h);
-	/* After each batch of record() calls: write out what is buffered. */
+	/* After each batch of record() calls, and when horizon moves: write
+	 * out what is buffered. */
 	int (*flush)(void *ctx);
+	/* Set before each flush(): every record with an earlier timestamp has
+	 * been delivered, except late ones (stats.late); UINT64_MAX at the
+	 * end. */
+	uint64_t horizon;
 	void *ctx;
 	size_t max_bytes;	/* 0 = SONDE_LIVE_DEFAULT_BYTES */
 	unsigned int window_ms; /* 0 = SONDE_LIVE_DEFAULT_WINDOW_MS */

@@ -144,6 +144,16 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec);
  * chunked payloads and renders. Call sonde_strace_flush() at the end.
  */
 int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec);
+/*
+ * A line is printed once its call has returned and strace's layout of it
+ * is known: whole, or split into "<unfinished ...>" and "<... resumed>"
+ * when a line of another task comes in between. sonde_strace_advance
+ * says no record with a timestamp before t will come (live output: the
+ * reorder window's horizon) and prints what that settles;
+ * sonde_strace_flush says nothing more will come and prints everything.
+ * Both write out the stream.
+ */
+int sonde_strace_advance(struct sonde_strace *st, uint64_t t);
 int sonde_strace_flush(struct sonde_strace *st);
 /*
  * The same grouping for any consumer: records in the reader's order go

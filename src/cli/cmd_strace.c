@@ -319,6 +319,7 @@ static void set_inherited_fds(struct sonde_strace *st)
  */
 struct live_out {
 	struct strace_cli *c;
+	const struct sonde_live_sink *sink;
 	struct sonde_strace *st;    /* text */
 	struct count *counts;	    /* text -c */
 	struct sonde_render *render; /* --json */
@@ -400,7 +401,7 @@ static int live_flush(void *ctx)
 
 	if (lo->c->json)
 		return live_json_flush(lo);
-	e = sonde_strace_flush(lo->st);
+	e = sonde_strace_advance(lo->st, lo->sink->horizon);
 	if (e == -EIO) {
 		lo->werr = errno;
 		return e;
@@ -475,6 +476,7 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	sink->record = live_record;
 	sink->flush = live_flush;
 	sink->ctx = lo;
+	lo->sink = sink;
 	sink->max_bytes = lo->c->live_bytes;
 	if (lo->c->json)
 		return live_json_init(lo, out);

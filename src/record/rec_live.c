@@ -224,7 +224,7 @@ static void live_wait(struct rec_live *l, uint64_t seen_mark)
 static void *live_main(void *arg)
 {
 	struct rec_live *l = arg;
-	uint64_t mark = 0;
+	uint64_t mark = 0, limit;
 	sigset_t all;
 
 	/* A broken output pipe is an EPIPE for the sink, not a SIGPIPE. */
@@ -245,9 +245,13 @@ static void *live_main(void *arg)
 		pthread_mutex_unlock(&l->mu);
 
 		live_ingest(l, list);
-		n = order_release(&l->ord, done ? UINT64_MAX
-						: (mark > l->window_ns ? mark - l->window_ns : 0));
-		if (n && !atomic_load(&l->failed) && l->sink->flush) {
+		limit = done ? UINT64_MAX : (mark > l->window_ns ? mark - l->window_ns : 0);
+		n = order_release(&l->ord, limit);
+		/* A moved horizon settles lines too (a call the sink holds
+		 * until nothing can come before its exit), records or not. */
+		if ((n || limit > l->sink->horizon) && !atomic_load(&l->failed) &&
+		    l->sink->flush) {
+			l->sink->horizon = limit;
 			int e = l->sink->flush(l->sink->ctx);
 
 			if (e)
@@ -285,6 +289,7 @@ int rec_live_start(struct rec_live **lp, struct sonde_live_sink *sink, char *err
 	pthread_cond_init(&l->cv, &ca);
 	pthread_condattr_destroy(&ca);
 	memset(&sink->stats, 0, sizeof(sink->stats));
+	sink->horizon = 0;
 	sink->error = 0;
 	e = pthread_create(&l->thread, NULL, live_main, l);
 	if (e) {

@@ -33,6 +33,7 @@ static void rr_open(struct rr *r, struct sonde_strace_opts *o)
 
 static const char *rr_close(struct rr *r)
 {
+	sonde_strace_flush(r->st);
 	sonde_strace_free(r->st);
 	fclose(r->f);
 	return out;

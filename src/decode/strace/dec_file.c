@@ -489,6 +489,7 @@ static void getdents_common(struct st *s, int old)
 
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	p = st_ok(s) ? sonde_call_mem(s->c, SONDE_PL_EXIT, a, (uint64_t)s->ret) : NULL;
 	if (p && (p->flags & SONDE_PLF_UNREADABLE))
 		p = NULL;
@@ -537,6 +538,7 @@ void dec_readlink(struct st *s)
 {
 	pr_path(s, st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	pr_link_buf(s, st_arg(s, 1));
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 2));
@@ -548,6 +550,7 @@ void dec_readlinkat(struct st *s)
 	st_sep(s);
 	pr_path(s, st_arg(s, 1));
 	st_sep(s);
+	st_entry_end(s);
 	pr_link_buf(s, st_arg(s, 2));
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 3));
@@ -557,6 +560,7 @@ void dec_getcwd(struct st *s)
 {
 	uint64_t a = st_arg(s, 0);
 
+	st_entry_end(s);
 	if (st_ok(s))
 		pr_path_at(s, SONDE_PL_EXIT, a);
 	else
@@ -599,6 +603,7 @@ static void xattr_get_tail(struct st *s, int i)
 {
 	pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, i));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s) && st_arg(s, i + 2))
 		pr_buf(s, SONDE_PL_EXIT, st_arg(s, i + 1), (uint64_t)s->ret, 0);
 	else
@@ -635,6 +640,7 @@ void dec_listxattr(struct st *s)
 {
 	pr_path(s, st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	xattr_list_tail(s);
 }
 
@@ -642,6 +648,7 @@ void dec_flistxattr(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	xattr_list_tail(s);
 }
 
@@ -695,6 +702,7 @@ void dec_statx(struct st *s)
 	st_sep(s);
 	pr_flags(s, &x_statx_mask, (uint32_t)st_arg(s, 3), "STATX_???");
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		ps_statx(s, SONDE_PL_EXIT, st_arg(s, 4));
 	else

@@ -298,6 +298,7 @@ void dec_epoll_wait(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	pr_epoll_events(s, st_arg(s, 1));
 	st_sep(s);
 	pr_int(s, st_arg(s, 2));
@@ -359,6 +360,7 @@ void dec_socketpair(struct st *s)
 	st_sep(s);
 	pr_sock_proto(s, fam, (uint32_t)st_arg(s, 2));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		ps_fdpair(s, SONDE_PL_EXIT, st_arg(s, 3));
 	else
@@ -389,6 +391,7 @@ void dec_accept(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	pr_sockaddr_out(s, st_arg(s, 1), st_arg(s, 2));
 	s->rkind = R_FD;
 }
@@ -404,6 +407,7 @@ void dec_getsockname(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	pr_sockaddr_out(s, st_arg(s, 1), st_arg(s, 2));
 }
 
@@ -411,6 +415,7 @@ void dec_recvfrom(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
 	else
@@ -436,6 +441,7 @@ void dec_recvmsg(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		pr_msghdr(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
 	else
@@ -479,6 +485,7 @@ void dec_sendmmsg(struct st *s)
 
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s) && s->ret > 0 && have_array(s, SONDE_PL_ENTRY, st_arg(s, 1),
 						   (uint64_t)s->ret, MMSG_SIZE))
 		pr_mmsgs(s, SONDE_PL_ENTRY, st_arg(s, 1), (uint64_t)s->ret);
@@ -494,6 +501,7 @@ void dec_recvmmsg(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s) && s->ret > 0 && have_array(s, SONDE_PL_ENTRY, st_arg(s, 1),
 						   (uint64_t)s->ret, MMSG_SIZE))
 		pr_mmsgs(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
@@ -599,6 +607,7 @@ void dec_getsockopt(struct st *s)
 	st_sep(s);
 	pr_sockopt_name(s, level, name);
 	st_sep(s);
+	st_entry_end(s);
 	if (have_out)
 		pr_sockopt_val(s, SONDE_PL_EXIT, level, name, st_arg(s, 3),
 			       (uint32_t)out);

@@ -54,6 +54,9 @@ void dec_clone(struct st *s)
 	pr_addr(s, st_arg(s, 1));
 	clone_arg(s, 0, "flags");
 	pr_clone_flags(s, f);
+	if (f & (CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID |
+		 CLONE_SETTLS))
+		st_entry_end(s);
 	if (f & CLONE_PARENT_SETTID) {
 		clone_arg(s, 2, "parent_tid");
 		if (st_ok(s))
@@ -160,6 +163,8 @@ void dec_clone3(struct st *s)
 		pr_ulong(s, ca.cgroup);
 	}
 	st_obj_end(s);
+	if (ca.flags & (CLONE_PARENT_SETTID | CLONE_PIDFD))
+		st_entry_end(s);
 	if (st_ok(s) && (ca.flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)))
 		clone3_out(s, &ca);
 	st_sep(s);
@@ -252,6 +257,7 @@ void dec_wait4(struct st *s)
 
 	pr_int(s, st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s) && s->ret && st_addr)
 		ps_wait_status(s, SONDE_PL_EXIT, st_addr);
 	else
@@ -271,6 +277,7 @@ void dec_waitid(struct st *s)
 	st_sep(s);
 	pr_int(s, st_arg(s, 1));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		ps_siginfo(s, SONDE_PL_EXIT, st_arg(s, 2));
 	else
@@ -487,6 +494,7 @@ void dec_rt_sigaction(struct st *s)
 	st_sep(s);
 	pr_sigaction(s, SONDE_PL_ENTRY, st_arg(s, 1), ssize);
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		pr_sigaction(s, SONDE_PL_EXIT, st_arg(s, 2), ssize);
 	else
@@ -503,6 +511,7 @@ void dec_rt_sigprocmask(struct st *s)
 	st_sep(s);
 	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 1), ssize);
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		pr_sigset(s, SONDE_PL_EXIT, st_arg(s, 2), ssize);
 	else
@@ -557,6 +566,8 @@ void dec_rt_sigtimedwait(struct st *s)
 {
 	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 0), st_arg(s, 3));
 	st_sep(s);
+	if (st_arg(s, 1))
+		st_entry_end(s);
 	if (st_ok(s))
 		ps_siginfo(s, SONDE_PL_EXIT, st_arg(s, 1));
 	else
@@ -645,6 +656,8 @@ void dec_arch_prctl(struct st *s)
 
 	pr_xval(s, &x_arch_prctl, code, "ARCH_???");
 	st_sep(s);
+	if (code == 0x1003 || code == 0x1004)
+		st_entry_end(s);
 	if ((code == 0x1003 || code == 0x1004) && st_ok(s)) {
 		uint64_t v;
 
@@ -667,6 +680,7 @@ void dec_prlimit64(struct st *s)
 	st_sep(s);
 	ps_rlimit(s, SONDE_PL_ENTRY, st_arg(s, 2));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		ps_rlimit(s, SONDE_PL_EXIT, st_arg(s, 3));
 	else
@@ -675,6 +689,7 @@ void dec_prlimit64(struct st *s)
 
 void dec_getrandom(struct st *s)
 {
+	st_entry_end(s);
 	if (st_ok(s))
 		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 0), (uint64_t)s->ret, 1);
 	else
@@ -691,6 +706,7 @@ void dec_sched_getaffinity(struct st *s)
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 1));
 	st_sep(s);
+	st_entry_end(s);
 	if (st_ok(s))
 		ps_cpuset(s, SONDE_PL_EXIT, st_arg(s, 2), (uint64_t)s->ret);
 	else
@@ -736,6 +752,7 @@ void dec_getgroups(struct st *s)
 
 	pr_int(s, n);
 	st_sep(s);
+	st_entry_end(s);
 	/* With size 0 the call only counts: strace shows an empty list. */
 	if (st_ok(s))
 		pr_gid_list(s, SONDE_PL_EXIT, st_arg(s, 1),
@@ -766,6 +783,7 @@ void dec_nanosleep(struct st *s)
 {
 	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 0));
 	st_sep(s);
+	st_entry_end(s);
 	pr_rem(s, st_arg(s, 1));
 }
 
@@ -777,5 +795,6 @@ void dec_clock_nanosleep(struct st *s)
 	st_sep(s);
 	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 2));
 	st_sep(s);
+	st_entry_end(s);
 	pr_rem(s, st_arg(s, 3));
 }

@@ -167,9 +167,16 @@ static void st_init(struct st *s, struct strbuf *o,
  * the -a column is the caller's business, then "= ret": split in two so
  * the renderer can pad. Returns the syscall's nargs-driven text in o.
  */
-void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
-		    const struct sonde_call *c, struct fdtab *fds,
-		    struct strbuf *ret, void (*mid)(void *arg), void *arg)
+/* Argument kinds strace prints when the call returns. */
+static int kind_at_exit(uint8_t kind)
+{
+	return kind == K_BUFO || kind == K_OUT || kind == K_IOVO || kind == K_SSETO;
+}
+
+void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
+		     const struct sonde_call *c, struct fdtab *fds,
+		     struct strbuf *ret, void (*mid)(void *arg), void *arg,
+		     size_t *split)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
@@ -188,6 +195,8 @@ void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		for (int i = 0; !sig->fn && i < sig->nargs; i++) {
 			if (i)
 				st_sep_at(&s, i);
+			if (kind_at_exit(sig->a[i].kind))
+				st_entry_end(&s);
 			st_print_arg(&s, &sig->a[i], i);
 		}
 	} else {
@@ -196,11 +205,21 @@ void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 			sb_printf(o, "%s%#llx", i ? ", " : "",
 				  (unsigned long long)sc->args[i]);
 	}
+	st_entry_end(&s);
+	if (split)
+		*split = s.split;
 	sb_putc(o, ')');
 	if (mid)
 		mid(arg);
 	s.o = ret;
 	pr_ret(&s);
+}
+
+void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
+		    const struct sonde_call *c, struct fdtab *fds,
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg)
+{
+	st_format_split(o, opt, c, fds, ret, mid, arg, NULL);
 }
 
 int st_format_json(struct sonde_line *args, struct sonde_line *res,

@@ -77,6 +77,12 @@ struct sonde_line *st_jv(struct st *s)
 	return l;
 }
 
+void st_entry_end(struct st *s)
+{
+	if (!s->j && !s->split)
+		s->split = s->o->len;
+}
+
 void st_sep(struct st *s)
 {
 	if (s->j) {

@@ -22,8 +22,24 @@
 #include <sonde/render.h>
 
 #include "decode/strace/strace_int.h"
+#include "decode/strace/callq.h"
 #include "decode/strace/feed.h"
 
+/*
+ * strace prints a call's line in two steps, the arguments known at entry
+ * when the call enters and the rest when it returns; when another task's
+ * line comes in between, the first half ends with " <unfinished ...>" and
+ * the second is printed later as "<... NAME resumed>REST = RET". A trace
+ * holds one record per call (entry time + duration), so the renderer
+ * replays that: the calls come in entry order, the latest one is the open
+ * line (o*), printed whole at its exit unless another line must be
+ * printed first, which cuts it: its first half goes out, the rest waits
+ * in q for its exit time.
+ *
+ *   entry A ─ open=A ─ entry B ─┬─ "A(x,  <unfinished ...>"   q: A
+ *                               └─ open=B ─ exit B ─ "B(...) = 0"
+ *                                           exit A ─ "<... A resumed>y) = 1"
+ */
 struct sonde_strace {
 	struct sonde_strace_opts o;
 	struct feed feed;
@@ -33,7 +49,14 @@ struct sonde_strace {
 	uint64_t last_ts;
 	uint32_t first_tid;
 	int multi; /* more than one task seen: "[pid N] " prefixes */
-	struct strbuf line, ret;
+	struct strbuf line;
+	/* The open line. */
+	int open;
+	uint64_t open_ts, open_end;
+	uint32_t open_tid, open_nr;
+	size_t open_cut; /* where otext's entering half ends */
+	struct strbuf otext, oret, odump;
+	struct callq q; /* the returning halves of cut lines */
 };
 
 struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
@@ -60,7 +83,10 @@ void sonde_strace_free(struct sonde_strace *st)
 	feed_free(&st->feed);
 	fdtab_free(st->fds);
 	sb_free(&st->line);
-	sb_free(&st->ret);
+	sb_free(&st->otext);
+	sb_free(&st->oret);
+	sb_free(&st->odump);
+	callq_free(&st->q);
 	free(st);
 }
 
@@ -191,7 +217,7 @@ static int fd_in(const uint64_t *set, int fd)
 }
 
 /* Full data of a buffer at addr, as much as was captured, up to len. */
-static void dump_buf(struct sonde_strace *st, const struct sonde_call *c,
+static void dump_buf(struct strbuf *b, const struct sonde_call *c,
 		     int phase, uint64_t addr, uint64_t len)
 {
 	const struct sonde_payload *p = sonde_call_mem(c, phase, addr, 1);
@@ -202,10 +228,10 @@ static void dump_buf(struct sonde_strace *st, const struct sonde_call *c,
 	n = p->captured - (addr - p->addr);
 	if (n > len)
 		n = len;
-	pr_hexdump(&st->line, p->data + (addr - p->addr), (size_t)n);
+	pr_hexdump(b, p->data + (addr - p->addr), (size_t)n);
 }
 
-static void dump_iov(struct sonde_strace *st, const struct sonde_call *c,
+static void dump_iov(struct strbuf *b, const struct sonde_call *c,
 		     int phase, uint64_t addr, uint64_t cnt, uint64_t len)
 {
 	for (uint64_t i = 0; i < cnt && i < 1024 && len; i++) {
@@ -218,13 +244,13 @@ static void dump_iov(struct sonde_strace *st, const struct sonde_call *c,
 		if (!p || (p->flags & SONDE_PLF_UNREADABLE))
 			return;
 		memcpy(v, p->data + (addr + i * 16 - p->addr), 16);
-		dump_buf(st, c, phase, v[0], v[1] < len ? v[1] : len);
+		dump_buf(b, c, phase, v[0], v[1] < len ? v[1] : len);
 		len -= v[1] < len ? v[1] : len;
 	}
 }
 
 /* -e read=/write=: strace dumps what the call transferred, after it. */
-static void pr_dumps(struct sonde_strace *st, const struct sonde_call *c)
+static void pr_dumps(struct sonde_strace *st, const struct sonde_call *c, struct strbuf *b)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	int fd = (int)sc->args[0];
@@ -237,25 +263,25 @@ static void pr_dumps(struct sonde_strace *st, const struct sonde_call *c)
 	case __NR_pread64:
 	case __NR_recvfrom:
 		if (fd_in(st->o.dump_read, fd))
-			dump_buf(st, c, SONDE_PL_EXIT, sc->args[1], n);
+			dump_buf(b, c, SONDE_PL_EXIT, sc->args[1], n);
 		break;
 	case __NR_readv:
 	case __NR_preadv:
 	case __NR_preadv2:
 		if (fd_in(st->o.dump_read, fd))
-			dump_iov(st, c, SONDE_PL_EXIT, sc->args[1], sc->args[2], n);
+			dump_iov(b, c, SONDE_PL_EXIT, sc->args[1], sc->args[2], n);
 		break;
 	case __NR_write:
 	case __NR_pwrite64:
 	case __NR_sendto:
 		if (fd_in(st->o.dump_write, fd))
-			dump_buf(st, c, SONDE_PL_ENTRY, sc->args[1], n);
+			dump_buf(b, c, SONDE_PL_ENTRY, sc->args[1], n);
 		break;
 	case __NR_writev:
 	case __NR_pwritev:
 	case __NR_pwritev2:
 		if (fd_in(st->o.dump_write, fd))
-			dump_iov(st, c, SONDE_PL_ENTRY, sc->args[1], sc->args[2], n);
+			dump_iov(b, c, SONDE_PL_ENTRY, sc->args[1], sc->args[2], n);
 		break;
 	}
 }
@@ -336,43 +362,176 @@ static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *s
 	return 1;
 }
 
+static const char *sb_str(const struct strbuf *b)
+{
+	return b->s ? b->s : "";
+}
+
+static void sb_reset(struct strbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = 0;
+}
+
+/* " = RET\n" with " = " at the -a column, then the hexdumps. */
+static void pr_ret_tail(struct sonde_strace *st, const char *ret, const char *dump)
+{
+	size_t col;
+
+	sb_putc(&st->line, ' ');
+	for (col = sb_col(&st->line); col < st->o.acolumn; col++)
+		sb_putc(&st->line, ' ');
+	sb_puts(&st->line, "= ");
+	sb_puts(&st->line, ret);
+	sb_putc(&st->line, '\n');
+	if (dump)
+		sb_puts(&st->line, dump);
+}
+
+/* Another line is due: the open line's entering half goes out, its
+ * returning half into q. */
+static int cut_open(struct sonde_strace *st)
+{
+	struct callq_ent e = { .end = st->open_end, .tid = st->open_tid };
+	int rc, rq;
+
+	if (!st->open)
+		return 0;
+	st->open = 0;
+	pr_prefix(st, st->open_tid);
+	pr_tstamp(st, st->open_ts);
+	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
+	sb_puts(&st->line, " <unfinished ...>\n");
+	rc = emit(st);
+	e.nr = st->open_nr;
+	e.rest = strdup(sb_str(&st->otext) + st->open_cut);
+	e.ret = strdup(sb_str(&st->oret));
+	e.dump = st->odump.len ? strdup(st->odump.s) : NULL;
+	if (!e.rest || !e.ret || (st->odump.len && !e.dump)) {
+		callq_ent_free(&e);
+		return -ENOMEM;
+	}
+	rq = callq_push(&st->q, &e);
+	return rc ? rc : rq;
+}
+
+static int close_open(struct sonde_strace *st)
+{
+	st->open = 0;
+	pr_prefix(st, st->open_tid);
+	pr_tstamp(st, st->open_ts);
+	sb_puts(&st->line, sb_str(&st->otext));
+	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);
+	return emit(st);
+}
+
+/* "<... read resumed>\"data\", 4) = 4", at the call's exit time. */
+static int resume(struct sonde_strace *st, const struct callq_ent *e)
+{
+	const char *name = sonde_syscall_name(e->nr);
+	int rc = cut_open(st), re;
+
+	pr_prefix(st, e->tid);
+	pr_tstamp(st, e->end);
+	if (name)
+		sb_printf(&st->line, "<... %s resumed>", name);
+	else
+		sb_printf(&st->line, "<... syscall_%#x resumed>", e->nr);
+	sb_puts(&st->line, e->rest);
+	pr_ret_tail(st, e->ret, e->dump);
+	re = emit(st);
+	return rc ? rc : re;
+}
+
+/* Prints, in exit order, the calls that returned by time t. */
+static int release(struct sonde_strace *st, uint64_t t)
+{
+	int rc = 0;
+
+	for (;;) {
+		const struct callq_ent *top = callq_top(&st->q);
+		struct callq_ent e;
+		int r;
+
+		if (st->open && st->open_end <= t && (!top || st->open_end <= top->end)) {
+			r = close_open(st);
+		} else if (top && top->end <= t) {
+			callq_pop(&st->q, &e);
+			r = resume(st, &e);
+			callq_ent_free(&e);
+		} else {
+			break;
+		}
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
+}
+
+/*
+ * A signal sent to a task in a syscall is recorded when it is sent; a
+ * ptracer sees it when the task takes it, once that call has returned: the
+ * call's line comes first.
+ */
+static int settle_tid(struct sonde_strace *st, uint32_t tid)
+{
+	struct callq_ent e;
+	int rc;
+
+	if (st->open && st->open_tid == tid)
+		return close_open(st);
+	if (!callq_take_tid(&st->q, tid, &e))
+		return 0;
+	rc = resume(st, &e);
+	callq_ent_free(&e);
+	return rc;
+}
+
+/* A call still blocked when recording stopped: its entering half only,
+ * as strace leaves it when it detaches. */
+static int pr_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc)
+{
+	pr_prefix(st, sc->hdr.tid);
+	pr_tstamp(st, sc->hdr.ts);
+	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
+	sb_puts(&st->line, " <unfinished ...>\n");
+	return emit(st);
+}
+
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	struct track_ctx tc = { st, c };
-	size_t col;
-	int rc = 0;
+	int rc = release(st, sc->hdr.ts), r;
 
 	if (!shown(st, sc)) {
 		track_fds(st, c);
-		return 0;
+		return rc;
 	}
-	{
-		pr_prefix(st, sc->hdr.tid);
-		pr_tstamp(st, sc->hdr.ts);
-		st->ret.len = 0;
-		st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc);
-		if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
-			/* Still blocked when recording stopped. */
-			st->line.len--;
-			sb_puts(&st->line, " <unfinished ...>\n");
-		} else {
-			sb_putc(&st->line, ' ');
-			col = sb_col(&st->line);
-			for (; col < st->o.acolumn; col++)
-				sb_putc(&st->line, ' ');
-			sb_puts(&st->line, "= ");
-			if (st->ret.s)
-				sb_puts(&st->line, st->ret.s);
-			if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN))
-				sb_printf(&st->line, " <%llu.%06llu>",
-					  (unsigned long long)(sc->dur / 1000000000),
-					  (unsigned long long)(sc->dur % 1000000000) / 1000);
-			sb_putc(&st->line, '\n');
-			pr_dumps(st, c);
-		}
-		rc = emit(st);
+	r = cut_open(st);
+	rc = rc ? rc : r;
+	sb_reset(&st->otext);
+	sb_reset(&st->oret);
+	sb_reset(&st->odump);
+	st_format_split(&st->otext, &st->o, c, st->fds, &st->oret, track_mid, &tc,
+			&st->open_cut);
+	if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
+		r = pr_unfinished(st, sc);
+		return rc ? rc : r;
 	}
+	if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN))
+		sb_printf(&st->oret, " <%llu.%06llu>",
+			  (unsigned long long)(sc->dur / 1000000000),
+			  (unsigned long long)(sc->dur % 1000000000) / 1000);
+	pr_dumps(st, c, &st->odump);
+	if (st->otext.oom || st->oret.oom || st->odump.oom)
+		return -ENOMEM;
+	st->open = 1;
+	st->open_ts = sc->hdr.ts;
+	st->open_end = sc->hdr.ts + sc->dur;
+	st->open_tid = sc->hdr.tid;
+	st->open_nr = sc->nr;
 	return rc;
 }
 
@@ -381,9 +540,14 @@ static int pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 	char buf[16];
 	int code = e->code;
 
+	int rc;
+
 	fdtab_exit(st->fds, e->hdr.tid);
 	if (st->o.quiet >= 2)
 		return 0;
+	rc = cut_open(st);
+	if (rc)
+		return rc;
 	pr_prefix(st, e->hdr.tid);
 	pr_tstamp(st, e->hdr.ts);
 	if (WIFSIGNALED(code)) {
@@ -427,8 +591,15 @@ static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	char name[16], si[256];
 	const char *n;
 
+	int rc;
+
 	if (!sig_shown(st, e))
 		return 0;
+	rc = settle_tid(st, e->hdr.tid);
+	if (!rc)
+		rc = cut_open(st);
+	if (rc)
+		return rc;
 	pr_prefix(st, e->hdr.tid);
 	pr_tstamp(st, e->hdr.ts);
 	n = sonde_sig_name(e->si.signo, name, sizeof(name));
@@ -439,6 +610,10 @@ static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 
 int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
+	int rc = release(st, rec->ts);
+
+	if (rc)
+		return rc;
 	switch (rec->type) {
 	case SONDE_REC_FORK: {
 		const struct sonde_ev_fork *f = (const void *)rec;
@@ -462,6 +637,9 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		if (rec->size < sizeof(*l))
 			return -EINVAL;
 		/* No strace equivalent: say it rather than leave a silent hole. */
+		rc = cut_open(st);
+		if (rc)
+			return rc;
 		if (l->kind == SONDE_LOST_LIVE)
 			sb_printf(&st->line,
 				  "+++ sonde: %llu events not shown: the output could not keep up +++\n",
@@ -492,12 +670,19 @@ int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
 	return feed_record(&st->feed, &k, rec);
 }
 
-int sonde_strace_flush(struct sonde_strace *st)
+int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
 {
 	struct feed_sink k = { sink_call, sink_record, st };
 	int e = feed_flush(&st->feed, &k);
 
+	if (!e)
+		e = release(st, t);
 	if (!e && fflush(st->out))
 		e = -EIO;
 	return e;
+}
+
+int sonde_strace_flush(struct sonde_strace *st)
+{
+	return sonde_strace_advance(st, UINT64_MAX);
 }

@@ -89,6 +89,9 @@ struct st {
 	int noret;       /* never returned: "= ?" */
 	char rv_aux[256]; /* printed after the return value, e.g. " (flags O_RDWR)" */
 	uint8_t rkind;   /* return kind; decoders may change it */
+	/* text: where strace's entering half of the line ends (length of o
+	 * then), 0 until st_entry_end; see st_entry_end */
+	size_t split;
 	/* structured output */
 	struct sonde_line *j;	/* JSON sink, NULL for text */
 	struct sonde_line *jres; /* JSON: the "result" object's members */
@@ -116,6 +119,16 @@ static inline int st_array_cut(const struct st *s, uint64_t i)
 {
 	return !s->j && !s->opt->verbose && i >= s->opt->strsize;
 }
+
+/*
+ * emit.c: the text so far is what strace prints when the call enters; the
+ * rest (output arguments, and every argument after the first of them) it
+ * prints when the call returns. A call another task's line interrupts is
+ * split there: "read(3,  <unfinished ...>" and "<... read resumed>"...".
+ * Decoders call it before their first output argument (after its ", ");
+ * calls that print everything at entry need not call it.
+ */
+void st_entry_end(struct st *s);
 
 /* emit.c: structure, shared by both sinks. */
 /* Next argument (text ", "). */
@@ -365,6 +378,12 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i);
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
 		    struct strbuf *ret, void (*mid)(void *arg), void *arg);
+/* The same, also giving the offset in o where strace's entering half ends
+ * (st_entry_end). */
+void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
+		     const struct sonde_call *c, struct fdtab *fds,
+		     struct strbuf *ret, void (*mid)(void *arg), void *arg,
+		     size_t *split);
 /*
  * decode.c: the JSON sink. Appends the object of named arguments to args
  * ("{...}") and the members of the "result" object (without braces, may
