@@ -14,8 +14,11 @@
  * the consumer's last complete drain of every ring minus window_ms. Any
  * call shorter than the window is therefore shown in entry order; a call
  * that blocked for longer (a read on an idle socket) is shown when it
- * returns, after lines of calls that entered later: strace's
- * "<unfinished ...>" / "<... resumed>" pair, collapsed to one line.
+ * returns, after lines of calls that entered later, where strace would
+ * have printed its "<unfinished ...>" half before them. horizon tells the
+ * sink how far the stream is complete, for what it holds back (strace
+ * renderer: a line waits until its call's exit is past the horizon, to
+ * know whether another line cuts it).
  *
  * Payload records travel with their call: a payload is only released with
  * the syscall record of the same tid and entry time, however long the call
