@@ -201,7 +201,9 @@ struct sonde_line;
  * names, enums a name, structs objects, memory that was not captured
  * {"addr":"0x...","unreadable":BOOL}. Only o->strsize applies (strings
  * and buffers cut to it; 0 = all captured bytes); structs and arrays are
- * always whole (-v).
+ * always whole (-v). A string or buffer cut short (strsize, snaplen) is
+ * {"data":"...","truncated":true,"length":N}, N the whole length when
+ * known.
  *
  * Both return 0, or -ENOENT when the syscall has no decoder (nothing is
  * appended: print its raw arguments).

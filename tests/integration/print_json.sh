@@ -92,11 +92,40 @@ EOF
 "$SONDE" print --json "$T" > "$TMP/np.json"
 check "print_json: no payload field without --payload" bash -c "! grep -q '\"payload\"' '$TMP/np.json'"
 "$SONDE" print --json -s 4 "$T" > "$TMP/s4.json"
-check "print_json: -s 4 cuts decoded strings" python3 -c '
+check "print_json: -s 4 cuts decoded strings and marks them truncated" python3 -c '
 import json, sys
 sc = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "syscall"]
-assert all(len(e["argv"]["buf"]) <= 4 for e in sc if e["name"] == "read" and isinstance(e["argv"]["buf"], str))
-assert any(e["name"] == "read" and e["argv"]["buf"] == "\u007fELF" for e in sc)' "$TMP/s4.json"
+rd = [e for e in sc if e["name"] == "read" and e["ret"] > 0]
+cut = [e for e in rd if e["ret"] > 4]
+assert cut and all(e["argv"]["buf"]["truncated"] is True and
+                   e["argv"]["buf"]["length"] == e["ret"] and
+                   len(e["argv"]["buf"]["data"].encode("utf-8", "surrogateescape")) == 4
+                   for e in cut), cut[:2]
+assert any(e["argv"]["buf"]["data"] == "\u007fELF" for e in cut)
+assert all(isinstance(e["argv"]["buf"], str) for e in rd if e["ret"] <= 4)' "$TMP/s4.json"
+check "print_json: uncut strings stay plain strings" python3 -c '
+import json, sys
+sc = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "syscall"]
+assert not any("\"truncated\"" in l for l in open(sys.argv[1]))
+assert all(isinstance(e["argv"]["buf"], str) for e in sc if e["name"] == "read" and e["ret"] >= 0)' "$TMP/np.json"
+# The snaplen cuts too: 16 bytes captured of each read.
+"$SONDE" strace --snaplen 16 -o /dev/null --trace-file "$TMP/s16.sonde" \
+	cat "$TMP/data.bin" > /dev/null 2>&1
+"$SONDE" print --json --payload=hex "$TMP/s16.sonde" > "$TMP/s16.json"
+check "print_json: a buffer the snaplen cut is marked truncated, with its length" python3 - "$TMP/s16.json" "$TMP/data.bin" <<'EOF'
+import json, sys
+data = open(sys.argv[2], "rb").read()
+sc = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "syscall"]
+op = [e for e in sc if e["name"] == "openat" and e["argv"]["pathname"] == sys.argv[2]][0]
+rd = [e for e in sc if e["name"] == "read" and e["argv"]["fd"] == op["ret"] and e["ts"] > op["ts"] and e["ret"] > 16]
+assert rd
+assert rd[0]["argv"]["buf"]["data"].encode("utf-8", "surrogateescape") == data[:16]
+for e in rd:
+    b = e["argv"]["buf"]
+    assert b["truncated"] is True and b["length"] == e["ret"], b
+    p = [p for p in e["payload"] if p["name"] == "buf"][0]
+    assert p["captured"] == 16 and p["returned"] == e["ret"], p
+EOF
 
 # Text and flight renderers: decoded lines, payload records consumed.
 "$SONDE" print "$T" > "$TMP/p.txt" 2> "$TMP/t.err"

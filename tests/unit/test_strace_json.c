@@ -174,8 +174,24 @@ TEST(io)
 	tc_new(&T, SYS_write, 8, 1, 0x3000, 8, 0, 0, 0);
 	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x3000, bin, sizeof(bin));
 	CHECK_EQ_STR(tj(), "{\"fd\":1,\"buf\":\"ok\\n\\u0000\\udcffé\\\"\",\"count\":8}");
-	/* -s 2 cuts strings and buffers */
-	CHECK_EQ_STR(tj_opts(2), "{\"fd\":1,\"buf\":\"ok\",\"count\":8}");
+	/* -s 2 cuts strings and buffers, and says so */
+	CHECK_EQ_STR(tj_opts(2),
+		     "{\"fd\":1,\"buf\":{\"data\":\"ok\",\"truncated\":true,\"length\":8},\"count\":8}");
+	/* so does the snaplen: 3 bytes of 4096 captured */
+	tc_new(&T, SYS_write, 4096, 1, 0x3000, 4096, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x3000, "abc", 3);
+	CHECK_EQ_STR(tj(), "{\"fd\":1,\"buf\":{\"data\":\"abc\",\"truncated\":true,"
+			   "\"length\":4096},\"count\":4096}");
+	/* a string -s cuts has a known length; a path the capture cut before
+	 * its NUL does not */
+	tc_new(&T, SYS_memfd_create, 3, 0x3000, 0, 0, 0, 0, 0);
+	tc_str(&T, 0, 0x3000, "sonde-buffer");
+	CHECK_EQ_STR(tj_opts(5), "{\"uname\":{\"data\":\"sonde\",\"truncated\":true,\"length\":12},"
+				 "\"flags\":[]}");
+	tc_new(&T, SYS_unlink, 0, 0x3000, 0, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x3000, "/tmp/lon", 8);
+	T.pl[0].flags = SONDE_PLF_STRING;
+	CHECK_EQ_STR(tj(), "{\"pathname\":{\"data\":\"/tmp/lon\",\"truncated\":true}}");
 	/* a read returns only what it produced */
 	tc_new(&T, SYS_read, 3, 0, 0x3000, 4096, 0, 0, 0);
 	tc_mem(&T, SONDE_PL_EXIT, 1, 0x3000, "abc", 3);

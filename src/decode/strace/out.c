@@ -304,18 +304,49 @@ static int wants_hex(const struct st *s, const uint8_t *p, size_t len,
 	return 0;
 }
 
+/*
+ * JSON strings are lossless (sonde_line_json_str): no hex, no "...". A cut
+ * one (by -s or the snaplen) says so, as an object:
+ *   {"data":"GET / HTTP/1.1\r\n","truncated":true,"length":4096}
+ * length being the whole string's or buffer's, left out when unknown (the
+ * capture ended before the string did).
+ */
+static void pr_jquoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
+		       int cut, uint64_t full)
+{
+	const uint8_t *z = nul_term && len ? memchr(p, 0, len) : NULL;
+	size_t n = z ? (size_t)(z - p) : len;
+
+	if (!cut) {
+		st_jstrn(s, p, n);
+		return;
+	}
+	st_obj_begin(s);
+	st_jkey(s, "data");
+	st_jstrn(s, p, n);
+	st_jkey(s, "truncated");
+	st_jbool(s, 1);
+	if (full != UINT64_MAX) {
+		st_jkey(s, "length");
+		st_juint(s, full);
+	}
+	st_obj_end(s);
+}
+
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
 	       int ellipsis, int force_hex)
+{
+	pr_quoted_len(s, p, len, nul_term, ellipsis, force_hex, UINT64_MAX);
+}
+
+void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
+		   int ellipsis, int force_hex, uint64_t full)
 {
 	int hex;
 	struct strbuf *o = s->o;
 
 	if (s->j) {
-		/* JSON strings are lossless (sonde_line_json_str): no hex,
-		 * no ellipsis; the payload lengths say what was cut. */
-		const uint8_t *z = nul_term && len ? memchr(p, 0, len) : NULL;
-
-		st_jstrn(s, p, z ? (size_t)(z - p) : len);
+		pr_jquoted(s, p, len, nul_term, ellipsis, full);
 		return;
 	}
 	hex = force_hex || wants_hex(s, p, len, nul_term);
@@ -371,7 +402,7 @@ void pr_path_at(struct st *s, int phase, uint64_t addr)
 	size_t n = p->captured - (addr - p->addr);
 	int complete = (p->flags & SONDE_PLF_NUL) ||
 		       (n && memchr(p->data + (addr - p->addr), 0, n));
-	pr_quoted(s, p->data + (addr - p->addr), n, 1, !complete, 0);
+	pr_quoted_len(s, p->data + (addr - p->addr), n, 1, !complete, 0, UINT64_MAX);
 }
 
 void pr_cstr(struct st *s, int phase, uint64_t addr)
@@ -379,6 +410,7 @@ void pr_cstr(struct st *s, int phase, uint64_t addr)
 	const struct sonde_payload *p;
 	const uint8_t *d, *z;
 	size_t n, lim = s->opt->strsize;
+	uint64_t full;
 	int complete;
 
 	if (!addr) {
@@ -396,11 +428,12 @@ void pr_cstr(struct st *s, int phase, uint64_t addr)
 	if (z)
 		n = (size_t)(z - d);
 	complete = z || (p->flags & SONDE_PLF_NUL);
+	full = complete ? n : UINT64_MAX;
 	if (n > lim) {
 		n = lim;
 		complete = 0;
 	}
-	pr_quoted(s, d, n, 0, !complete, 0);
+	pr_quoted_len(s, d, n, 0, !complete, 0, full);
 }
 
 void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
@@ -427,7 +460,7 @@ void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
 	 * show what exists, and "..." for the rest. */
 	if (show > p->captured - (addr - p->addr))
 		show = p->captured - (addr - p->addr);
-	pr_quoted(s, p->data + (addr - p->addr), show, 0, len > show, force_hex);
+	pr_quoted_len(s, p->data + (addr - p->addr), show, 0, len > show, force_hex, len);
 }
 
 /*

@@ -202,6 +202,10 @@ void pr_dirfd(struct st *s, uint64_t v);
 /* Quotes len bytes as strace does; ellipsis appends "..." */
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
 	       int ellipsis, int force_hex);
+/* Same, knowing the length of the whole string when it is cut (JSON says
+ * it; UINT64_MAX: unknown). */
+void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
+		   int ellipsis, int force_hex, uint64_t full);
 /* A path (PATH_MAX limit, not -s), read at entry or, for getcwd, exit. */
 void pr_path_at(struct st *s, int phase, uint64_t addr);
 static inline void pr_path(struct st *s, uint64_t addr)
