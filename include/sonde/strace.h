@@ -212,6 +212,27 @@ int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call
 		      struct sonde_line *call, struct sonde_line *ret);
 int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call *c,
 		      struct sonde_line *args, struct sonde_line *res);
+/*
+ * -y for those renderers: descriptor tables rebuilt from the trace as the
+ * strace renderer does. Every syscall must reach them, in time order,
+ * shown or not: through the *_fds formatters below, or sonde_fds_call for
+ * a call not shown; fork and exit records through sonde_fds_record. With
+ * o->decode_fds the formatters decorate descriptors: text 3</etc/passwd>,
+ * JSON {"fd":3,"path":"/etc/passwd"} ({"fd":"AT_FDCWD","path":CWD}) and
+ * "path" in res for a returned descriptor. sonde_fds_set is
+ * sonde_strace_set_fd's.
+ */
+struct sonde_fds;
+struct sonde_fds *sonde_fds_new(void);
+void sonde_fds_free(struct sonde_fds *f);
+int sonde_fds_set(struct sonde_fds *f, uint32_t pid, int fd, const char *path);
+void sonde_fds_call(struct sonde_fds *f, const struct sonde_call *c);
+int sonde_fds_record(struct sonde_fds *f, const struct sonde_hdr *rec);
+int sonde_strace_text_fds(const struct sonde_strace_opts *o, const struct sonde_call *c,
+			  struct sonde_fds *fds, struct sonde_line *call, struct sonde_line *ret);
+int sonde_strace_json_fds(const struct sonde_strace_opts *o, const struct sonde_call *c,
+			  struct sonde_fds *fds, struct sonde_line *args, struct sonde_line *res);
+
 /* The kernel's name of argument i of syscall nr ("pathname"), or NULL. */
 const char *sonde_strace_arg_name(unsigned int nr, unsigned int i);
 

@@ -21,10 +21,12 @@ extern const struct sonde_cmd cmd_script;
 
 struct sonde_reader;
 struct sonde_scan_opts;
+struct sonde_strace_opts;
 /* sonde print --strace: the trace through the strace decoders (cmd_strace.c),
- * as strace -f -o prints; returns 0 or -errno. */
-int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE *out,
-		      const char *file);
+ * as strace -f -o prints with the options o (its clock reference and pid
+ * prefix are set here); returns 0 or -errno. */
+int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
+		      const struct sonde_strace_opts *o, FILE *out, const char *file);
 
 /* Prints "sonde CMD: message" to stderr (printf-style). */
 void cli_err(const char *cmd, const char *fmt, ...)

@@ -13,6 +13,7 @@
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/strace.h>
 
 #include "cli/cli.h"
 #include "cli/filter_opts.h"
@@ -42,6 +43,14 @@
 	"  -s N                    bytes of strings and buffers shown (text: 32, as\n"        \
 	"                          strace; json: every captured byte)\n"                      \
 	"  -v                      text: structs and arrays in full (strace -v)\n"            \
+	"  -X raw|abbrev|verbose   text: constants as numbers, names (default) or\n"          \
+	"                          both, as strace -X\n"                                      \
+	"  -x, -xx                 text: non-ASCII strings (-xx: all) in hex\n"               \
+	"  -y                      descriptors with their paths: 3</etc/passwd>,\n"           \
+	"                          json {\"fd\":3,\"path\":\"/etc/passwd\"}, rebuilt\n"      \
+	"                          from the trace's calls\n"                                  \
+	"  -T                      --strace: show durations <0.000012> (text\n"               \
+	"                          shows them unless --no-dur)\n"                             \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
@@ -92,6 +101,9 @@ struct print_args {
 	struct sonde_scan_opts scan;
 	int nt; /* number of -t */
 	int strace;
+	int strsize_set, no_strace_opt; /* -s given; an option --strace lacks */
+	struct sonde_strace_opts so; /* --strace; -X, -x, -y for every format */
+	struct sonde_filter calls;   /* syscall filters applied after -y */
 };
 
 /* Names the formats the renderer table has, so a new renderer shows up
@@ -122,17 +134,65 @@ static int print_strsize(const char *arg, unsigned int *v)
 	return 0;
 }
 
+/*
+ * The strace options in both outputs: --strace takes them all; the other
+ * formats -X, -x, -y (and -s, -v, -t..., -r of their own). With -y (and
+ * always with --strace) the syscall filters move from the scan to the
+ * renderer, which sees every call for its descriptor tables.
+ */
+static int print_opts_finish(struct print_args *a)
+{
+	static const char *const names[] = {
+		[OPT_RELATIVE] = "--relative", [OPT_NO_DUR] = "--no-dur", [OPT_RAW] = "--raw"
+	};
+	struct sonde_filter *f = &a->scan.filter;
+
+	if (a->strace && a->no_strace_opt) {
+		cli_err("print", "%s does not apply to --strace (strace has no such option)",
+			names[a->no_strace_opt]);
+		return -1;
+	}
+	if (!a->strace && a->so.show_time) {
+		cli_err("print", "-T is for --strace: text shows durations unless --no-dur");
+		return -1;
+	}
+	a->ropts.xlat = a->so.xlat;
+	a->ropts.xstr = a->so.xstr;
+	a->ropts.decode_fds = a->so.decode_fds;
+	a->so.verbose = (uint8_t)a->ropts.verbose;
+	if (a->strsize_set)
+		a->so.strsize = a->ropts.strsize;
+	a->so.tstamp = (uint8_t)(a->nt > 3 ? 3 : a->nt);
+	a->so.relative = a->ropts.ts == SONDE_TS_DELTA;
+	if (!a->strace && !a->so.decode_fds)
+		return 0;
+	sonde_filter_init(&a->calls);
+	a->calls.has_sc = f->has_sc;
+	a->calls.sc = f->sc;
+	a->calls.status = f->status;
+	a->so.filter_on = (uint8_t)f->has_sc;
+	a->so.trace = f->sc;
+	a->so.only_failed = f->status == SONDE_STATUS_FAILED;
+	a->so.only_ok = f->status == SONDE_STATUS_SUCCESSFUL;
+	a->ropts.calls = &a->calls;
+	f->has_sc = 0;
+	f->status = SONDE_STATUS_ANY;
+	return 0;
+}
+
 /* -1: error, already reported. */
 static int print_parse(int argc, char **argv, struct print_args *a)
 {
+	char err[256];
 	int opt, rc;
 
 	a->format = "text";
 	sonde_scan_opts_init(&a->scan);
+	sonde_strace_opts_init(&a->so);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:v", print_longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyT", print_longopts,
+				  NULL)) != -1) {
 		rc = filter_opt("print", opt, optarg, &a->scan);
 		if (rc < 0)
 			return -1;
@@ -160,9 +220,11 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			break;
 		case OPT_RELATIVE:
 			a->ropts.ts = SONDE_TS_START;
+			a->no_strace_opt = OPT_RELATIVE;
 			break;
 		case OPT_NO_DUR:
 			a->ropts.no_dur = 1;
+			a->no_strace_opt = OPT_NO_DUR;
 			break;
 		case OPT_UTC:
 			a->ropts.utc = 1;
@@ -172,6 +234,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			break;
 		case OPT_RAW:
 			a->ropts.raw = 1;
+			a->no_strace_opt = OPT_RAW;
 			break;
 		case 'v':
 			a->ropts.verbose = 1;
@@ -179,6 +242,17 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		case 's':
 			if (print_strsize(optarg, &a->ropts.strsize))
 				return -1;
+			a->strsize_set = 1;
+			break;
+		case 'X':
+		case 'x':
+		case 'y':
+		case 'T':
+			if (sonde_strace_opt(&a->so, opt, opt == 'X' ? optarg : NULL, err,
+					     sizeof(err))) {
+				cli_err("print", "%s", err);
+				return -1;
+			}
 			break;
 		case OPT_PAYLOAD:
 			if (!strcmp(optarg, "hex")) {
@@ -221,7 +295,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		return -1;
 	}
 	a->file = argv[optind];
-	return 0;
+	return print_opts_finish(a);
 }
 
 static void print_warn(void *ctx, const char *msg)
@@ -271,7 +345,7 @@ static int print_run(int argc, char **argv)
 	}
 	if (a.strace) {
 		/* The strace decoders (src/cli/cmd_strace.c) instead of a renderer. */
-		rc = strace_print_scan(r, &a.scan, out, a.file);
+		rc = strace_print_scan(r, &a.scan, &a.so, out, a.file);
 		rc = output_close("print", a.output, out, rc);
 		sonde_reader_close(r);
 		return rc ? 1 : 0;

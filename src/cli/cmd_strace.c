@@ -64,9 +64,10 @@ static const char strace_usage[] =
 	"  --json            NDJSON, one object per event, live: the objects of\n"
 	"                    'sonde print --json' (syscalls with \"argv\", their\n"
 	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
-	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
-	"                    -s is given); the text options -a -t -r -T -v -x -X -y -qq\n"
-	"                    -e read=/write= do not (every object has ts and dur).\n"
+	"                    -o, -e trace=, -z, -Z, -s and -y apply (strings whole\n"
+	"                    unless -s is given; -y: {\"fd\":3,\"path\":\"/x\"}); the\n"
+	"                    text options -a -t -r -T -v -x -X -qq -e read=/write=\n"
+	"                    do not (every object has ts and dur).\n"
 	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
 	"                    the objects, then that report as the last line\n"
 	"  --payload=ENC     with --json: each call's captured memory in \"payload\"\n"
@@ -293,7 +294,12 @@ static void count_add(struct count *v, const struct sonde_ev_syscall *sc, const 
 	v[sc->nr].ns += sc->dur;
 }
 
-static void set_inherited_fds(struct sonde_strace *st)
+/*
+ * -y: what the command inherits from us (descriptors 0-2, the working
+ * directory) is what every task seen first starts with (pid 0). Exactly
+ * one of st (text) and fds (--json) is set.
+ */
+static void set_inherited_fds(struct sonde_strace *st, struct sonde_fds *fds)
 {
 	char link[64], path[4096];
 
@@ -305,10 +311,17 @@ static void set_inherited_fds(struct sonde_strace *st)
 		if (n <= 0)
 			continue;
 		path[n] = 0;
-		sonde_strace_set_fd(st, 0, fd, path);
+		if (st)
+			sonde_strace_set_fd(st, 0, fd, path);
+		else
+			sonde_fds_set(fds, 0, fd, path);
 	}
-	if (getcwd(path, sizeof(path)))
+	if (!getcwd(path, sizeof(path)))
+		return;
+	if (st)
 		sonde_strace_set_fd(st, 0, -100, path);
+	else
+		sonde_fds_set(fds, 0, -100, path);
 }
 
 /*
@@ -324,6 +337,7 @@ struct live_out {
 	struct count *counts;	    /* text -c */
 	struct sonde_render *render; /* --json */
 	struct sonde_filter filter;  /* --json: -e trace=, -z, -Z */
+	struct sonde_filter calls;   /* --json -y: the same, in the renderer */
 	struct sonde_stats *stats;   /* --json -c */
 	uint32_t first_tid;
 	int werr; /* errno of the failed write */
@@ -342,7 +356,8 @@ static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
 
 	if (!sonde_filter_match(&lo->filter, h))
 		return 0;
-	if (c->count && h->type == SONDE_REC_SYSCALL && sonde_stats_add(lo->stats, h))
+	if (c->count && h->type == SONDE_REC_SYSCALL &&
+	    (!c->ropts.calls || sonde_filter_match(&lo->calls, h)) && sonde_stats_add(lo->stats, h))
 		return -ENOMEM;
 	if (c->count && !c->count_and_print)
 		return 0;
@@ -438,6 +453,7 @@ static FILE *open_output(const struct strace_cli *c)
 static int live_json_init(struct live_out *lo, FILE *out)
 {
 	const struct sonde_strace_opts *so = &lo->c->so;
+	int e;
 
 	sonde_filter_init(&lo->filter);
 	lo->filter.has_sc = so->filter_on;
@@ -447,7 +463,19 @@ static int live_json_init(struct live_out *lo, FILE *out)
 					      SONDE_STATUS_ANY;
 	if (lo->c->count && !(lo->stats = sonde_stats_new(0)))
 		return -ENOMEM;
-	return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
+	if (!so->decode_fds)
+		return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
+	/* -y: the renderer sees every call for its descriptor tables and
+	 * applies -e trace=, -z and -Z itself. */
+	lo->calls = lo->filter;
+	lo->filter.has_sc = 0;
+	lo->filter.status = SONDE_STATUS_ANY;
+	lo->c->ropts.decode_fds = 1;
+	lo->c->ropts.calls = &lo->calls;
+	e = sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
+	if (!e)
+		set_inherited_fds(NULL, lo->render->fds);
+	return e;
 }
 
 /* -c --json: `sonde stat --json`'s report of the calls counted. */
@@ -489,7 +517,7 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
 	if (!lo->st || !lo->counts)
 		return -ENOMEM;
-	set_inherited_fds(lo->st);
+	set_inherited_fds(lo->st, NULL);
 	return 0;
 }
 
@@ -500,16 +528,15 @@ static int print_feed(void *ctx, const struct sonde_hdr *rec)
 	return e == -EIO ? e : 0;
 }
 
-int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE *out,
-		      const char *file)
+int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
+		      const struct sonde_strace_opts *so, FILE *out, const char *file)
 {
 	const struct sonde_meta *m = sonde_reader_meta(r);
-	struct sonde_strace_opts o;
+	struct sonde_strace_opts o = *so;
 	struct sonde_scan_stats stats;
 	struct sonde_strace *st;
 	int e;
 
-	sonde_strace_opts_init(&o);
 	o.pid_prefix = 1;
 	o.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
 	st = sonde_strace_new(&o, out);

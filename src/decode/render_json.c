@@ -61,6 +61,7 @@ static int json_open(struct sonde_render *r)
 	sonde_strace_opts_init(&p->so);
 	/* JSON strings are whole unless -s says otherwise. */
 	p->so.strsize = r->opts.strsize;
+	p->so.decode_fds = !!r->opts.decode_fds;
 	r->priv = p;
 	return 0;
 }
@@ -200,11 +201,13 @@ static int json_call(struct sonde_render *r, const struct sonde_call *c)
 	if (sonde_render_sc_decoded(r, c->sc->nr)) {
 		sonde_line_printf(l, ",\"argv\":");
 		sonde_line_reset(&p->res);
-		sonde_strace_json(&p->so, c, l, &p->res);
+		sonde_strace_json_fds(&p->so, c, r->fds, l, &p->res);
 		if (p->res.oom)
 			l->oom = 1;
 		if (p->res.len)
 			sonde_line_printf(l, ",\"result\":{%s}", p->res.buf);
+	} else if (r->fds) {
+		sonde_fds_call(r->fds, c);
 	}
 	if (r->opts.payload)
 		json_payload(r, c);

@@ -33,7 +33,7 @@
 #define TEXT_RESULT_COL 40
 
 struct text_priv {
-	struct sonde_strace_opts so; /* the decoders' options: -s, -v */
+	struct sonde_strace_opts so; /* the decoders' options: -s, -v, -X, -x, -y */
 	struct sonde_line ret;	     /* the decoded return value */
 };
 
@@ -47,6 +47,9 @@ static int text_open(struct sonde_render *r)
 	if (r->opts.strsize)
 		p->so.strsize = r->opts.strsize;
 	p->so.verbose = !!r->opts.verbose;
+	p->so.xlat = (uint8_t)r->opts.xlat;
+	p->so.xstr = (uint8_t)r->opts.xstr;
+	p->so.decode_fds = !!r->opts.decode_fds;
 	r->priv = p;
 	return 0;
 }
@@ -169,11 +172,14 @@ static int text_call(struct sonde_render *r, const struct sonde_call *c)
 	struct text_priv *p = r->priv;
 	struct sonde_line *l = &r->line;
 
-	if (r->opts.raw || !sonde_render_sc_decoded(r, e->nr))
+	if (r->opts.raw || !sonde_render_sc_decoded(r, e->nr)) {
+		if (r->fds)
+			sonde_fds_call(r->fds, c);
 		return text_syscall(r, &e->hdr);
+	}
 	text_prefix(r, &e->hdr);
 	sonde_line_reset(&p->ret);
-	sonde_strace_text(&p->so, c, l, &p->ret);
+	sonde_strace_text_fds(&p->so, c, r->fds, l, &p->ret);
 	if (p->ret.oom)
 		l->oom = 1;
 	if (e->hdr.flags & SONDE_SC_UNFINISHED) {

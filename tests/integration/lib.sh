@@ -21,3 +21,11 @@ need_root() {
 		exit 1
 	fi
 }
+# strace_joined FILE: a `strace -f -o` log with each call's
+# "<unfinished ...>" and "<... resumed>" halves joined into one line and
+# the alignment before " = " squeezed (where a call is split depends on
+# timing; strace_norm.py).
+strace_joined() {
+	python3 -c 'import re, sys; sys.path.insert(0, "tests/integration"); import strace_norm
+for pid, text in strace_norm.parse(sys.argv[1]): print(pid, re.sub(r"\s+= ", " = ", text))' "$1"
+}

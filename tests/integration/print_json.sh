@@ -137,10 +137,15 @@ check "print_json: text shows read buffers as strace does (-s 32)" \
 "$SONDE" print --format=flight "$T" > "$TMP/f.txt" 2> "$TMP/f.err"
 check "print_json: flight print exits 0, nothing on stderr" test $? -eq 0 -a ! -s "$TMP/f.err"
 check "print_json: flight lines for the syscalls" grep -q " openat() <-- 3$" "$TMP/f.txt"
-"$SONDE" print --strace "$T" > "$TMP/st.txt" 2> "$TMP/st.err"
+"$SONDE" print --strace "$T" > "$TMP/st0.txt" 2> "$TMP/st.err"
 # sonde strace prints live: a call blocking past the 0.1 s reorder window
-# (the shell's wait4) is printed when it returns, so the lines are the same
-# and in the same order within each process, not across processes.
+# (the shell's wait4) is printed whole when it returns, where print splits
+# it into <unfinished ...> and <... resumed>: with the halves joined, the
+# lines are the same and in the same order within each process, not
+# across processes.
+strace_joined "$TMP/s.txt" > "$TMP/s.joined"
+mv "$TMP/s.joined" "$TMP/s.txt"
+strace_joined "$TMP/st0.txt" > "$TMP/st.txt"
 same_per_pid() {
 	for p in $(cut -d' ' -f1 "$2" | sort -u); do
 		cmp -s <(grep "^$p " "$1") <(grep "^$p " "$2") || return 1

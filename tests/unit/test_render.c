@@ -407,7 +407,8 @@ TEST(payloads_decoded_everywhere)
 	o.payload = SONDE_PAYLOAD_BASE64;
 	o.strsize = 2;
 	out = render("json", &meta, &o, w.recs, 2);
-	CHECK(strstr(out, "\"argv\":{\"fd\":1,\"buf\":\"he\",\"count\":6}"));
+	CHECK(strstr(out, "\"argv\":{\"fd\":1,\"buf\":{\"data\":\"he\",\"truncated\":true,"
+			  "\"length\":6},\"count\":6}"));
 	CHECK(strstr(out, "\"encoding\":\"base64\",\"data\":\"aGVsbG//\"}]}\n"));
 	free(out);
 	/* memory that could not be read: flagged, no bytes */

@@ -105,10 +105,9 @@ static void pr_errno(struct st *s)
 		sb_printf(s->o, "? %s (%s)", name ? name : "ERESTART", rt);
 		return;
 	}
-	if (s->opt->xlat == SONDE_XLAT_RAW || !name)
+	/* strace 6.1 names errnos whatever -X says. */
+	if (!name)
 		sb_printf(s->o, "-1 (errno %d)", s->err);
-	else if (s->opt->xlat == SONDE_XLAT_VERBOSE)
-		sb_printf(s->o, "-1 %d /* %s */ (%s)", s->err, name, strerror(s->err));
 	else if (s->err >= 512)
 		sb_printf(s->o, "-1 %s", name);
 	else
@@ -222,9 +221,27 @@ void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 	st_format_split(o, opt, c, fds, ret, mid, arg, NULL);
 }
 
+/* -y: what a returned descriptor refers to, "result":{"path":"/x"}. */
+static void json_ret_path(struct st *s)
+{
+	const char *path;
+	struct strbuf b;
+	struct st t;
+
+	if (!s->fds || !s->opt->decode_fds || s->rkind != R_FD || !st_ok(s) || s->ret < 0)
+		return;
+	path = fdtab_path(s->fds, s->sc->hdr.tid, (int)s->ret);
+	if (!path)
+		return;
+	st_res_begin(s, &t, &b, "path");
+	st_jstr(&t, path);
+	st_res_end(s, &t, &b);
+}
+
 int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		   const struct sonde_strace_opts *opt,
-		   const struct sonde_call *c)
+		   const struct sonde_call *c, struct fdtab *fds,
+		   void (*mid)(void *arg), void *arg)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
@@ -235,7 +252,7 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 	if (!sig || !sig->known)
 		return -1;
 	sb_init(&scratch);
-	st_init(&s, &scratch, opt, c, NULL);
+	st_init(&s, &scratch, opt, c, fds);
 	s.j = args;
 	s.jres = res;
 	s.argnames = st_argnames[sc->nr];
@@ -260,6 +277,9 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		st_juint(&s, sc->args[i]);
 	}
 	sonde_line_putc(args, '}');
+	if (mid)
+		mid(arg);
+	json_ret_path(&s);
 	sb_free(&scratch);
 	return 0;
 }

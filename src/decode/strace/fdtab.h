@@ -30,5 +30,8 @@ int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
 void fdtab_exit(struct fdtab *t, uint32_t tid);
 /* Applies a successful call's effect on descriptors. */
 void fdtab_apply(struct fdtab *t, const struct fdtab_call *c);
+struct sonde_call;
+/* The same from a call and its captured memory (fdtrack.c). */
+void fdtab_track(struct fdtab *t, const struct sonde_call *c);
 
 #endif

@@ -168,10 +168,32 @@ static void pr_fd_path(struct st *s, const char *path)
 	sb_putc(s->o, '>');
 }
 
+/* JSON -y: {"fd":3,"path":"/x"}, the path when known. */
+static void pr_jfd(struct st *s, int fd, const char *sym)
+{
+	const char *path = fdtab_path(s->fds, s->sc->hdr.tid, sym ? -100 : fd);
+
+	st_obj_begin(s);
+	st_jkey(s, "fd");
+	if (sym)
+		st_jstr(s, sym);
+	else
+		st_jint(s, fd);
+	if (path) {
+		st_jkey(s, "path");
+		st_jstr(s, path);
+	}
+	st_obj_end(s);
+}
+
 void pr_fd(struct st *s, int fd)
 {
 	const char *path;
 
+	if (s->j && s->fds && s->opt->decode_fds) {
+		pr_jfd(s, fd, NULL);
+		return;
+	}
 	if (s->j) {
 		st_jint(s, fd);
 		return;
@@ -187,7 +209,9 @@ void pr_fd(struct st *s, int fd)
 void pr_dirfd(struct st *s, uint64_t v)
 {
 	if ((int)v == -100) {
-		if (s->j)
+		if (s->j && s->fds && s->opt->decode_fds)
+			pr_jfd(s, -100, "AT_FDCWD");
+		else if (s->j)
 			st_jstr(s, "AT_FDCWD");
 		else if (s->opt->xlat == SONDE_XLAT_RAW)
 			sb_puts(s->o, "-100");

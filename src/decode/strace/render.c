@@ -122,39 +122,6 @@ size_t sonde_strace_format(struct sonde_strace *st,
 	return n;
 }
 
-int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call *c,
-		      struct sonde_line *call, struct sonde_line *ret)
-{
-	struct strbuf a, r;
-
-	if (!sonde_strace_is_decoded(c->sc->nr))
-		return -ENOENT;
-	sb_init(&a);
-	sb_init(&r);
-	st_format_args(&a, o, c, NULL, &r, NULL, NULL);
-	if (a.oom || r.oom)
-		call->oom = 1;
-	sonde_line_printf(call, "%s", a.s ? a.s : "");
-	sonde_line_printf(ret, "%s", r.s ? r.s : "");
-	sb_free(&a);
-	sb_free(&r);
-	return 0;
-}
-
-int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call *c,
-		      struct sonde_line *args, struct sonde_line *res)
-{
-	struct sonde_strace_opts jo = *o;
-
-	jo.verbose = 1;
-	jo.xlat = SONDE_XLAT_ABBREV;
-	jo.xstr = 0;
-	jo.decode_fds = 0;
-	if (!jo.strsize)
-		jo.strsize = UINT32_MAX;
-	return st_format_json(args, res, &jo, c) ? -ENOENT : 0;
-}
-
 static void pr_prefix(struct sonde_strace *st, uint32_t tid)
 {
 	if (!st->first_tid)
@@ -286,56 +253,6 @@ static void pr_dumps(struct sonde_strace *st, const struct sonde_call *c, struct
 	}
 }
 
-/* A string argument's bytes, NUL-terminated in tmp, for the fd tables. */
-static const char *arg_string(const struct sonde_call *c, uint64_t addr,
-			      char *tmp, size_t len)
-{
-	const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_ENTRY, addr, 0);
-	size_t n;
-
-	if (!addr || !p || (p->flags & SONDE_PLF_UNREADABLE))
-		return NULL;
-	n = p->captured - (addr - p->addr);
-	if (n >= len)
-		n = len - 1;
-	if (n)
-		memcpy(tmp, p->data + (addr - p->addr), n);
-	tmp[n] = 0;
-	return tmp;
-}
-
-static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
-{
-	const struct sonde_ev_syscall *sc = c->sc;
-	struct fdtab_call f = { .tid = sc->hdr.tid, .nr = sc->nr, .ret = sc->ret };
-	char p0[4096], p1[4096];
-
-	for (int i = 0; i < 6; i++)
-		f.args[i] = sc->args[i];
-
-	if (sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED))
-		return;
-	f.path0 = arg_string(c, sc->args[0], p0, sizeof(p0));
-	f.path1 = arg_string(c, sc->args[1], p1, sizeof(p1));
-	if (sc->nr == __NR_openat2 || sc->nr == __NR_clone3) {
-		const struct sonde_payload *p = sonde_call_mem(
-			c, SONDE_PL_ENTRY, sc->args[sc->nr == __NR_openat2 ? 2 : 0], 8);
-
-		if (p && !(p->flags & SONDE_PLF_UNREADABLE))
-			memcpy(&f.aux, p->data + (sc->args[sc->nr == __NR_openat2 ? 2 : 0] - p->addr), 8);
-	}
-	if (sc->nr == __NR_pipe || sc->nr == __NR_pipe2 || sc->nr == __NR_socketpair) {
-		uint64_t a = sc->args[sc->nr == __NR_socketpair ? 3 : 0];
-		const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_EXIT, a, 8);
-
-		if (p && !(p->flags & SONDE_PLF_UNREADABLE)) {
-			memcpy(f.fds, p->data + (a - p->addr), 8);
-			f.have_fds = 1;
-		}
-	}
-	fdtab_apply(st->fds, &f);
-}
-
 struct track_ctx {
 	struct sonde_strace *st;
 	const struct sonde_call *c;
@@ -345,7 +262,7 @@ static void track_mid(void *arg)
 {
 	struct track_ctx *t = arg;
 
-	track_fds(t->st, t->c);
+	fdtab_track(t->st->fds, t->c);
 }
 
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
@@ -506,7 +423,7 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	int rc = release(st, sc->hdr.ts), r;
 
 	if (!shown(st, sc)) {
-		track_fds(st, c);
+		fdtab_track(st->fds, c);
 		return rc;
 	}
 	r = cut_open(st);

@@ -391,11 +391,14 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 /*
  * decode.c: the JSON sink. Appends the object of named arguments to args
  * ("{...}") and the members of the "result" object (without braces, may
- * stay empty) to res. Returns 0, or -1 when the syscall has no decoder.
+ * stay empty) to res; fds and mid as for st_format_args (-y: descriptors
+ * {"fd":3,"path":"/x"}, a returned one's path in "result"). Returns 0, or
+ * -1 when the syscall has no decoder.
  */
 int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		   const struct sonde_strace_opts *opt,
-		   const struct sonde_call *c);
+		   const struct sonde_call *c, struct fdtab *fds,
+		   void (*mid)(void *arg), void *arg);
 
 /* Decoder functions (dec_*.c). */
 #define DEC(name) void dec_##name(struct st *s)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# strace's options in every output of sonde print and sonde strace --json:
+# -X raw|abbrev|verbose, -x/-xx and -y in print's text; print --strace
+# takes -s -v -X -x -y -t.. -r -T and prints what sonde strace printed
+# live with the same options; -y in JSON (print --json and sonde strace
+# --json), with -e trace= hiding the calls that opened the descriptors;
+# options that do not apply are refused.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+printf 'abc\001\002' > "$TMP/bin.dat"
+# (a pipe: cat copies file to file with copy_file_range, not read/write)
+cmd=(sh -c "cat '$TMP/bin.dat' | cat > '$TMP/out.dat'; cat /etc/hostname")
+T=$TMP/t.sonde
+opts=(-X raw -s 4 -xx -v -T)
+(cd "$TMP" && $SONDE strace -f "${opts[@]}" -o "$TMP/live.txt" --trace-file "$T" \
+	"${cmd[@]}" > /dev/null)
+check "print_opts: sonde strace -X raw -s 4 -xx -v -T exits 0" [ $? = 0 ]
+
+# --- print --strace with strace's options ---------------------------------
+$SONDE print --strace "${opts[@]}" "$T" > "$TMP/off.txt"
+check "print_opts: print --strace ${opts[*]} prints what sonde strace printed" \
+	cmp -s "$TMP/live.txt" "$TMP/off.txt"
+check "print_opts: ... -X raw: AT_FDCWD and flags as numbers" \
+	grep -qE '^[0-9]+ +openat\(-100, "\\x2f\\x65\\x74\\x63\\x2f\\x68\\x6f\\x73\\x74\\x6e\\x61\\x6d\\x65", 0\) += 3 <[0-9.]+>$' "$TMP/off.txt"
+$SONDE print --strace -y -e trace=read "$T" > "$TMP/y0.txt"
+strace_joined "$TMP/y0.txt" > "$TMP/y.txt"
+check "print_opts: print --strace -y: a read's descriptor has the path its hidden open gave" \
+	grep -qE "^[0-9]+ +read\(3<$TMP/bin.dat>, \"abc\\\\1\\\\2\", [0-9]+\) += 5$" "$TMP/y.txt"
+check "print_opts: print --strace -e trace=read shows reads only" \
+	bash -c "! grep -vE '^[0-9]+ +(read\(|\+\+\+ |--- SIG)' '$TMP/y.txt'"
+$SONDE print --strace -ttt -e trace=close "$T" > "$TMP/t3.txt"
+check "print_opts: print --strace -ttt: epoch seconds" \
+	grep -qE '^[0-9]+ +[0-9]{10}\.[0-9]{6} close\(3\) += 0$' "$TMP/t3.txt"
+$SONDE print --strace -r -e trace=close "$T" > "$TMP/r.txt"
+check "print_opts: print --strace -r: relative times" \
+	grep -qE '^[0-9]+ +0\.[0-9]{6} close\(3\) += 0$' "$TMP/r.txt"
+
+# --- print's text: -X, -x, -y ------------------------------------------------
+$SONDE print -X verbose -e trace=openat "$T" > "$TMP/xv.txt"
+check "print_opts: print -X verbose: numbers and names" \
+	grep -qE '^\[pid +[0-9]+\] openat\(-100 /\* AT_FDCWD \*/, "/etc/hostname", 0 /\* O_RDONLY \*/\) += 3 <' "$TMP/xv.txt"
+$SONDE print -X raw -e trace=openat "$T" > "$TMP/xr.txt"
+check "print_opts: print -X raw: numbers" \
+	grep -qE '^\[pid +[0-9]+\] openat\(-100, "/etc/hostname", 0\) += 3 <' "$TMP/xr.txt"
+$SONDE print -x -e trace=write "$T" > "$TMP/x.txt"
+check "print_opts: print -x: a string with non-ASCII bytes in hex" \
+	grep -qE '^\[pid +[0-9]+\] write\(1, "\\x61\\x62\\x63\\x01\\x02", 5\) += 5 <' "$TMP/x.txt"
+$SONDE print -y -e trace=write,close "$T" > "$TMP/ty.txt"
+check "print_opts: print -y: the write goes to the redirected file" \
+	grep -qE "^\[pid +[0-9]+\] write\(1<$TMP/out.dat>, \"abc\\\\1\\\\2\", 5\) += 5 <" "$TMP/ty.txt"
+check "print_opts: print -y with -e trace=: no open shown, still the paths" \
+	bash -c "! grep -q 'openat' '$TMP/ty.txt' && grep -q 'close(3</etc/hostname>)' '$TMP/ty.txt'"
+
+# --- -y in JSON ---------------------------------------------------------------
+$SONDE print --json -y -e trace=openat,read "$T" > "$TMP/y.json"
+check "print_opts: print --json -y: descriptors as {fd, path}, returned ones in result" \
+	python3 - "$TMP/y.json" "$TMP/bin.dat" <<'PY'
+import json, sys
+sc = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "syscall"]
+assert {e["name"] for e in sc} == {"openat", "read"}, {e["name"] for e in sc}
+op = [e for e in sc if e["name"] == "openat" and e["argv"]["pathname"] == sys.argv[2]][0]
+assert op["argv"]["dirfd"]["fd"] == "AT_FDCWD", op
+assert op["result"]["path"] == sys.argv[2], op
+rd = [e for e in sc if e["name"] == "read" and e["ts"] > op["ts"] and e["tid"] == op["tid"]][0]
+assert rd["argv"]["fd"] == {"fd": 3, "path": sys.argv[2]}, rd
+PY
+$SONDE strace -f --json -y -s 3 -e trace=read,write -o "$TMP/s.json" "${cmd[@]}" > /dev/null
+check "print_opts: sonde strace --json -y -s 3 -e trace=read,write" \
+	python3 - "$TMP/s.json" "$TMP/bin.dat" "$TMP/out.dat" <<'PY'
+import json, sys
+sc = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "syscall"]
+assert {e["name"] for e in sc} == {"read", "write"}, {e["name"] for e in sc}
+rd = [e for e in sc if e["name"] == "read" and e["argv"]["fd"].get("path") == sys.argv[2]]
+assert rd and rd[0]["argv"]["buf"] == {"data": "abc", "truncated": True, "length": 5}, rd[:1]
+wr = [e for e in sc if e["name"] == "write" and e["argv"]["fd"]["fd"] == 1]
+assert any(e["argv"]["fd"].get("path") == sys.argv[3] for e in wr), wr
+# the second cat inherits sonde strace's standard output: /dev/null
+assert any(e["argv"]["fd"].get("path") == "/dev/null" for e in wr), wr
+PY
+
+# -X raw keeps errno names, as strace 6.1 does.
+if command -v strace > /dev/null; then
+	strace -X raw -o "$TMP/xs.txt" cat /nonexistent 2> /dev/null
+	$SONDE strace -X raw -o "$TMP/xo.txt" cat /nonexistent 2> /dev/null
+	check "print_opts: -X raw: the failed openat as strace -X raw prints it" \
+		cmp -s <(grep '^openat.*"/nonexistent"' "$TMP/xs.txt") <(grep '^openat.*"/nonexistent"' "$TMP/xo.txt")
+fi
+
+# --- refused ------------------------------------------------------------------
+$SONDE print --strace --relative "$T" > /dev/null 2> "$TMP/e1"
+check "print_opts: --strace --relative is refused (exit 2, says why)" \
+	bash -c "[ $? = 2 ] && grep -q 'does not apply to --strace' '$TMP/e1'"
+$SONDE print -T "$T" > /dev/null 2> "$TMP/e2"
+check "print_opts: -T without --strace is refused" \
+	bash -c "[ $? = 2 ] && grep -q -- '-T is for --strace' '$TMP/e2'"
+$SONDE print -X bogus "$T" > /dev/null 2> "$TMP/e3"
+check "print_opts: -X bogus is refused" bash -c "[ $? = 2 ] && [ -s '$TMP/e3' ]"
