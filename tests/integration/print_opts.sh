@@ -96,3 +96,11 @@ check "print_opts: -T without --strace is refused" \
 	bash -c "[ $? = 2 ] && grep -q -- '-T is for --strace' '$TMP/e2'"
 $SONDE print -X bogus "$T" > /dev/null 2> "$TMP/e3"
 check "print_opts: -X bogus is refused" bash -c "[ $? = 2 ] && [ -s '$TMP/e3' ]"
+
+# -v on a terminal: termios in full, as strace -v (stty on a pty from script).
+if command -v strace > /dev/null && command -v script > /dev/null; then
+	script -qc "strace -v -e trace=ioctl -o '$TMP/tty.ref' stty size" /dev/null > /dev/null 2>&1
+	script -qc "$SONDE strace -v -e trace=ioctl -o '$TMP/tty.out' stty size" /dev/null > /dev/null 2>&1
+	check "print_opts: -v on a pty: the ioctls as strace -v prints them (c_cc by name)" \
+		bash -c "grep -q 'c_cc=\[\[VINTR\]=' '$TMP/tty.out' && cmp -s '$TMP/tty.ref' '$TMP/tty.out'"
+fi

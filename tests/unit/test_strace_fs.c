@@ -296,14 +296,30 @@ TEST(ioctl)
 	tc_new(&T, SYS_ioctl, 0, 5, 0x5401, 0x1000, 0, 0, 0);
 	tc_mem(&T, SONDE_PL_EXIT, 2, 0x1000, tio, 36);
 	CHECK_EQ_STR(tc_fmt(&T), "ioctl(5, TCGETS, {c_iflag=ICRNL|IXON, c_oflag=NL0|CR0|TAB0|BS0|VT0|FF0|OPOST|ONLCR, c_cflag=B38400|CS8|CREAD, c_lflag=ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|ECHOCTL|ECHOKE, ...}) = 0");
+	/* -v: c_cc by name, as strace -v prints a terminal's (stty, a pty) */
+	{
+		static const uint8_t cc[] = { 3, 0x1c, 0x7f, 0x15, 4, 0, 1, 0, 0x11, 0x13,
+					      0x1a, 0, 0x12, 0xf, 0x17, 0x16, 0, 0, 0 };
+		struct sonde_strace_opts o;
+
+		memcpy((uint8_t *)tio + 17, cc, sizeof(cc));
+		tc_new(&T, SYS_ioctl, 0, 0, 0x5401, 0x1000, 0, 0, 0);
+		tc_mem(&T, SONDE_PL_EXIT, 2, 0x1000, tio, 36);
+		sonde_strace_opts_init(&o);
+		o.verbose = 1;
+		CHECK_EQ_STR(tc_fmt_opts(&T, &o), "ioctl(0, TCGETS, {c_iflag=ICRNL|IXON, c_oflag=NL0|CR0|TAB0|BS0|VT0|FF0|OPOST|ONLCR, c_cflag=B38400|CS8|CREAD, c_lflag=ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|ECHOCTL|ECHOKE, c_line=N_TTY, c_cc=[[VINTR]=0x3, [VQUIT]=0x1c, [VERASE]=0x7f, [VKILL]=0x15, [VEOF]=0x4, [VTIME]=0, [VMIN]=0x1, [VSWTC]=0, [VSTART]=0x11, [VSTOP]=0x13, [VSUSP]=0x1a, [VEOL]=0, [VREPRINT]=0x12, [VDISCARD]=0xf, [VWERASE]=0x17, [VLNEXT]=0x16, [VEOL2]=0, [17]=0, [18]=0]}) = 0");
+	}
 }
 
 TEST(undecoded_raw_args)
 {
-	tc_new(&T, 450, -38, 1, 0x20, 3, 4, 5, 6);
-	const char *s = tc_fmt(&T);
-	/* Whatever its name, all six registers appear in hex. */
-	CHECK(strstr(s, "(0x1, 0x20, 0x3, 0x4, 0x5, 0x6) = -1 ENOSYS (Function not implemented)") != NULL);
+	/* A known syscall without a decoder: its arguments in hex, as many
+	 * as it takes (strace -e raw=pkey_alloc). */
+	tc_new(&T, 330, -38, 1, 0x20, 3, 4, 5, 6);
+	CHECK_EQ_STR(tc_fmt(&T), "pkey_alloc(0x1, 0x20) = -1 ENOSYS (Function not implemented)");
+	/* An unknown number: all six registers. */
+	tc_new(&T, 999, -38, 1, 0x20, 0, 4, 5, 6);
+	CHECK_EQ_STR(tc_fmt(&T), "syscall_0x3e7(0x1, 0x20, 0, 0x4, 0x5, 0x6) = -1 ENOSYS (Function not implemented)");
 	CHECK(sonde_strace_decoded_count() >= 150);
 }
 

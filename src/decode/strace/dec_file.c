@@ -285,6 +285,43 @@ static void tio_cflag(struct strbuf *b, uint32_t v, const struct xlat *x)
 	pr_cflag(b, v);
 }
 
+/* x86 indices of c_cc, as strace names them. */
+static const char *const cc_names[] = {
+	"VINTR", "VQUIT", "VERASE", "VKILL", "VEOF", "VTIME", "VMIN", "VSWTC", "VSTART",
+	"VSTOP", "VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2",
+};
+
+/* -v: [[VINTR]=0x3, [VQUIT]=0x1c, ..., [17]=0]; JSON {"VINTR":3,...,"17":0}. */
+static void pr_cc(struct st *s, const uint8_t *cc, size_t n)
+{
+	char key[8];
+
+	if (s->j)
+		st_obj_begin(s);
+	else
+		st_arr_begin(s);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = i < sizeof(cc_names) / sizeof(cc_names[0]) ? cc_names[i] : NULL;
+
+		if (s->j) {
+			snprintf(key, sizeof(key), "%zu", i);
+			st_jkey(s, name ? name : key);
+			st_juint(s, cc[i]);
+			continue;
+		}
+		st_elem(s);
+		if (name)
+			sb_printf(s->o, "[%s]=", name);
+		else
+			sb_printf(s->o, "[%zu]=", i);
+		pr_hex(s, cc[i]);
+	}
+	if (s->j)
+		st_obj_end(s);
+	else
+		st_arr_end(s);
+}
+
 static void pr_termios(struct st *s, int phase, uint64_t addr)
 {
 	struct termios_k t;
@@ -301,9 +338,12 @@ static void pr_termios(struct st *s, int phase, uint64_t addr)
 		return;
 	}
 	st_field(s, "c_line");
-	pr_sym(s, "N_TTY");
+	if (t.c_line)
+		pr_uint(s, t.c_line);
+	else
+		pr_sym(s, "N_TTY");
 	st_field(s, "c_cc");
-	pr_quoted(s, t.c_cc, sizeof(t.c_cc), 0, 0, 0);
+	pr_cc(s, t.c_cc, sizeof(t.c_cc));
 	st_obj_end(s);
 }
 

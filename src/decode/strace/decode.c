@@ -199,8 +199,11 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 			st_print_arg(&s, &sig->a[i], i);
 		}
 	} else {
-		/* Undecoded: the six raw registers, nothing dropped. */
-		for (int i = 0; i < 6; i++)
+		/* Undecoded: its raw arguments in hex, as many as it takes
+		 * (strace -e raw=); all six registers for an unknown number. */
+		unsigned int n = sonde_syscall_nargs(sc->nr);
+
+		for (unsigned int i = 0; i < n && i < 6; i++)
 			sb_printf(o, "%s%#llx", i ? ", " : "",
 				  (unsigned long long)sc->args[i]);
 	}
