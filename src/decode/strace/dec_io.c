@@ -9,6 +9,7 @@
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 #include "decode/strace/strace_int.h"
 
@@ -322,8 +323,15 @@ static void pr_sock_type(struct st *s, uint32_t v)
 
 	pr_xval(t, &x_sock_type, v & 0xf, "SOCK_???");
 	if (v & ~0xfu) {
+		uint32_t rest = v & ~0xfu;
+
 		sb_putc(t->o, '|');
-		sb_flags(t->o, &x_sock_flags, v & ~0xfu);
+		sb_flags(t->o, &x_sock_flags, rest);
+		/* an unnamed remainder: SOCK_RAW|0x60 /\* SOCK_??? *\/ */
+		for (unsigned int i = 0; i < x_sock_flags.n; i++)
+			rest &= ~(uint32_t)x_sock_flags.e[i].val;
+		if (rest && t->opt->xlat == SONDE_XLAT_ABBREV)
+			sb_puts(t->o, " /* SOCK_??? */");
 	}
 	st_cap_flags(s, &c);
 }
@@ -582,7 +590,8 @@ void dec_setsockopt(struct st *s)
 
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
-	pr_xval(s, &x_sol, (uint32_t)level, "SOL_???");
+	/* sic: strace's default name has two question marks */
+	pr_xval(s, &x_sol, (uint32_t)level, "SOL_??");
 	st_sep(s);
 	pr_sockopt_name(s, level, name);
 	st_sep(s);
@@ -603,7 +612,8 @@ void dec_getsockopt(struct st *s)
 
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
-	pr_xval(s, &x_sol, (uint32_t)level, "SOL_???");
+	/* sic: strace's default name has two question marks */
+	pr_xval(s, &x_sol, (uint32_t)level, "SOL_??");
 	st_sep(s);
 	pr_sockopt_name(s, level, name);
 	st_sep(s);
@@ -774,7 +784,8 @@ void dec_ipc_ctl(struct st *s)
 {
 	pr_int(s, st_arg(s, 0));
 	st_sep(s);
-	pr_xval(s, &x_ipc_cmd, (uint32_t)st_arg(s, 1) & ~0x100u, "IPC_???");
+	pr_xval(s, &x_ipc_cmd, (uint32_t)st_arg(s, 1) & ~0x100u,
+		s->sc->nr == __NR_shmctl ? "SHM_???" : "MSG_???");
 	st_sep(s);
 	pr_addr(s, st_arg(s, 2));
 }

@@ -25,9 +25,29 @@ const char *xlat_name(const struct xlat *x, uint64_t v)
 	return NULL;
 }
 
+/* Length of the names' common prefix, up to and including its last '_'
+ * (POSIX_FADV_, EPOLL_CTL_), or 0. */
+static size_t common_prefix(const struct xlat *x)
+{
+	const char *n = x->e[0].name;
+	size_t k = strlen(n);
+
+	for (unsigned int i = 1; i < x->n; i++) {
+		size_t j = 0;
+
+		while (j < k && n[j] == x->e[i].name[j])
+			j++;
+		k = j;
+	}
+	while (k && n[k - 1] != '_')
+		k--;
+	return k;
+}
+
 /*
  * strace's comment for a value with no name: the table's prefix and
- * "???" (PROT_???, O_???, POLL???), derived from the first entry.
+ * "???" (PROT_???, O_???, POSIX_FADV_???, POLL???): the names' common
+ * prefix, else the first name's up to its first '_'.
  */
 static const char *auto_dflt(const struct xlat *x, char *buf, size_t len)
 {
@@ -37,6 +57,11 @@ static const char *auto_dflt(const struct xlat *x, char *buf, size_t len)
 
 	if (!n)
 		return NULL;
+	k = common_prefix(x);
+	if (k > 1) {
+		snprintf(buf, len, "%.*s???", (int)k, n);
+		return buf;
+	}
 	us = strchr(n, '_');
 	if (us && us != n)
 		k = (size_t)(us - n) + 1;
