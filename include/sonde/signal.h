@@ -24,6 +24,9 @@ const char *sonde_sig_result_name(int result);
 /* Writes strace's "{si_signo=..., ...}" for si into buf (NUL-terminated,
  * truncated to len); returns the length it needed, as snprintf does. */
 size_t sonde_siginfo_format(char *buf, size_t len, const struct sonde_siginfo *si);
+/* The same in strace's -X style xlat (enum sonde_xlat_style: 0 names, 1
+ * numbers, 2 numbers with the names in comments). */
+size_t sonde_siginfo_format_x(char *buf, size_t len, const struct sonde_siginfo *si, int xlat);
 /* The same fields as JSON members, each preceded by a comma:
  * ,"si_pid":N,"si_uid":N,... (the fields strace would print). */
 size_t sonde_siginfo_json(char *buf, size_t len, const struct sonde_siginfo *si);

@@ -328,12 +328,12 @@ static int text_lost(struct sonde_render *r, const struct sonde_hdr *rec)
 }
 
 /* strace's "--- SIGCHLD {si_signo=SIGCHLD, ...} ---" */
-static void text_siginfo(struct sonde_line *l, const struct sonde_ev_signal *e)
+static void text_siginfo(struct sonde_line *l, const struct sonde_ev_signal *e, int xlat)
 {
 	char b[16], si[256];
 	const char *n = sonde_sig_name(e->si.signo, b, sizeof(b));
 
-	sonde_siginfo_format(si, sizeof(si), &e->si);
+	sonde_siginfo_format_x(si, sizeof(si), &e->si, xlat);
 	if (n)
 		sonde_line_printf(l, "%s %s", n, si);
 	else
@@ -344,7 +344,7 @@ static int text_signal(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	text_prefix(r, rec);
 	sonde_line_printf(&r->line, "--- ");
-	text_siginfo(&r->line, (const void *)rec);
+	text_siginfo(&r->line, (const void *)rec, r->opts.xlat);
 	/* The run-down of a dying group: the kernel passes no siginfo. */
 	if (rec->flags & (SONDE_SIG_NOINFO | SONDE_SIG_PRIV))
 		sonde_line_printf(&r->line, " (no siginfo)");
@@ -360,7 +360,7 @@ static int text_siggen(struct sonde_render *r, const struct sonde_hdr *rec)
 
 	text_prefix(r, rec);
 	sonde_line_printf(&r->line, "--- sent ");
-	text_siginfo(&r->line, e);
+	text_siginfo(&r->line, e, r->opts.xlat);
 	sonde_line_printf(&r->line, " by %" PRIu32 "/%" PRIu32 "%s: %s%s ---", e->sender_pid,
 			  e->sender_tid, rec->flags & SONDE_SIG_GROUP ? " to the process" : "",
 			  res ? res : "?", rec->flags & SONDE_SIG_EXITING ? ", process exiting" : "");

@@ -232,9 +232,21 @@ static void put_clock(struct out *o, uint64_t v)
 	    (unsigned long long)(((v % tck) * scale + tck / 2) / tck));
 }
 
-static void put_value(struct out *o, const struct field *f)
+/* A named value in strace's -X style (0 abbrev, 1 raw, 2 verbose,
+ * enum sonde_xlat_style): SIGKILL, 9, 9 /\* SIGKILL *\/. */
+static void put_named(struct out *o, int xlat, const char *num, const char *name)
 {
-	char b[16];
+	if (!name || xlat == 1)
+		put(o, "%s", num);
+	else if (xlat == 2)
+		put(o, "%s /* %s */", num, name);
+	else
+		put(o, "%s", name);
+}
+
+static void put_value(struct out *o, const struct field *f, int xlat)
+{
+	char b[16], num[16];
 	const char *n;
 
 	switch (f->kind) {
@@ -249,7 +261,10 @@ static void put_value(struct out *o, const struct field *f)
 			put(o, "NULL");
 		return;
 	case F_CLOCK: put_clock(o, (uint64_t)f->v); return;
-	case F_SIG: n = sonde_sig_name((int)f->v, b, sizeof(b)); break;
+	case F_SIG:
+		snprintf(num, sizeof(num), "%d", (int)f->v);
+		put_named(o, xlat, num, sonde_sig_name((int)f->v, b, sizeof(b)));
+		return;
 	case F_ERRNO: n = sonde_errno_name((int)f->v); break;
 	case F_SYSCALL:
 		n = sonde_syscall_name((unsigned int)f->v);
@@ -275,24 +290,24 @@ static void put_value(struct out *o, const struct field *f)
 		put(o, "%d", (int)f->v);
 }
 
-static void put_head(struct out *o, const struct sonde_siginfo *si)
+static void put_head(struct out *o, const struct sonde_siginfo *si, int xlat)
 {
-	const char *n, *c;
-	char b[16];
+	char b[16], num[16];
 
-	n = sonde_sig_name(si->signo, b, sizeof(b));
-	c = sonde_si_code_name(si->signo, si->code);
-	if (n)
-		put(o, "{si_signo=%s", n);
-	else
-		put(o, "{si_signo=%d", si->signo);
-	if (c)
-		put(o, ", si_code=%s", c);
-	else
-		put(o, ", si_code=%#x", (unsigned int)si->code);
+	snprintf(num, sizeof(num), "%d", si->signo);
+	put(o, "{si_signo=");
+	put_named(o, xlat, num, sonde_sig_name(si->signo, b, sizeof(b)));
+	snprintf(num, sizeof(num), si->code ? "%#x" : "0", (unsigned int)si->code);
+	put(o, ", si_code=");
+	put_named(o, xlat, num, sonde_si_code_name(si->signo, si->code));
 }
 
 size_t sonde_siginfo_format(char *buf, size_t len, const struct sonde_siginfo *si)
+{
+	return sonde_siginfo_format_x(buf, len, si, 0);
+}
+
+size_t sonde_siginfo_format_x(char *buf, size_t len, const struct sonde_siginfo *si, int xlat)
 {
 	struct out o = { buf, len, 0 };
 	struct field f[MAX_FIELDS];
@@ -300,10 +315,10 @@ size_t sonde_siginfo_format(char *buf, size_t len, const struct sonde_siginfo *s
 
 	if (len)
 		buf[0] = 0;
-	put_head(&o, si);
+	put_head(&o, si, xlat);
 	for (unsigned int i = 0; i < n; i++) {
 		put(&o, ", %s=", f[i].name);
-		put_value(&o, &f[i]);
+		put_value(&o, &f[i], xlat);
 	}
 	put(&o, "}");
 	return o.len;

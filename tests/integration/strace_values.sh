@@ -2,7 +2,8 @@
 # Values without a name (an unknown socket family, whence, clock, prctl
 # option...) printed as Debian's strace prints them: in hex with the
 # table's "XXX_???" comment (signals in decimal), each call made with
-# ctypes and compared line by line with strace's.
+# ctypes and compared line by line with strace's; and -X raw / -X verbose
+# on fixtures, every line as strace prints it.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v strace > /dev/null || { notok "strace_values: Debian's strace is not installed"; exit 1; }
@@ -59,3 +60,19 @@ while IFS= read -r a && IFS= read -r b <&3; do
 		notok "strace_values: #$i: strace '$a', sonde '$b'"
 	fi
 done < <(echo "$ref") 3< <(echo "$out")
+
+# -X raw and -X verbose on fixtures with flags, enums, signal sets,
+# socket addresses, rlimits, device numbers and fcntl results: every line
+# as strace prints it (strace_norm.py: pids, addresses, times).
+for X in raw verbose; do
+	for w in "fs fcntl" "fs stat" "fs mmap" "net inet" "net unix" "proc signals"; do
+		set -- $w
+		d=$TMP/d; rm -rf "$d"; mkdir -p "$d"
+		args=$2; [ "$1" = fs ] && args="$2 $d"
+		(cd "$d" && strace -f -X $X -o "$TMP/x.ref" "$FIX/strace_$1" $args < /dev/null > /dev/null 2>&1)
+		rm -rf "$d"; mkdir -p "$d"
+		(cd "$d" && $SONDE strace -f -X $X -o "$TMP/x.out" "$FIX/strace_$1" $args < /dev/null > /dev/null 2>&1)
+		read -r _ m t < <(python3 tests/integration/strace_norm.py "$TMP/x.ref" "$TMP/x.out")
+		check "strace_values: -X $X, $1 $2: $m/$t lines as strace prints them" [ "$m" = "$t" ]
+	done
+done

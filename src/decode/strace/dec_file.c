@@ -60,7 +60,7 @@ void dec_openat2(struct st *s)
 static const struct xlat_ent lock_type_e[] = {
 	XE(F_RDLCK), XE(F_WRLCK), XE(F_UNLCK),
 };
-static const struct xlat x_lock_type = { lock_type_e, 3, 1 };
+static const struct xlat x_lock_type = { lock_type_e, 3, 0 };
 
 static void pr_flock(struct st *s, int phase, uint64_t addr, int with_pid)
 {
@@ -104,8 +104,17 @@ static void rv_flags(struct st *s, const char *what, const struct xlat *x,
 	s->rkind = R_HEX;
 	st_res_begin(s, &tmp, &b, what);
 	sb_printf(&b, " (%s ", what);
-	o.xlat = SONDE_XLAT_ABBREV;
-	tmp.opt = &o;
+	/* -X raw/verbose apply here too, (flags 0x1 /\* FD_CLOEXEC *\/), but
+	 * not to F_GETFL's open flags, which strace always names. */
+	if (tmp.j || o.xlat == SONDE_XLAT_ABBREV || open_modes) {
+		o.xlat = SONDE_XLAT_ABBREV;
+		tmp.opt = &o;
+	} else if (!open_modes) {
+		pr_flags(&tmp, x, (uint64_t)s->ret, NULL);
+		sb_putc(&b, ')');
+		st_res_end(s, &tmp, &b);
+		return;
+	}
 	if (open_modes)
 		pr_open_flags(&tmp, (uint64_t)s->ret);
 	else if (tmp.j)

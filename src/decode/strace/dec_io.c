@@ -323,15 +323,10 @@ static void pr_sock_type(struct st *s, uint32_t v)
 
 	pr_xval(t, &x_sock_type, v & 0xf, "SOCK_???");
 	if (v & ~0xfu) {
-		uint32_t rest = v & ~0xfu;
-
+		/* SOCK_CLOEXEC, 0x80000 /\* SOCK_CLOEXEC *\/ (-X), an unnamed
+		 * remainder 0x60 /\* SOCK_??? *\/ */
 		sb_putc(t->o, '|');
-		sb_flags(t->o, &x_sock_flags, rest);
-		/* an unnamed remainder: SOCK_RAW|0x60 /\* SOCK_??? *\/ */
-		for (unsigned int i = 0; i < x_sock_flags.n; i++)
-			rest &= ~(uint32_t)x_sock_flags.e[i].val;
-		if (rest && t->opt->xlat == SONDE_XLAT_ABBREV)
-			sb_puts(t->o, " /* SOCK_??? */");
+		pr_flags(t, &x_sock_flags, v & ~0xfu, "SOCK_???");
 	}
 	st_cap_flags(s, &c);
 }
@@ -640,14 +635,21 @@ void dec_mmap(struct st *s)
 	pr_flags(s, &x_prot, (uint32_t)st_arg(s, 2), "PROT_???");
 	st_sep(s);
 	t = st_cap_begin(s, &c);
-	if (t->opt->xlat != SONDE_XLAT_ABBREV) {
-		pr_flags(t, &x_map_flags, f, "MAP_???");
+	if (t->opt->xlat == SONDE_XLAT_RAW) {
+		sb_printf(t->o, "%#x", f);
 	} else {
-		pr_xval(t, &x_map_type, f & 0xf, "MAP_???");
+		/* MAP_PRIVATE|MAP_ANONYMOUS, -X verbose inside a comment */
+		if (t->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_printf(t->o, "%#x /* ", f);
+		sb_puts(t->o, xlat_name(&x_map_type, f & 0xf) ?: "");
+		if (!xlat_name(&x_map_type, f & 0xf))
+			sb_printf(t->o, "%#x /* MAP_??? */", f & 0xf);
 		if (f & ~0xfu) {
 			sb_putc(t->o, '|');
 			sb_flags(t->o, &x_map_flags, f & ~0xfu);
 		}
+		if (t->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_puts(t->o, " */");
 	}
 	st_cap_flags(s, &c);
 	st_sep(s);

@@ -469,12 +469,12 @@ static void pr_sigaction(struct st *s, int phase, uint64_t a, uint64_t ssize)
 		return;
 	st_obj_begin(s);
 	st_field(s, "sa_handler");
-	if (k[0] == 0)
-		pr_sym(s, "SIG_DFL");
-	else if (k[0] == 1)
-		pr_sym(s, "SIG_IGN");
-	else
+	if (k[0] > 1)
 		pr_addr(s, k[0]);
+	else if (s->j)
+		pr_sym(s, k[0] ? "SIG_IGN" : "SIG_DFL");
+	else
+		pr_symexpr(s, k[0] ? "0x1" : "0", k[0] ? "SIG_IGN" : "SIG_DFL");
 	st_field(s, "sa_mask");
 	pr_sigset_bytes(s, (const uint8_t *)&k[3], ssize && ssize <= 8 ? ssize : 8);
 	st_field(s, "sa_flags");

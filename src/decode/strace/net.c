@@ -51,13 +51,32 @@ static void pr_sun(struct st *s, const uint8_t *p, size_t len)
 	st_obj_end(s);
 }
 
-/* htons(80) / inet_addr("1.2.3.4") in text, 80 / "1.2.3.4" in JSON. */
-static void pr_wrapped_u(struct st *s, const char *fn, unsigned int v)
+/* The bytes of a network-order field as -X raw shows them: "\x00\x50". */
+static void net_bytes(char *buf, size_t len, const void *p, size_t n)
 {
-	if (s->j)
+	size_t k = 0;
+
+	k += (size_t)snprintf(buf + k, len - k, "\"");
+	for (size_t i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "\\x%02x", ((const uint8_t *)p)[i]);
+	if (k < len)
+		snprintf(buf + k, len - k, "\"");
+}
+
+/* htons(80) in text (-X: "\x00\x50" /\* htons(80) *\/), 80 in JSON;
+ * raw points at the field's bytes in network order. */
+static void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw,
+			 size_t n)
+{
+	char num[40], sym[32];
+
+	if (s->j) {
 		st_juint(s, v);
-	else
-		sb_printf(s->o, "%s(%u)", fn, v);
+		return;
+	}
+	net_bytes(num, sizeof(num), raw, n);
+	snprintf(sym, sizeof(sym), "%s(%u)", fn, v);
+	pr_symexpr(s, num, sym);
 }
 
 static void pr_inet(struct st *s, const uint8_t *p)
@@ -68,12 +87,17 @@ static void pr_inet(struct st *s, const uint8_t *p)
 	memcpy(&in, p, sizeof(in));
 	inet_ntop(AF_INET, &in.sin_addr, buf, sizeof(buf));
 	st_field2(s, "sin_port", "port");
-	pr_wrapped_u(s, "htons", ntohs(in.sin_port));
+	pr_wrapped_u(s, "htons", ntohs(in.sin_port), &in.sin_port, 2);
 	st_field2(s, "sin_addr", "addr");
-	if (s->j)
+	if (s->j) {
 		st_jstr(s, buf);
-	else
-		sb_printf(s->o, "inet_addr(\"%s\")", buf);
+	} else {
+		char num[40], sym[48];
+
+		net_bytes(num, sizeof(num), &in.sin_addr, 4);
+		snprintf(sym, sizeof(sym), "inet_addr(\"%s\")", buf);
+		pr_symexpr(s, num, sym);
+	}
 	st_obj_end(s);
 }
 
@@ -85,14 +109,22 @@ static void pr_inet6(struct st *s, const uint8_t *p)
 	memcpy(&in6, p, sizeof(in6));
 	inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof(buf));
 	st_field2(s, "sin6_port", "port");
-	pr_wrapped_u(s, "htons", ntohs(in6.sin6_port));
+	pr_wrapped_u(s, "htons", ntohs(in6.sin6_port), &in6.sin6_port, 2);
 	st_field2(s, "sin6_flowinfo", "flowinfo");
-	pr_wrapped_u(s, "htonl", ntohl(in6.sin6_flowinfo));
+	pr_wrapped_u(s, "htonl", ntohl(in6.sin6_flowinfo), &in6.sin6_flowinfo, 4);
 	if (s->j) {
 		st_jkey(s, "addr");
 		st_jstr(s, buf);
-	} else {
+	} else if (s->opt->xlat == SONDE_XLAT_ABBREV) {
 		sb_printf(s->o, ", inet_pton(AF_INET6, \"%s\", &sin6_addr)", buf);
+	} else {
+		/* -X: sin6_addr="\x00...\x01" /\* inet_pton(AF_INET6, "::1") *\/ */
+		char num[80], sym[80];
+
+		net_bytes(num, sizeof(num), &in6.sin6_addr, 16);
+		snprintf(sym, sizeof(sym), "inet_pton(AF_INET6, \"%s\")", buf);
+		st_field(s, "sin6_addr");
+		pr_symexpr(s, num, sym);
 	}
 	st_field2(s, "sin6_scope_id", "scope_id");
 	pr_uint(s, in6.sin6_scope_id);

@@ -520,7 +520,7 @@ static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	pr_prefix(st, e->hdr.tid);
 	pr_tstamp(st, e->hdr.ts);
 	n = sonde_sig_name(e->si.signo, name, sizeof(name));
-	sonde_siginfo_format(si, sizeof(si), &e->si);
+	sonde_siginfo_format_x(si, sizeof(si), &e->si, st->o.xlat);
 	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
 	return emit(st);
 }

@@ -232,6 +232,12 @@ size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
 void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len);
 
 /* xlat.c */
+/*
+ * A value strace shows as an expression (SIG_IGN, 8192*1024, htons(80),
+ * makedev(0x1, 0x3)): in text, -X abbrev prints sym, raw num, verbose
+ * "num /\* sym *\/". Text only: JSON callers print the value themselves.
+ */
+void pr_symexpr(struct st *s, const char *num, const char *sym);
 void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 	      const char *dflt);
 void pr_xval(struct st *s, const struct xlat *x, uint64_t v,

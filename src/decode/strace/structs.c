@@ -155,8 +155,12 @@ void ps_itimerval(struct st *s, int phase, uint64_t addr)
  * {"major":254,"minor":0}. */
 void pr_dev(struct st *s, unsigned int maj, unsigned int min)
 {
+	char num[24], sym[48];
+
 	if (!s->j) {
-		sb_printf(s->o, "makedev(%#x, %#x)", maj, min);
+		snprintf(num, sizeof(num), "%#llx", (unsigned long long)makedev(maj, min));
+		snprintf(sym, sizeof(sym), "makedev(%#x, %#x)", maj, min);
+		pr_symexpr(s, num, sym);
 		return;
 	}
 	st_obj_begin(s);
@@ -343,12 +347,22 @@ void ps_statfs(struct st *s, int phase, uint64_t addr)
 /* 8192*1024: strace shows limits divisible by 1 KiB that way. */
 static void pr_rlim(struct st *s, uint64_t v, const char *inf)
 {
-	if (v == UINT64_MAX)
+	char num[24], sym[32];
+
+	if (s->j && v == UINT64_MAX) {
 		pr_sym(s, inf);
-	else if (v > 1024 && v % 1024 == 0 && !s->j)
-		sb_printf(s->o, "%llu*1024", (unsigned long long)(v / 1024));
-	else
+		return;
+	}
+	if (s->j || (v != UINT64_MAX && (v <= 1024 || v % 1024))) {
 		pr_ulong(s, v);
+		return;
+	}
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	if (v == UINT64_MAX)
+		snprintf(sym, sizeof(sym), "%s", inf);
+	else
+		snprintf(sym, sizeof(sym), "%llu*1024", (unsigned long long)(v / 1024));
+	pr_symexpr(s, num, sym);
 }
 
 void ps_rlimit(struct st *s, int phase, uint64_t addr)

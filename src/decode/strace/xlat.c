@@ -191,6 +191,16 @@ void pr_xval(struct st *s, const struct xlat *x, uint64_t v,
 	sb_puts(s->o, name);
 }
 
+void pr_symexpr(struct st *s, const char *num, const char *sym)
+{
+	if (s->opt->xlat == SONDE_XLAT_RAW)
+		sb_puts(s->o, num);
+	else if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+		sb_printf(s->o, "%s /* %s */", num, sym);
+	else
+		sb_puts(s->o, sym);
+}
+
 /* open(2) flags: the access mode is an enum in the low two bits, the rest
  * are flags; O_RDONLY alone is printed even though it is 0. */
 void pr_open_flags(struct st *s, uint64_t v)
@@ -311,7 +321,9 @@ void pr_sigset_bytes(struct st *s, const uint8_t *p, size_t len)
 			sb_putc(s->o, ' ');
 		first = 0;
 		n = st_signame((int)i + 1, buf, sizeof(buf));
-		if (n)
+		if (n && s->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_printf(s->o, "%u /* %s */", i + 1, n + 3);
+		else if (n && s->opt->xlat == SONDE_XLAT_ABBREV)
 			sb_puts(s->o, n + 3);
 		else
 			sb_printf(s->o, "%u", i + 1);
