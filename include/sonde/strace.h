@@ -130,6 +130,13 @@ void sonde_strace_free(struct sonde_strace *st);
  */
 int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
 			const char *path);
+/*
+ * -y: resolve symbolic links in the paths of descriptors opened from now
+ * on (realpath(3), when the file still exists), as strace shows what
+ * /proc/PID/fd says. Right for a live trace on this machine only; the
+ * default (off) keeps the absolute, lexically cleaned path the call used.
+ */
+void sonde_strace_resolve_links(struct sonde_strace *st, int on);
 /* Renders one syscall (with its payloads). */
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
 /*
@@ -226,6 +233,7 @@ struct sonde_fds;
 struct sonde_fds *sonde_fds_new(void);
 void sonde_fds_free(struct sonde_fds *f);
 int sonde_fds_set(struct sonde_fds *f, uint32_t pid, int fd, const char *path);
+void sonde_fds_resolve_links(struct sonde_fds *f, int on);
 void sonde_fds_call(struct sonde_fds *f, const struct sonde_call *c);
 int sonde_fds_record(struct sonde_fds *f, const struct sonde_hdr *rec);
 int sonde_strace_text_fds(const struct sonde_strace_opts *o, const struct sonde_call *c,

@@ -473,8 +473,10 @@ static int live_json_init(struct live_out *lo, FILE *out)
 	lo->c->ropts.decode_fds = 1;
 	lo->c->ropts.calls = &lo->calls;
 	e = sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
-	if (!e)
+	if (!e) {
 		set_inherited_fds(NULL, lo->render->fds);
+		sonde_fds_resolve_links(lo->render->fds, 1);
+	}
 	return e;
 }
 
@@ -518,6 +520,7 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	if (!lo->st || !lo->counts)
 		return -ENOMEM;
 	set_inherited_fds(lo->st, NULL);
+	sonde_strace_resolve_links(lo->st, 1);
 	return 0;
 }
 

@@ -104,3 +104,19 @@ if command -v strace > /dev/null && command -v script > /dev/null; then
 	check "print_opts: -v on a pty: the ioctls as strace -v prints them (c_cc by name)" \
 		bash -c "grep -q 'c_cc=\[\[VINTR\]=' '$TMP/tty.out' && cmp -s '$TMP/tty.ref' '$TMP/tty.out'"
 fi
+
+# -y live resolves symbolic links as strace's /proc/PID/fd does (merged
+# /usr: /lib is a link); print --strace -y keeps the path the call used
+# (the trace may be read on another machine); pipes are named pipe:[?].
+if [ -L /lib ]; then
+	real=$(realpath /lib/x86_64-linux-gnu/libc.so.6)
+	$SONDE strace -y -e trace=openat -o "$TMP/l.txt" --trace-file "$TMP/l.sonde" true
+	check "print_opts: sonde strace -y: links resolved ($real)" \
+		grep -qF "= 3<$real>" "$TMP/l.txt"
+	$SONDE print --strace -y -e trace=openat "$TMP/l.sonde" > "$TMP/l2.txt"
+	check "print_opts: print --strace -y: the path the call used" \
+		grep -qF '= 3</lib/x86_64-linux-gnu/libc.so.6>' "$TMP/l2.txt"
+fi
+$SONDE strace -y -e trace=pipe2 -o "$TMP/p.txt" python3 -S -c 'import os; os.pipe()'
+check "print_opts: -y: pipe2's descriptors decorated" \
+	grep -qE '^pipe2\(\[[0-9]+<pipe:\[\?\]>, [0-9]+<pipe:\[\?\]>\], O_CLOEXEC\) += 0$' "$TMP/p.txt"

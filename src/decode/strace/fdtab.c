@@ -13,6 +13,7 @@
  * resolving symbolic links: the trace does not hold the file system.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -48,7 +49,13 @@ struct fdtab {
 	struct task *tasks; /* open addressing on tid, 0 = free */
 	size_t cap, used;
 	struct task tmpl;   /* what a task seen for the first time inherits */
+	int links;	    /* resolve symbolic links (fdtab_resolve_links) */
 };
+
+void fdtab_resolve_links(struct fdtab *t, int on)
+{
+	t->links = on;
+}
 
 struct fdtab *fdtab_new(void)
 {
@@ -371,6 +378,20 @@ static int resolve(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 	return 0;
 }
 
+/* The lexical absolute path, symbolic links resolved when asked and the
+ * file is (still) there: what /proc/PID/fd shows strace. */
+static int resolve_abs(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
+		       char *out, size_t len)
+{
+	char real[PATH_MAX];
+
+	if (resolve(t, tid, dirfd, path, out, len))
+		return -1;
+	if (t->links && realpath(out, real))
+		snprintf(out, len, "%s", real);
+	return 0;
+}
+
 static void fd_dup(struct fdtab *t, uint32_t tid, int oldfd, int newfd,
 		   int cloexec)
 {
@@ -422,7 +443,7 @@ static void on_open(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 {
 	char abs[4096];
 
-	if (resolve(t, tid, dirfd, path, abs, sizeof(abs)))
+	if (resolve_abs(t, tid, dirfd, path, abs, sizeof(abs)))
 		fd_new(t, tid, fd, NULL, !!(flags & O_CLOEXEC));
 	else
 		fd_new(t, tid, fd, abs, !!(flags & O_CLOEXEC));
@@ -538,7 +559,7 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 		if (c->path0) {
 			char abs[4096];
 
-			if (!resolve(t, tid, -100, c->path0, abs, sizeof(abs)))
+			if (!resolve_abs(t, tid, -100, c->path0, abs, sizeof(abs)))
 				fdtab_set(t, tid, -100, abs);
 		}
 		break;

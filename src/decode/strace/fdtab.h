@@ -28,6 +28,10 @@ const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);
 int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
 	       uint64_t clone_flags);
 void fdtab_exit(struct fdtab *t, uint32_t tid);
+/* Paths opened from now on have their symbolic links resolved with
+ * realpath(3), when the file still exists: only right for a live trace
+ * on this machine (sonde strace), as strace reads /proc/PID/fd. */
+void fdtab_resolve_links(struct fdtab *t, int on);
 /* Applies a successful call's effect on descriptors. */
 void fdtab_apply(struct fdtab *t, const struct fdtab_call *c);
 struct sonde_call;

@@ -100,6 +100,11 @@ int sonde_fds_set(struct sonde_fds *f, uint32_t pid, int fd, const char *path)
 	return fdtab_set(f->t, pid, fd, path);
 }
 
+void sonde_fds_resolve_links(struct sonde_fds *f, int on)
+{
+	fdtab_resolve_links(f->t, on);
+}
+
 void sonde_fds_call(struct sonde_fds *f, const struct sonde_call *c)
 {
 	fdtab_track(f->t, c);

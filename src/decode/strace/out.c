@@ -186,6 +186,23 @@ static void pr_jfd(struct st *s, int fd, const char *sym)
 	st_obj_end(s);
 }
 
+void pr_fd_new(struct st *s, int fd, const char *path)
+{
+	if (!s->fds || !s->opt->decode_fds) {
+		pr_int(s, (uint64_t)fd);
+	} else if (s->j) {
+		st_obj_begin(s);
+		st_jkey(s, "fd");
+		st_jint(s, fd);
+		st_jkey(s, "path");
+		st_jstr(s, path);
+		st_obj_end(s);
+	} else {
+		sb_printf(s->o, "%d", fd);
+		pr_fd_path(s, path);
+	}
+}
+
 void pr_fd(struct st *s, int fd)
 {
 	const char *path;

@@ -90,6 +90,11 @@ void sonde_strace_free(struct sonde_strace *st)
 	free(st);
 }
 
+void sonde_strace_resolve_links(struct sonde_strace *st, int on)
+{
+	fdtab_resolve_links(st->fds, on);
+}
+
 int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
 			const char *path)
 {

@@ -198,6 +198,8 @@ void pr_ulong(struct st *s, uint64_t v); /* unsigned long */
 void pr_hex(struct st *s, uint64_t v);   /* %#lx, 0 as 0 */
 void pr_oct(struct st *s, uint64_t v);   /* mode bits, %#03o */
 void pr_fd(struct st *s, int fd);
+/* A descriptor the call created, with what -y knows of it already. */
+void pr_fd_new(struct st *s, int fd, const char *path);
 void pr_dirfd(struct st *s, uint64_t v);
 /* Quotes len bytes as strace does; ellipsis appends "..." */
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
