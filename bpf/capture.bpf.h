@@ -32,6 +32,16 @@
 
 /* 0: no payloads; else the per-call byte cap. */
 const volatile __u32 cap_snaplen;
+/* Ring fill (bytes) above which payloads are shed: half a ring. */
+const volatile __u64 cap_shed_at = 1 << 20;
+
+/*
+ * Generic kfuncs (kernel/bpf/helpers.c, 6.16+; vmlinux.h from bpftool 7.1
+ * does not declare kfuncs). Non-sleepable: a page that is not present
+ * fails the read, as with bpf_probe_read_user.
+ */
+extern int bpf_probe_read_user_dynptr(struct bpf_dynptr *dptr, __u64 off, __u64 size,
+				      const void *unsafe_ptr__ign) __ksym;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -83,6 +93,14 @@ struct {
 	__type(value, __u32);
 } cap_retry SEC(".maps");
 
+/*
+ * Tasks with a retry pending, machine-wide: sys_exit looks the task's
+ * storage up only when some task has one (a helper call saved on nearly
+ * every exit). A task that dies between entry and exit (exit_group)
+ * leaves the count high: later exits then only look up in vain.
+ */
+__u64 cap_retry_pending;
+
 struct cap_req {
 	__u64 addr;
 	__u32 requested, returned, len;
@@ -124,13 +142,21 @@ static __always_inline int cap_marker(struct cap_call *c, struct cap_req *r, __u
 	return 0;
 }
 
-/* Ring fill above half: payloads give way to the small records. */
+/*
+ * Ring fill above cap_shed_at (half the ring, set by user space): payloads
+ * give way to the small records. One helper call: the ring size is known.
+ */
 static __always_inline int cap_pressure(void *ring, __u32 n)
 {
-	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
-	__u64 size = bpf_ringbuf_query(ring, BPF_RB_RING_SIZE);
+	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) + n + 4096 > cap_shed_at;
+}
 
-	return avail + n + 4096 > size / 2;
+/* A capture failed for want of ring space: counted like any lost record. */
+static __always_inline void cap_lost(struct emit *em, __u64 ts)
+{
+	if (__sync_fetch_and_add(&em->cs->lost, 1) == 0)
+		em->cs->lost_ts = ts;
+	__sync_fetch_and_add(&em->cs->lost_total, 1);
 }
 
 struct cap_loop {
@@ -138,9 +164,19 @@ struct cap_loop {
 	struct cap_req *r;
 };
 
+static const __u8 cap_zero[8];
+
 /*
- * Chunk i of a payload: a bpf_loop callback, so the verifier checks the
- * body once instead of once per possible chunk. The offset derives from
+ * Chunk i of a payload, read straight into its ring record: the record is
+ * reserved as a dynptr (a reservation of a size known only at run time,
+ * which plain bpf_ringbuf_reserve cannot make) and the user bytes land in
+ * it with bpf_probe_read_user_dynptr, without the copy through a scratch
+ * buffer that bpf_ringbuf_output needs:
+ *
+ *   | sonde_ev_payload (stack, dynptr_write) | n user bytes | 0..7 zeros |
+ *
+ * Also a bpf_loop callback for multi-chunk payloads, so the verifier checks
+ * the body once instead of once per possible chunk. The offset derives from
  * the index, never accumulates in the context: an accumulated offset is a
  * known constant per iteration and keeps the verifier from converging.
  * Returns 1 to stop; on a failure r->len is cut to what was emitted.
@@ -151,15 +187,12 @@ static long cap_chunk(__u32 i, void *ctx)
 	struct cap_call *c = l->c;
 	struct cap_req *r = l->r;
 	struct sonde_cap_cpu *cc;
-	struct cap_scratch *b;
+	struct sonde_ev_payload h;
+	struct bpf_dynptr dp;
 	struct emit em;
-	__u32 n, sz, key, off = i * SONDE_PL_CHUNK;
+	__u32 n, sz, off = i * SONDE_PL_CHUNK;
 
 	if (off >= r->len || emit_begin(&em, c->ts))
-		return 1;
-	key = em.cpu;
-	b = bpf_map_lookup_elem(&cap_buf, &key);
-	if (!b)
 		return 1;
 	cc = &cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
 	n = r->len - off;
@@ -172,7 +205,16 @@ static long cap_chunk(__u32 i, void *ctx)
 		cap_marker(c, r, SONDE_PLR_SHED);
 		return 1;
 	}
-	if (bpf_probe_read_user(b->data, n, (void *)(r->addr + off))) {
+	sz = (sizeof(h) + n + 7) & ~7u;
+	if (bpf_ringbuf_reserve_dynptr(em.ring, sz, 0, &dp)) {
+		/* A failed reservation must be released all the same. */
+		bpf_ringbuf_discard_dynptr(&dp, BPF_RB_NO_WAKEUP);
+		cap_lost(&em, c->ts);
+		r->len = off;
+		return 1;
+	}
+	if (bpf_probe_read_user_dynptr(&dp, sizeof(h), n, (void *)(r->addr + off))) {
+		bpf_ringbuf_discard_dynptr(&dp, BPF_RB_NO_WAKEUP);
 		if (!off && c->quiet_fault) {
 			c->faulted = 1;
 		} else if (!off) {
@@ -182,34 +224,32 @@ static long cap_chunk(__u32 i, void *ctx)
 		r->len = off;
 		return 1;
 	}
-	cap_hdr(&b->p, c, r, em.cpu);
-	b->p.captured = r->len;
-	b->p.offset = off;
-	b->p.chunk = n;
-	sz = (sizeof(b->p) + n + 7) & ~7u;
-	if (sz > sizeof(*b))
-		sz = sizeof(*b);
-	b->p.hdr.size = sz;
-	if (bpf_ringbuf_output(em.ring, b, sz, BPF_RB_NO_WAKEUP)) {
-		if (__sync_fetch_and_add(&em.cs->lost, 1) == 0)
-			em.cs->lost_ts = c->ts;
-		__sync_fetch_and_add(&em.cs->lost_total, 1);
-		r->len = off;
-		return 1;
-	}
+	cap_hdr(&h, c, r, em.cpu);
+	h.hdr.size = sz;
+	h.captured = r->len;
+	h.offset = off;
+	h.chunk = n;
+	bpf_dynptr_write(&dp, 0, &h, sizeof(h), 0);
+	/* Ring memory is not cleared: the padding must not show old records. */
+	bpf_dynptr_write(&dp, sizeof(h) + n, (void *)cap_zero, (sz - sizeof(h) - n) & 7, 0);
+	bpf_ringbuf_submit_dynptr(&dp, BPF_RB_NO_WAKEUP);
 	__sync_fetch_and_add(&cc->records, 1);
 	__sync_fetch_and_add(&cc->bytes, n);
 	return 0;
 }
 
-/* Copies r->len bytes (already capped by the snaplen) at r->addr. */
+/* Copies r->len bytes (already capped by the snaplen) at r->addr; the
+ * common single-chunk payload without the bpf_loop call. */
 __noinline int cap_bytes(struct cap_call *c, struct cap_req *r)
 {
 	struct cap_loop l = { .c = c, .r = r };
 
 	if (!c || !r)
 		return 0;
-	bpf_loop(SONDE_PL_MAX_CHUNKS, cap_chunk, &l, 0);
+	if (r->len <= SONDE_PL_CHUNK)
+		cap_chunk(0, &l);
+	else
+		bpf_loop(SONDE_PL_MAX_CHUNKS, cap_chunk, &l, 0);
 	return r->len;
 }
 
@@ -469,11 +509,13 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		return;
 	for (int i = 0; i < 6; i++)
 		c.args[i] = args[i];
-	if (phase) {
+	if (phase && cap_retry_pending) {
 		rp = bpf_task_storage_get(&cap_retry, t, NULL, 0);
 		retry = rp ? *rp : 0;
-		if (rp)
+		if (retry) {
 			*rp = 0;
+			__sync_fetch_and_add(&cap_retry_pending, -1);
+		}
 	}
 	for (int i = 0; i < SONDE_CAP_ITEMS; i++) {
 		const struct sonde_cap_item *it = &pl->it[i];
@@ -499,8 +541,11 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 	}
 	if (!phase && retry) {
 		rp = bpf_task_storage_get(&cap_retry, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (rp)
+		if (rp) {
+			if (!*rp)
+				__sync_fetch_and_add(&cap_retry_pending, 1);
 			*rp = retry;
+		}
 	}
 }
 
