@@ -477,6 +477,12 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;
+	case SONDE_CAP_FLOCK:
+		/* F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms (36-38). */
+		if ((cap_arg(c, x) >= 5 && cap_arg(c, x) <= 7) ||
+		    (cap_arg(c, x) >= 36 && cap_arg(c, x) <= 38))
+			cap_len(c, a, addr, size, size, size);
+		break;
 	case SONDE_CAP_SIGMASK: {
 		/*
 		 * At rt_sigreturn's entry the user stack pointer is at the

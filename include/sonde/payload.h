@@ -105,6 +105,8 @@ enum sonde_cap_kind {
 	SONDE_CAP_FDSET,   /* fd_set of arg[0] descriptors at arg */
 	SONDE_CAP_FIELD,   /* pointer at arg + aux, then size bytes there */
 	SONDE_CAP_SIGMASK, /* rt_sigreturn: the signal frame's uc_sigmask */
+	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command
+			    * (elsewhere arg is a number: reading it would fault) */
 };
 
 /* sonde_cap_item.phase bits */
