@@ -238,15 +238,79 @@ static long cap_chunk(__u32 i, void *ctx)
 	return 0;
 }
 
-/* Copies r->len bytes (already capped by the snaplen) at r->addr; the
- * common single-chunk payload without the bpf_loop call. */
+/*
+ * Small payloads (structs, short buffers: most of them) take fewer helper
+ * calls: a reservation of constant size, filled in place with
+ * bpf_probe_read_user. The record only uses hdr.size bytes of it (the
+ * consumer accepts a ring record longer than hdr.size); the rest of the
+ * CAP_SMALL bytes is ring space left unused until the consumer passes.
+ *
+ *   | sonde_ev_payload | n user bytes | 0..7 zeros | unused up to CAP_SMALL |
+ */
+#define CAP_SMALL 256
+
+struct cap_small_rec {
+	struct sonde_ev_payload p;
+	__u8 data[CAP_SMALL];
+};
+
+static __always_inline void cap_small(struct cap_call *c, struct cap_req *r)
+{
+	struct sonde_cap_cpu *cc;
+	struct cap_small_rec *s;
+	struct emit em;
+	__u32 n = r->len;
+
+	if (n > CAP_SMALL || emit_begin(&em, c->ts))
+		return;
+	cc = &cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
+	if (cap_pressure(em.ring, n)) {
+		__sync_fetch_and_add(&cc->shed, 1);
+		__sync_fetch_and_add(&cc->shed_bytes, n);
+		r->len = 0;
+		cap_marker(c, r, SONDE_PLR_SHED);
+		return;
+	}
+	s = bpf_ringbuf_reserve(em.ring, sizeof(*s), 0);
+	if (!s) {
+		cap_lost(&em, c->ts);
+		r->len = 0;
+		return;
+	}
+	/* The padding word first: the read then overwrites its data part. */
+	if (n & 7)
+		*(__u64 *)&s->data[n & (CAP_SMALL - 8)] = 0;
+	if (bpf_probe_read_user(s->data, n, (void *)r->addr)) {
+		bpf_ringbuf_discard(s, BPF_RB_NO_WAKEUP);
+		if (c->quiet_fault) {
+			c->faulted = 1;
+		} else {
+			__sync_fetch_and_add(&cc->faults, 1);
+			cap_marker(c, r, SONDE_PLR_UNREADABLE);
+		}
+		r->len = 0;
+		return;
+	}
+	cap_hdr(&s->p, c, r, em.cpu);
+	s->p.hdr.size = (sizeof(s->p) + n + 7) & ~7u;
+	s->p.captured = n;
+	s->p.chunk = n;
+	bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
+	__sync_fetch_and_add(&cc->records, 1);
+	__sync_fetch_and_add(&cc->bytes, n);
+}
+
+/* Copies r->len bytes (already capped by the snaplen) at r->addr; a
+ * single-chunk payload without the bpf_loop call. */
 __noinline int cap_bytes(struct cap_call *c, struct cap_req *r)
 {
 	struct cap_loop l = { .c = c, .r = r };
 
-	if (!c || !r)
+	if (!c || !r || !r->len)
 		return 0;
-	if (r->len <= SONDE_PL_CHUNK)
+	if (r->len <= CAP_SMALL)
+		cap_small(c, r);
+	else if (r->len <= SONDE_PL_CHUNK)
 		cap_chunk(0, &l);
 	else
 		bpf_loop(SONDE_PL_MAX_CHUNKS, cap_chunk, &l, 0);

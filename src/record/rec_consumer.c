@@ -14,15 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/resource.h>
 #include <bpf/libbpf.h>
 
 #include "record/rec_int.h"
 
 #define POLL_MS 10
 #define FLUSH_NS 1000000000ull
-#define CONSUMER_NICE (-10)
 
 struct rec_cpu_ctx {
 	struct rec_consumer *c;
@@ -109,13 +106,6 @@ static void *consumer_main(void *arg)
 	struct rec_consumer *c = arg;
 	uint64_t last_flush = mono_ns();
 
-	/*
-	 * Draining is cheap (a memcpy per record) but must keep pace with
-	 * the traced programs, or payloads are shed: this thread runs ahead
-	 * of them (and of the writer's hashing and compression) when the
-	 * CPUs are busy. Without the privilege it stays at its nice value.
-	 */
-	setpriority(PRIO_PROCESS, (id_t)gettid(), CONSUMER_NICE);
 	while (!atomic_load(&c->stop)) {
 		uint64_t mark;
 
