@@ -195,7 +195,7 @@ static int blob_store(struct blob_job *b, const uint8_t *hash, const uint8_t *da
 /* The BLAKE2b-128 of a piece, from the recent pieces when it repeats one. */
 static void piece_digest(struct blob_job *b, const uint8_t *data, uint32_t len, uint8_t *hash)
 {
-	uint64_t fast = blob_fast_hash(data, len);
+	uint64_t fast = blob_probe_key(data, len);
 	struct blob_recent_slot *s = blob_recent_find(&b->recent, fast, data, len);
 
 	if (s) {
@@ -252,7 +252,7 @@ static int piece_hash(struct blob_job *b, struct blob_table *t, uint64_t ticket,
 	int rc;
 
 	if (len <= BLOB_WHOLE_MAX) {
-		fast = blob_fast_hash(data, len);
+		fast = blob_probe_key(data, len);
 		if (blob_whole_get(&b->whole, fast, data, (uint32_t)len, &b->ext, &b->ext_cap,
 				   &b->next))
 			return piece_claim(b, t, ticket, data);

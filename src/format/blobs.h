@@ -69,10 +69,10 @@ struct blob_piece {
 };
 
 /*
- * Recently hashed pieces of one compressor, so that a repeat costs a fast
- * 64-bit hash and a memcmp instead of BLAKE2b: a direct-mapped table keyed
- * by the fast hash, over a ring of the pieces' bytes (byte equality, not
- * the fast hash, decides). Misses just compute BLAKE2b.
+ * Recently hashed pieces of one compressor, so that a repeat costs a probe
+ * key (blob_probe_key) and a memcmp instead of BLAKE2b: a direct-mapped
+ * table keyed by it, over a ring of the pieces' bytes (byte equality, not
+ * the key, decides). Misses just compute BLAKE2b.
  */
 #define BLOB_RECENT_BYTES (32u << 20)
 #define BLOB_RECENT_SLOTS (1u << 15)
@@ -94,9 +94,9 @@ struct blob_recent {
 /*
  * Recent whole payloads of one compressor with the extents they were cut
  * into: a payload that repeats one byte for byte (cat, cp and dd write the
- * buffer they just read; a file read twice) is resolved with one fast hash
+ * buffer they just read; a file read twice) is resolved with one probe key
  * and a memcmp, without cutting or hashing its pieces again. Same shape as
- * blob_recent: direct-mapped by the fast hash over a ring of the bytes.
+ * blob_recent: direct-mapped by the probe key over a ring of the bytes.
  */
 #define BLOB_WHOLE_BYTES (16u << 20)
 #define BLOB_WHOLE_SLOTS (1u << 12)
@@ -140,7 +140,7 @@ struct blob_job {
 };
 
 /* blobcache.c */
-uint64_t blob_fast_hash(const uint8_t *p, size_t n);
+uint64_t blob_probe_key(const uint8_t *p, size_t n);
 struct blob_recent_slot *blob_recent_find(struct blob_recent *r, uint64_t fast,
 					  const uint8_t *data, uint32_t len);
 void blob_recent_put(struct blob_recent *r, uint64_t fast, const uint8_t *data, uint32_t len,
