@@ -10,11 +10,17 @@
  * from the decoders' signature table, src/decode/strace/capture_plan.c),
  * so the kernel side is a small interpreter of a few capture kinds.
  *
- * Records are built in a per-CPU scratch slot (cap_buf, indexed by CPU:
- * a PERCPU_ARRAY value cannot exceed 32 KiB) and copied to this CPU's ring
- * with bpf_ringbuf_output, which takes a variable size:
+ * Records go to this CPU's ring three ways:
  *
- *   cap_buf[cpu] = | struct sonde_ev_payload | data[SONDE_PL_CHUNK] |
+ *   payload <= CAP_SMALL (256)   bpf_ringbuf_reserve of a constant size,
+ *                                bpf_probe_read_user in place (cap_small)
+ *   <= SONDE_PL_CHUNK (16 KiB)   bpf_ringbuf_reserve_dynptr of the exact
+ *   per chunk, larger ones cut   size, bpf_probe_read_user_dynptr into it
+ *   by a bpf_loop                (cap_chunk): no second copy
+ *   strings (length unknown      read into a per-CPU scratch slot (cap_buf,
+ *   until read)                  indexed by CPU: a PERCPU_ARRAY value
+ *                                cannot exceed 32 KiB), then
+ *                                bpf_ringbuf_output (cap_str)
  *
  * Shedding: before each chunk the ring's fill level is checked; above half
  * full the payload is dropped (the syscall records, 96 bytes, must keep
@@ -23,7 +29,12 @@
  *
  * Faults: bpf_probe_read_user never sleeps; memory not present (paged
  * out, bad pointer) is recorded as SONDE_PLR_UNREADABLE and the
- * application is unaffected.
+ * application is unaffected. The faulting bpf_copy_from_user* helpers
+ * need a sleepable program, which 6.18 refuses for tp_btf, raw_tp and
+ * tracepoint programs alike ("Only fentry/fexit/fmod_ret, lsm, iter,
+ * uprobe, and struct_ops programs can be sleepable"), fentry being
+ * refused here anyway: an entry read that faults is retried at sys_exit
+ * instead (cap_retry below).
  */
 #ifndef SONDE_BPF_CAPTURE_H
 #define SONDE_BPF_CAPTURE_H
@@ -36,9 +47,9 @@ const volatile __u32 cap_snaplen;
 const volatile __u64 cap_shed_at = 1 << 20;
 
 /*
- * Generic kfuncs (kernel/bpf/helpers.c, 6.16+; vmlinux.h from bpftool 7.1
- * does not declare kfuncs). Non-sleepable: a page that is not present
- * fails the read, as with bpf_probe_read_user.
+ * A generic kfunc (kernel/bpf/helpers.c; in this 6.18 kernel's BTF, not
+ * declared by the vmlinux.h of bpftool 7.1, which has no kfuncs): like
+ * bpf_probe_read_user, non-sleepable, a page that is not present fails.
  */
 extern int bpf_probe_read_user_dynptr(struct bpf_dynptr *dptr, __u64 off, __u64 size,
 				      const void *unsafe_ptr__ign) __ksym;
@@ -248,6 +259,7 @@ static long cap_chunk(__u32 i, void *ctx)
  *   | sonde_ev_payload | n user bytes | 0..7 zeros | unused up to CAP_SMALL |
  */
 #define CAP_SMALL 256
+#define CAP_SMALL_CHECK 8
 
 struct cap_small_rec {
 	struct sonde_ev_payload p;
@@ -264,7 +276,11 @@ static __always_inline void cap_small(struct cap_call *c, struct cap_req *r)
 	if (n > CAP_SMALL || emit_begin(&em, c->ts))
 		return;
 	cc = &cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
-	if (cap_pressure(em.ring, n)) {
+	/* The fill level is checked on one small payload in CAP_SMALL_CHECK
+	 * (a helper call saved on the others), counting the room the next
+	 * CAP_SMALL_CHECK of them may take. The counter is this CPU's; a
+	 * nested program's lost increment only shifts the sampling. */
+	if (!(cc->nsmall++ % CAP_SMALL_CHECK) && cap_pressure(em.ring, CAP_SMALL * CAP_SMALL_CHECK)) {
 		__sync_fetch_and_add(&cc->shed, 1);
 		__sync_fetch_and_add(&cc->shed_bytes, n);
 		r->len = 0;

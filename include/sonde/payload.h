@@ -132,7 +132,8 @@ struct sonde_cap_cpu {
 	__u64 shed;        /* payloads dropped under ring pressure */
 	__u64 shed_bytes;  /* their bytes */
 	__u64 faults;      /* reads that faulted (recorded as unreadable) */
-	__u64 _pad[3];
+	__u64 nsmall;      /* small payloads seen (BPF: samples the fill check) */
+	__u64 _pad[2];
 };
 
 #endif /* SONDE_PAYLOAD_H */
