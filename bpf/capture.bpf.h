@@ -390,6 +390,8 @@ static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
 	return 0;
 }
 
+#include "fdinfo.h"
+
 __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
 {
 	__u32 a = arg < 6 ? arg : 0, x = aux < 6 ? aux : 0;
@@ -436,6 +438,9 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		break;
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
+		break;
+	case SONDE_CAP_FDINFO:
+		cap_fdinfo(c, a, size);
 		break;
 	case SONDE_CAP_SIGMASK: {
 		/*

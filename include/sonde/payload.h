@@ -49,7 +49,7 @@ struct sonde_ev_payload {
 	__u32 offset;    /* this chunk's place in the captured bytes */
 	__u16 nr;        /* syscall number */
 	__u8 arg;        /* argument index */
-	__u8 phase;      /* 0 entry, 1 exit */
+	__u8 phase;      /* 0 entry, 1 exit, 2 descriptor facts */
 	__u8 flags;      /* SONDE_PLR_* */
 	__u8 _pad[3];
 	__u32 chunk;     /* data bytes in this record */
@@ -89,6 +89,31 @@ struct sonde_ev_plref {
 	/* struct sonde_plref_ext ext[nblobs]; padded to 8 */
 };
 
+/*
+ * Descriptor facts (SONDE_CAP_FDINFO): a payload record of phase
+ * SONDE_PLR_PHASE_FDINFO, addr 0, whose data is one struct sonde_fdinfo
+ * per descriptor the call created, read from the task's file table at
+ * sys_exit. They name what has no path, as /proc/PID/fd does:
+ * "socket:[ino]", "pipe:[ino]", "anon_inode:[eventfd]". Readers that do
+ * not know the phase never find these bytes by address.
+ *
+ *   0      4        8       16     20     24                       56
+ *   +------+--------+-------+------+------+------------------------+
+ *   |  fd  | magic  |  ino  | mode | pad  | name (dentry, NUL-pad) |
+ *   +------+--------+-------+------+------+------------------------+
+ */
+#define SONDE_PLR_PHASE_FDINFO 2
+#define SONDE_FDINFO_NAME 32
+
+struct sonde_fdinfo {
+	__s32 fd;
+	__u32 magic; /* the file system's s_magic: sockfs, pipefs, anon_inodefs... */
+	__u64 ino;   /* i_ino: what strace shows in socket:[N], pipe:[N] */
+	__u32 mode;  /* i_mode */
+	__u32 _pad;
+	char name[SONDE_FDINFO_NAME]; /* d_name: "[eventfd]", "memfd:x", "" */
+};
+
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items. */
 #define SONDE_CAP_ITEMS 6
 
@@ -105,6 +130,9 @@ enum sonde_cap_kind {
 	SONDE_CAP_FDSET,   /* fd_set of arg[0] descriptors at arg */
 	SONDE_CAP_FIELD,   /* pointer at arg + aux, then size bytes there */
 	SONDE_CAP_SIGMASK, /* rt_sigreturn: the signal frame's uc_sigmask */
+	SONDE_CAP_FDINFO,  /* exit: what the descriptors the call created are
+			    * (bpf/fdinfo.h): size 0 = the return value,
+			    * size 2 = the int[2] at arg (pipe, socketpair) */
 };
 
 /* sonde_cap_item.phase bits */

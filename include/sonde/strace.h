@@ -32,6 +32,8 @@
 enum sonde_pl_phase {
 	SONDE_PL_ENTRY = 0, /* read at sys_enter: what the kernel was given */
 	SONDE_PL_EXIT = 1,  /* read at sys_exit: what the kernel produced */
+	SONDE_PL_FDINFO = 2, /* not memory: struct sonde_fdinfo[] of the
+			      * descriptors the call created (payload.h) */
 };
 
 /* sonde_payload.flags */
@@ -130,6 +132,14 @@ void sonde_strace_free(struct sonde_strace *st);
  */
 int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
 			const char *path);
+/*
+ * The name /proc/PID/fd/N gives a descriptor the kernel described at the
+ * call that created it (include/sonde/payload.h, struct sonde_fdinfo):
+ * "socket:[INO]", "pipe:[INO]", "anon_inode:[eventfd]". -ENOENT for files
+ * with a path (memfd...), which the descriptor tables know better.
+ */
+struct sonde_fdinfo;
+int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len);
 /* Renders one syscall (with its payloads). */
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
 /*

@@ -498,7 +498,7 @@ static int print_feed(void *ctx, const struct sonde_hdr *rec)
 	return e == -EIO ? e : 0;
 }
 
-int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE *out,
+int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, int decode_fds, FILE *out,
 		      const char *file)
 {
 	const struct sonde_meta *m = sonde_reader_meta(r);
@@ -509,6 +509,7 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE
 
 	sonde_strace_opts_init(&o);
 	o.pid_prefix = 1;
+	o.decode_fds = decode_fds;
 	o.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
 	st = sonde_strace_new(&o, out);
 	if (!st)

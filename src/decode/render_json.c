@@ -173,7 +173,10 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 				  "\",\"requested\":%" PRIu32 ",\"returned\":%" PRIu32
 				  ",\"captured\":%" PRIu32
 				  ",\"unreadable\":%s,\"encoding\":\"%s\",\"data\":\"",
-				  p->phase == SONDE_PL_EXIT ? "exit" : "entry", (uint64_t)p->addr,
+				  p->phase == SONDE_PL_FDINFO ? "fdinfo"
+				  : p->phase == SONDE_PL_EXIT ? "exit"
+							      : "entry",
+				  (uint64_t)p->addr,
 				  p->requested, p->returned, unreadable ? 0 : p->captured,
 				  json_bool(unreadable), hex ? "hex" : "base64");
 		if (!unreadable && p->captured) {

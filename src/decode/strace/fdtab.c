@@ -19,8 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <linux/magic.h>
+#include <linux/types.h>
 
+#include <sonde/events.h>
+#include <sonde/payload.h>
+#include <sonde/strace.h>
 #include "decode/strace/fdtab.h"
+
+/* pidfs (6.9+): its files still read as anon_inode:[pidfd]. */
+#define SONDE_PID_FS_MAGIC 0x50494446
 
 struct fdent {
 	char *path;
@@ -242,6 +250,40 @@ int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
 	free(k->fs->cwd);
 	k->fs->cwd = c;
 	return 0;
+}
+
+int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path)
+{
+	struct task *k = task_get(t, tid);
+	int cloexec;
+
+	if (!k || fd < 0)
+		return -EINVAL;
+	cloexec = fd < k->files->n && k->files->fd[fd].cloexec;
+	return fd_set_path(k->files, fd, path, cloexec);
+}
+
+int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len)
+{
+	char name[SONDE_FDINFO_NAME + 1];
+
+	memcpy(name, fi->name, SONDE_FDINFO_NAME);
+	name[SONDE_FDINFO_NAME] = 0;
+	switch (fi->magic) {
+	case SOCKFS_MAGIC:
+		snprintf(buf, len, "socket:[%llu]", (unsigned long long)fi->ino);
+		return 0;
+	case PIPEFS_MAGIC:
+		snprintf(buf, len, "pipe:[%llu]", (unsigned long long)fi->ino);
+		return 0;
+	case ANON_INODE_FS_MAGIC:
+		snprintf(buf, len, "anon_inode:%s", name);
+		return 0;
+	case SONDE_PID_FS_MAGIC:
+		snprintf(buf, len, "anon_inode:[pidfd]");
+		return 0;
+	}
+	return -ENOENT;
 }
 
 static struct files *files_copy(const struct files *f)

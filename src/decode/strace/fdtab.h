@@ -24,6 +24,8 @@ struct fdtab *fdtab_new(void);
 void fdtab_free(struct fdtab *t);
 /* fd -100 (AT_FDCWD) sets the working directory. */
 int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path);
+/* Names an open descriptor (kernel facts), keeping its close-on-exec. */
+int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path);
 const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);
 int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
 	       uint64_t clone_flags);

@@ -157,8 +157,14 @@ void pr_oct(struct st *s, uint64_t v)
  * strace does so the decoration stays parseable. */
 static void pr_fd_path(struct st *s, const char *path)
 {
+	static const char del[] = " (deleted)";
+	size_t n = strlen(path), dn = sizeof(del) - 1;
+	int deleted = n > dn && !strcmp(path + n - dn, del);
+	const unsigned char *end = (const unsigned char *)path + (deleted ? n - dn : n);
+
+	/* An unlinked file: strace puts "(deleted)" after the brackets. */
 	sb_putc(s->o, '<');
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)path; p < end; p++) {
 		if (*p < ' ' || *p >= 0x7f || *p == '<' || *p == '>' ||
 		    *p == '\\')
 			sb_printf(s->o, "\\x%02x", *p);
@@ -166,6 +172,8 @@ static void pr_fd_path(struct st *s, const char *path)
 			sb_putc(s->o, (char)*p);
 	}
 	sb_putc(s->o, '>');
+	if (deleted)
+		sb_puts(s->o, "(deleted)");
 }
 
 void pr_fd(struct st *s, int fd)

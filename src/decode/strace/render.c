@@ -20,6 +20,7 @@
 
 #include <sonde/signal.h>
 #include <sonde/render.h>
+#include <sonde/payload.h>
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/feed.h"
@@ -278,6 +279,26 @@ static const char *arg_string(const struct sonde_call *c, uint64_t addr,
 	return tmp;
 }
 
+/* What the kernel said the new descriptors are (socket:[N], pipe:[N]). */
+static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+
+		if (p->phase != SONDE_PL_FDINFO || (p->flags & SONDE_PLF_UNREADABLE))
+			continue;
+		for (uint32_t off = 0; off + sizeof(struct sonde_fdinfo) <= p->captured;
+		     off += sizeof(struct sonde_fdinfo)) {
+			struct sonde_fdinfo fi;
+			char name[64];
+
+			memcpy(&fi, p->data + off, sizeof(fi));
+			if (!sonde_fdinfo_name(&fi, name, sizeof(name)))
+				fdtab_name(st->fds, c->sc->hdr.tid, fi.fd, name);
+		}
+	}
+}
+
 static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
@@ -308,6 +329,7 @@ static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 		}
 	}
 	fdtab_apply(st->fds, &f);
+	track_fdinfo(st, c);
 }
 
 struct track_ctx {
@@ -320,6 +342,11 @@ static void track_mid(void *arg)
 	struct track_ctx *t = arg;
 
 	track_fds(t->st, t->c);
+}
+
+static int creates_fd_args(uint32_t nr)
+{
+	return nr == __NR_pipe || nr == __NR_pipe2 || nr == __NR_socketpair;
 }
 
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
@@ -351,7 +378,14 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		pr_prefix(st, sc->hdr.tid);
 		pr_tstamp(st, sc->hdr.ts);
 		st->ret.len = 0;
-		st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc);
+		/* Their arguments name the new descriptors, which -y shows
+		 * already decorated ([3<pipe:[N]>, 4<pipe:[N]>]). */
+		if (creates_fd_args(sc->nr)) {
+			track_fds(st, c);
+			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, NULL, NULL);
+		} else {
+			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc);
+		}
 		if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
 			/* Still blocked when recording stopped. */
 			st->line.len--;
