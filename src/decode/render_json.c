@@ -303,6 +303,31 @@ static void json_exit(struct sonde_render *r, const struct sonde_hdr *rec)
 			  json_bool(rec->flags & SONDE_EXIT_GROUP_DEAD));
 }
 
+/* ,"launched":B,"cwd":"/x","fds":[{"fd":0,"path":"/dev/pts/0","cloexec":false}],
+ * "fds_truncated":B: what the process held when recording began. */
+static void json_proc_fds(struct sonde_line *l, const struct sonde_hdr *rec)
+{
+	const char *path;
+	unsigned int fl;
+	size_t off = 0, len;
+	int fd, n = 0;
+
+	sonde_line_printf(l, ",\"launched\":%s", json_bool(rec->flags & SONDE_PROC_LAUNCHED));
+	if (!(rec->flags & SONDE_PROC_FDS))
+		return;
+	while (sonde_proc_fd_next(rec, &off, &fd, &path, &len, &fl)) {
+		if (fd == -100) {
+			json_key_str(l, "cwd", path, len);
+			continue;
+		}
+		sonde_line_printf(l, "%s{\"fd\":%d", n++ ? "," : ",\"fds\":[", fd);
+		json_key_str(l, "path", path, len);
+		sonde_line_printf(l, ",\"cloexec\":%s}", json_bool(fl & SONDE_PROC_FD_CLOEXEC));
+	}
+	sonde_line_printf(l, "%s,\"fds_truncated\":%s", n ? "]" : ",\"fds\":[]",
+			  json_bool(rec->flags & SONDE_PROC_FDS_TRUNC));
+}
+
 static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	struct sonde_line *l = &r->line;
@@ -317,6 +342,7 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 		sonde_line_printf(l, ",\"ppid\":%" PRIu32, e->ppid);
 		json_key_str(l, "comm", e->comm, SONDE_COMM_LEN);
 		json_argv(l, "cmdline", (const char *)(e + 1), e->cmdline_len);
+		json_proc_fds(l, rec);
 		break;
 	}
 	case SONDE_REC_LOST: {

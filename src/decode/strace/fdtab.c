@@ -252,6 +252,38 @@ int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
 	return 0;
 }
 
+int fdtab_reset(struct fdtab *t, uint32_t tid)
+{
+	struct task *k = task_get(t, tid);
+
+	if (!k)
+		return -ENOMEM;
+	for (int i = 0; i < k->files->n; i++) {
+		free(k->files->fd[i].path);
+		k->files->fd[i].path = NULL;
+		k->files->fd[i].cloexec = 0;
+	}
+	return 0;
+}
+
+int fdtab_open(struct fdtab *t, uint32_t tid, int fd, const char *path, int cloexec)
+{
+	struct task *k;
+
+	if (fd == -100 || !tid)
+		return fdtab_set(t, tid, fd, path);
+	k = task_get(t, tid);
+	if (!k)
+		return -ENOMEM;
+	return fd_set_path(k->files, fd, path, cloexec);
+}
+
+void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid)
+{
+	if (tgid != tid && !task_find(t, tid) && task_find(t, tgid))
+		fdtab_fork(t, tgid, tid, CLONE_FILES | CLONE_FS);
+}
+
 int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path)
 {
 	struct task *k = task_get(t, tid);

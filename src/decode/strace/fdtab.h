@@ -24,6 +24,12 @@ struct fdtab *fdtab_new(void);
 void fdtab_free(struct fdtab *t);
 /* fd -100 (AT_FDCWD) sets the working directory. */
 int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path);
+/* Forgets every descriptor of tid (its table is about to be listed). */
+int fdtab_reset(struct fdtab *t, uint32_t tid);
+/* An open descriptor of tid; fd -100 sets the working directory. */
+int fdtab_open(struct fdtab *t, uint32_t tid, int fd, const char *path, int cloexec);
+/* A thread first seen after recording began shares its process's table. */
+void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid);
 /* Names an open descriptor (kernel facts), keeping its close-on-exec. */
 int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path);
 const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);

@@ -21,6 +21,7 @@
 #include <sonde/signal.h>
 #include <sonde/render.h>
 #include <sonde/payload.h>
+#include <sonde/analysis.h>
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/feed.h"
@@ -370,6 +371,7 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	size_t col;
 	int rc = 0;
 
+	fdtab_thread(st->fds, sc->hdr.pid, sc->hdr.tid);
 	if (!shown(st, sc)) {
 		track_fds(st, c);
 		return 0;
@@ -471,9 +473,34 @@ static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	return emit(st);
 }
 
+/* What a process held when recording began (attached, or the command
+ * sonde started), replacing what the table guessed for it. */
+static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	char path[4097];
+	const char *p;
+	unsigned int fl;
+	size_t off = 0, len;
+	int fd, e;
+
+	if (!(rec->flags & SONDE_PROC_FDS))
+		return 0;
+	e = fdtab_reset(st->fds, rec->tid);
+	while (!e && sonde_proc_fd_next(rec, &off, &fd, &p, &len, &fl)) {
+		if (len >= sizeof(path))
+			continue;
+		memcpy(path, p, len);
+		path[len] = 0;
+		e = fdtab_open(st->fds, rec->tid, fd, path, !!(fl & SONDE_PROC_FD_CLOEXEC));
+	}
+	return e;
+}
+
 int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
 	switch (rec->type) {
+	case SONDE_REC_PROC:
+		return track_proc(st, rec);
 	case SONDE_REC_FORK: {
 		const struct sonde_ev_fork *f = (const void *)rec;
 
