@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# -y as strace prints it: the fd_paths fixture (pipes, socket pairs, UNIX
+# and inet sockets, eventfd, epoll, timerfd, signalfd, inotify, pidfd,
+# memfd, dup'ed, forked and inherited descriptors) under Debian's
+# `strace -f -y` and under `sonde strace -f -y`, compared by strace_norm.py
+# (inode numbers renamed in order of appearance on each side, so the same
+# inode is the same name on both); `sonde print --strace -y` of a recorded
+# run the same way; `sonde strace -y -p` naming the descriptors a process
+# held before it was attached, as /proc/PID/fd did; print --json's proc
+# record listing the launched command's inherited descriptors.
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v strace >/dev/null || { notok "strace_fdpaths: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+F=$FIX/fd_paths
+D=$TMP/d
+mkdir -p "$D"
+
+# Lines naming a descriptor without a path must all match; the symbolic
+# links strace resolves and sonde cannot offline are docs/strace-differences.md.
+fdcheck() {
+	local what=$1 ref=$2 got=$3 res m t bad
+	res=$(python3 tests/integration/strace_norm.py "$ref" "$got")
+	read -r _ m t <<<"$(head -1 <<<"$res")"
+	echo "# strace_fdpaths $what: $m of $t strace lines matched"
+	bad=$(tail -n +2 <<<"$res" | grep -E '(pipe|socket):\[|anon_inode:|memfd:')
+	if [ -z "$bad" ]; then
+		ok "strace_fdpaths $what: every pipe, socket, anon_inode and memfd line as strace -y"
+	else
+		notok "strace_fdpaths $what: lines differ: $(head -c 600 <<<"$bad")"
+	fi
+}
+
+# --- 1. sonde strace -f -y against strace -f -y, 0 and 1 inherited pipes --
+(cd "$D" && echo go | strace -f -y -o "$TMP/a.strace" "$F" run "$D/sock" 2>/dev/null | cat >/dev/null)
+(cd "$D" && echo go | "$SONDE" strace -f -y -o "$TMP/a.sonde" "$F" run "$D/sock" 2>"$TMP/a.err" | cat >/dev/null)
+check "strace_fdpaths: strace's log names sockets and pipes (the reference is not empty)" \
+	grep -q 'socket:\[[0-9]*\]' "$TMP/a.strace"
+check "strace_fdpaths: inherited stdin is pipe:[N]" grep -qE 'read\(0<pipe:\[[0-9]+\]>, "go' "$TMP/a.sonde"
+check "strace_fdpaths: inherited stdout is pipe:[N]" grep -qE 'write\(1<pipe:\[[0-9]+\]>, "start' "$TMP/a.sonde"
+check "strace_fdpaths: pipe2 shows both ends decorated" \
+	grep -qE 'pipe2\(\[3<pipe:\[([0-9]+)\]>, 4<pipe:\[\1\]>\], O_CLOEXEC\)' "$TMP/a.sonde"
+check "strace_fdpaths: eventfd2 returns anon_inode:[eventfd]" \
+	grep -qE 'eventfd2\(0, EFD_CLOEXEC\) += [0-9]+<anon_inode:\[eventfd\]>' "$TMP/a.sonde"
+fdcheck "sonde strace -y" "$TMP/a.strace" "$TMP/a.sonde"
+
+# --- 2. record, then print --strace -y -------------------------------------
+(cd "$D" && echo go | "$SONDE" record -q -o "$TMP/b.trace" -- "$F" run "$D/sock" 2>/dev/null | cat >/dev/null)
+"$SONDE" print --strace -y "$TMP/b.trace" > "$TMP/b.print" 2>"$TMP/b.err"
+fdcheck "print --strace -y" "$TMP/a.strace" "$TMP/b.print"
+
+# --- 3. -p: what the process held before it was attached ----------------
+mkfifo "$TMP/fifo"
+"$F" attach "$D/sock2" < "$TMP/fifo" > "$TMP/c.stdout" 2>/dev/null &
+fpid=$!
+exec 7>"$TMP/fifo"
+for _ in $(seq 500); do grep -q ready "$TMP/c.stdout" 2>/dev/null && break; sleep 0.01; done
+for f in /proc/$fpid/fd/*; do echo "${f##*/} $(readlink "$f")"; done > "$TMP/c.links"
+"$SONDE" strace -y -p "$fpid" -o "$TMP/c.sonde" 2>"$TMP/c.err" &
+spid=$!
+for _ in $(seq 1000); do grep -q attached "$TMP/c.err" 2>/dev/null && break; sleep 0.01; done
+echo g >&7
+exec 7>&-
+wait "$fpid"
+for _ in $(seq 500); do kill -0 "$spid" 2>/dev/null || break; sleep 0.01; done
+kill "$spid" 2>/dev/null
+wait "$spid"
+check "strace_fdpaths -p: each descriptor held before attaching named as /proc/PID/fd did" \
+	python3 - "$TMP/c.links" "$TMP/c.sonde" <<'EOF'
+import re, sys
+links = dict(l.rstrip('\n').split(' ', 1) for l in open(sys.argv[1]) if ' ' in l)
+seen, bad = {}, []
+for line in open(sys.argv[2]):
+    if 'dup' in line or 'fcntl(' in line and 'F_DUPFD' in line:
+        break  # descriptors made after attaching from here on
+    for fd, name, deleted in re.findall(r'\b(\d+)<([^>]*)>(\(deleted\))?', line):
+        seen.setdefault(fd, name + (' (deleted)' if deleted else ''))
+used = [fd for fd in links if fd in seen]
+for fd in used:
+    if seen[fd] != links[fd]:
+        bad.append('%s: %s != %s' % (fd, seen[fd], links[fd]))
+kinds = ''.join(links[fd] for fd in used)
+for want in ('pipe:[', 'socket:[', 'anon_inode:[eventfd]', 'anon_inode:[eventpoll]', '/memfd:', 'fifo'):
+    if want not in kinds:
+        bad.append('nothing named %s' % want)
+print('\n'.join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+
+# --- 4. print --json: the launched command's inherited descriptors --------
+"$SONDE" print --json "$TMP/b.trace" > "$TMP/b.json"
+check "strace_fdpaths --json: proc record of the launched command lists fd 0 as a pipe" \
+	python3 - "$TMP/b.json" <<'EOF'
+import json, sys
+procs = [o for o in map(json.loads, open(sys.argv[1])) if o['type'] == 'proc']
+p = [o for o in procs if o.get('launched')]
+ok = len(p) == 1 and p[0]['fds'][0]['fd'] == 0 and p[0]['fds'][0]['path'].startswith('pipe:[') \
+    and p[0]['cwd'].endswith('/d') and not p[0]['fds_truncated']
+sys.exit(0 if ok else 1)
+EOF
