@@ -140,6 +140,17 @@ int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
  */
 struct sonde_fdinfo;
 int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len);
+/*
+ * -y for other renderers (print --json -y): with st made with out NULL
+ * (it prints nothing, sonde_strace_record only learns from fork, exit and
+ * proc records), appends to members "FD":"PATH" for every descriptor the
+ * strace line of the call names, as -y would decorate it (arguments before
+ * the call's effect, return value and fd arrays after), and applies the
+ * call to the descriptor tables. 0 or -ENOMEM.
+ */
+struct sonde_line;
+int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
+			  struct sonde_line *members);
 /* Renders one syscall (with its payloads). */
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
 /*

@@ -44,7 +44,7 @@
 	"  -v                      text: structs and arrays in full (strace -v)\n"            \
 	"  -y                      --strace: descriptors with what they refer to,\n"         \
 	"                          3</etc/passwd>, 4<socket:[1234]> (strace -y);\n"         \
-	"                          --json: \"fd_path\" members next to them\n"              \
+	"                          --json: \"fd_paths\", {\"4\":\"socket:[1234]\"}\n"   \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
@@ -227,6 +227,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			a->strace ? "--strace" : a->format);
 		return -1;
 	}
+	a->ropts.fd_paths = a->fdpaths;
 	if (a->fdpaths && !a->strace && strcmp(a->format, "json")) {
 		cli_err("print", "-y needs --strace or --json (the %s output does not show "
 				 "descriptor paths)", a->format);

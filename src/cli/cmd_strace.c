@@ -511,6 +511,16 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, int 
 	sonde_strace_opts_init(&o);
 	o.pid_prefix = 1;
 	o.decode_fds = decode_fds;
+	if (decode_fds) {
+		/* -y names descriptors from every call: the renderer sees them
+		 * all and applies -e trace=, -z and -Z itself, as strace. */
+		o.filter_on = (uint8_t)scan->filter.has_sc;
+		o.trace = scan->filter.sc;
+		o.only_failed = scan->filter.status == SONDE_STATUS_FAILED;
+		o.only_ok = scan->filter.status == SONDE_STATUS_SUCCESSFUL;
+		scan->filter.has_sc = 0;
+		scan->filter.status = SONDE_STATUS_ANY;
+	}
 	o.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
 	st = sonde_strace_new(&o, out);
 	if (!st)

@@ -17,7 +17,11 @@
  *            any; with --payload, payload: the captured memory, one
  *            object per argument ({"arg":1,"name":"buf","phase":"exit",
  *            "addr":"0x...","requested":N,"returned":N,"captured":N,
- *            "unreadable":false,"encoding":"hex","data":"..."})
+ *            "unreadable":false,"encoding":"hex","data":"..."}; the
+ *            kernel's descriptor facts have "phase":"fdinfo"); with -y,
+ *            fd_paths: what each descriptor the call names referred to,
+ *            by number, as strace -y shows it ({"3":"/etc/passwd",
+ *            "4":"socket:[1234]"})
  *   switch   prev_comm, prev_prio, prev_state (raw), prev_state_name,
  *            next_pid, next_tid, next_comm, next_prio
  *   wakeup   prio, target_cpu, waker_pid, waker_tid, new
@@ -25,7 +29,9 @@
  *   exec     filename, argv, argc, argv_truncated, old_tid, comm
  *   exit     status (raw wait status), code or signal + signal_name,
  *            core_dumped, group_dead
- *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind (ring,
+ *   comm     comm;  proc  ppid, comm, cmdline, launched (the command sonde
+ *            started, before its execve), cwd, fds ([{"fd":0,"path":
+ *            "pipe:[123]","cloexec":false}]), fds_truncated;  lost  count, kind (ring,
  *            writer, or live: not shown by `sonde strace --json`, which
  *            could not keep up)
  *   signal   signal (name), si_signo, si_code, si_code_name and the
@@ -50,6 +56,8 @@
 struct json_priv {
 	struct sonde_strace_opts so; /* the decoders' options: -s */
 	struct sonde_line res;	     /* members of "result" */
+	struct sonde_strace *fdp;    /* -y: descriptor tables, prints nothing */
+	struct sonde_line fdm;	     /* members of "fd_paths" */
 };
 
 static int json_open(struct sonde_render *r)
@@ -61,6 +69,17 @@ static int json_open(struct sonde_render *r)
 	sonde_strace_opts_init(&p->so);
 	/* JSON strings are whole unless -s says otherwise. */
 	p->so.strsize = r->opts.strsize;
+	if (r->opts.fd_paths) {
+		struct sonde_strace_opts yo;
+
+		sonde_strace_opts_init(&yo);
+		yo.decode_fds = 1;
+		p->fdp = sonde_strace_new(&yo, NULL);
+		if (!p->fdp) {
+			free(p);
+			return -ENOMEM;
+		}
+	}
 	r->priv = p;
 	return 0;
 }
@@ -70,6 +89,8 @@ static int json_close(struct sonde_render *r)
 	struct json_priv *p = r->priv;
 
 	sonde_line_free(&p->res);
+	sonde_line_free(&p->fdm);
+	sonde_strace_free(p->fdp);
 	free(p);
 	r->priv = NULL;
 	return 0;
@@ -208,6 +229,13 @@ static int json_call(struct sonde_render *r, const struct sonde_call *c)
 			l->oom = 1;
 		if (p->res.len)
 			sonde_line_printf(l, ",\"result\":{%s}", p->res.buf);
+	}
+	if (p->fdp) {
+		sonde_line_reset(&p->fdm);
+		if (sonde_strace_fd_paths(p->fdp, c, &p->fdm))
+			l->oom = 1;
+		if (p->fdm.len)
+			sonde_line_printf(l, ",\"fd_paths\":{%s}", p->fdm.buf);
 	}
 	if (r->opts.payload)
 		json_payload(r, c);
@@ -399,6 +427,10 @@ static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 
 static int json_record(struct sonde_render *r, const struct sonde_hdr *rec)
 {
+	struct json_priv *p = r->priv;
+
+	if (p->fdp)
+		sonde_strace_record(p->fdp, rec);
 	json_head(r, rec);
 	json_by_type[rec->type](r, rec);
 	sonde_line_putc(&r->line, '}');

@@ -47,6 +47,10 @@ fdcheck "sonde strace -y" "$TMP/a.strace" "$TMP/a.sonde"
 (cd "$D" && echo go | "$SONDE" record -q -o "$TMP/b.trace" -- "$F" run "$D/sock" 2>/dev/null | cat >/dev/null)
 "$SONDE" print --strace -y "$TMP/b.trace" > "$TMP/b.print" 2>"$TMP/b.err"
 fdcheck "print --strace -y" "$TMP/a.strace" "$TMP/b.print"
+# -e trace= shows fewer calls, the tables still learn from all of them.
+"$SONDE" print --strace -y -e trace=read,write "$TMP/b.trace" > "$TMP/b.rw" 2>&1
+check "strace_fdpaths: print --strace -y -e trace=read,write still names what filtered-out calls opened" \
+	grep -qE 'write\(8<socket:\[[0-9]+\]>, "z"' "$TMP/b.rw"
 
 # --- 3. -p: what the process held before it was attached ----------------
 mkfifo "$TMP/fifo"
@@ -97,3 +101,25 @@ ok = len(p) == 1 and p[0]['fds'][0]['fd'] == 0 and p[0]['fds'][0]['path'].starts
     and p[0]['cwd'].endswith('/d') and not p[0]['fds_truncated']
 sys.exit(0 if ok else 1)
 EOF
+"$SONDE" print --json -y "$TMP/b.trace" > "$TMP/b.yjson"
+check "strace_fdpaths --json -y: fd_paths name inherited, created, dup'ed and returned descriptors" \
+	python3 - "$TMP/b.yjson" "$TMP/b.print" <<'EOF2'
+import json, re, sys
+calls = [o for o in map(json.loads, open(sys.argv[1])) if o['type'] == 'syscall']
+# The same names as print --strace -y of the same trace, call by call.
+text = [l for l in open(sys.argv[2]) if re.match(r'^\d+ +\w+\(', l)]
+bad = 0
+for o, line in zip(calls, text):
+    want = {}
+    for fd, name, deleted in re.findall(r'\b(\d+)<([^>]*)>(\(deleted\))?', line.split('(', 1)[1]):
+        want.setdefault(fd, name + (' (deleted)' if deleted else ''))
+    if o.get('fd_paths', {}) != want:
+        bad += 1
+        print(o['name'], o.get('fd_paths'), want, file=sys.stderr)
+get = lambda n: [o for o in calls if o['name'] == n]
+ok = len(calls) == len(text) and not bad and \
+    get('read')[-1]['fd_paths'] and \
+    any(v.startswith('pipe:[') for o in get('read') for k, v in o.get('fd_paths', {}).items() if k == '0') and \
+    list(get('eventfd2')[0]['fd_paths'].values()) == ['anon_inode:[eventfd]']
+sys.exit(0 if ok else 1)
+EOF2

@@ -176,6 +176,19 @@ static void pr_fd_path(struct st *s, const char *path)
 		sb_puts(s->o, "(deleted)");
 }
 
+/* ,"FD":"PATH" once per descriptor (the same fd may show twice: dup2). */
+static void fdmap_add(struct sonde_line *l, int fd, const char *path)
+{
+	char key[16];
+	int n = snprintf(key, sizeof(key), "\"%d\":", fd);
+
+	for (size_t i = 0; l->buf && i + (size_t)n <= l->len; i++)
+		if ((i == 0 || l->buf[i - 1] == ',') && !memcmp(l->buf + i, key, (size_t)n))
+			return;
+	sonde_line_printf(l, "%s%s", l->len ? "," : "", key);
+	sonde_line_json_str(l, path, strlen(path));
+}
+
 void pr_fd(struct st *s, int fd)
 {
 	const char *path;
@@ -189,6 +202,8 @@ void pr_fd(struct st *s, int fd)
 		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
 		if (path)
 			pr_fd_path(s, path);
+		if (path && s->fdmap)
+			fdmap_add(s->fdmap, fd, path);
 	}
 }
 

@@ -86,7 +86,7 @@ size_t sonde_strace_format(struct sonde_strace *st,
 
 	sb_init(&a);
 	sb_init(&r);
-	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL);
+	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL, NULL);
 	sb_puts(&a, " = ");
 	if (r.s)
 		sb_puts(&a, r.s);
@@ -107,7 +107,7 @@ int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call
 		return -ENOENT;
 	sb_init(&a);
 	sb_init(&r);
-	st_format_args(&a, o, c, NULL, &r, NULL, NULL);
+	st_format_args(&a, o, c, NULL, &r, NULL, NULL, NULL);
 	if (a.oom || r.oom)
 		call->oom = 1;
 	sonde_line_printf(call, "%s", a.s ? a.s : "");
@@ -384,9 +384,9 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		 * already decorated ([3<pipe:[N]>, 4<pipe:[N]>]). */
 		if (creates_fd_args(sc->nr)) {
 			track_fds(st, c);
-			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, NULL, NULL);
+			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, NULL, NULL, NULL);
 		} else {
-			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc);
+			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc, NULL);
 		}
 		if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
 			/* Still blocked when recording stopped. */
@@ -496,8 +496,50 @@ static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
 	return e;
 }
 
+/* A tracker (no output): only what the descriptor tables learn from. */
+static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	switch (rec->type) {
+	case SONDE_REC_PROC:
+		return track_proc(st, rec);
+	case SONDE_REC_FORK:
+		if (rec->size < sizeof(struct sonde_ev_fork))
+			return -EINVAL;
+		return fdtab_fork(st->fds, rec->tid, ((const struct sonde_ev_fork *)rec)->child_tid,
+				  ((const struct sonde_ev_fork *)rec)->clone_flags);
+	case SONDE_REC_EXIT:
+		fdtab_exit(st->fds, rec->tid);
+		return 0;
+	}
+	return 0;
+}
+
+int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
+			  struct sonde_line *members)
+{
+	struct track_ctx tc = { st, c };
+	struct strbuf a, r;
+	int e;
+
+	sb_init(&a);
+	sb_init(&r);
+	fdtab_thread(st->fds, c->sc->hdr.pid, c->sc->hdr.tid);
+	if (creates_fd_args(c->sc->nr)) {
+		track_fds(st, c);
+		st_format_args(&a, &st->o, c, st->fds, &r, NULL, NULL, members);
+	} else {
+		st_format_args(&a, &st->o, c, st->fds, &r, track_mid, &tc, members);
+	}
+	e = a.oom || r.oom || members->oom ? -ENOMEM : 0;
+	sb_free(&a);
+	sb_free(&r);
+	return e;
+}
+
 int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
+	if (!st->out)
+		return track_record(st, rec);
 	switch (rec->type) {
 	case SONDE_REC_PROC:
 		return track_proc(st, rec);
@@ -558,7 +600,7 @@ int sonde_strace_flush(struct sonde_strace *st)
 	struct feed_sink k = { sink_call, sink_record, st };
 	int e = feed_flush(&st->feed, &k);
 
-	if (!e && fflush(st->out))
+	if (!e && st->out && fflush(st->out))
 		e = -EIO;
 	return e;
 }
