@@ -100,6 +100,9 @@ struct sonde_strace_opts {
 	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
 	uint8_t filter_on;     /* trace below is in force */
 	uint8_t quiet;         /* -qq: no +++ exit lines */
+	uint8_t resolve_links; /* -y: resolve symbolic links in the paths on
+				* the file system of this host, as strace's
+				* /proc/PID/fd shows them (live, same host) */
 	uint64_t sig_hide;     /* -e signal=: bit N-1 set hides signal N */
 	struct sonde_sc_set trace; /* -e trace= */
 	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];

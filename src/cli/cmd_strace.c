@@ -223,6 +223,9 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 	}
 	if (c->strsize_set)
 		c->ropts.strsize = c->so.strsize;
+	c->ropts.fd_paths = c->so.decode_fds;
+	/* Printed live, on the traced program's own file system. */
+	c->so.resolve_links = 1;
 	return 0;
 }
 
@@ -511,6 +514,7 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, int 
 	sonde_strace_opts_init(&o);
 	o.pid_prefix = 1;
 	o.decode_fds = decode_fds;
+	o.resolve_links = sonde_meta_this_host(m);
 	if (decode_fds) {
 		/* -y names descriptors from every call: the renderer sees them
 		 * all and applies -e trace=, -z and -Z itself, as strace. */

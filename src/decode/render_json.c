@@ -74,6 +74,7 @@ static int json_open(struct sonde_render *r)
 
 		sonde_strace_opts_init(&yo);
 		yo.decode_fds = 1;
+		yo.resolve_links = !r->meta || sonde_meta_this_host(r->meta);
 		p->fdp = sonde_strace_new(&yo, NULL);
 		if (!p->fdp) {
 			free(p);

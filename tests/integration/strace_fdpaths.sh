@@ -43,6 +43,21 @@ check "strace_fdpaths: eventfd2 returns anon_inode:[eventfd]" \
 	grep -qE 'eventfd2\(0, EFD_CLOEXEC\) += [0-9]+<anon_inode:\[eventfd\]>' "$TMP/a.sonde"
 fdcheck "sonde strace -y" "$TMP/a.strace" "$TMP/a.sonde"
 
+# Real programs: every line as strace -f -y prints it, links resolved
+# (/lib -> /usr/lib) since sonde strace prints on the program's own host.
+ym=0 yt=0
+for w in "sh -c 'cat /etc/hostname | wc -l'" "ls -la /etc/hostname /usr/share/doc/strace" \
+	 "tar -cf $D/t.tar -C /usr/share/doc strace" "cat /etc/hostname"; do
+	rm -f "$D/t.tar"
+	(cd "$D" && eval "strace -f -y -o $TMP/r.strace $w" </dev/null >/dev/null 2>&1)
+	rm -f "$D/t.tar"
+	(cd "$D" && eval "$SONDE strace -f -y -o $TMP/r.sonde $w" </dev/null >/dev/null 2>&1)
+	read -r _ m t <<<"$(python3 tests/integration/strace_norm.py "$TMP/r.strace" "$TMP/r.sonde" | head -1)"
+	ym=$((ym + m)); yt=$((yt + t))
+done
+echo "# strace_fdpaths real programs: $ym of $yt strace -f -y lines matched"
+check "strace_fdpaths: real programs under -y match strace -f -y (>= 98%)" [ $((ym * 100)) -ge $((yt * 98)) ]
+
 # --- 2. record, then print --strace -y -------------------------------------
 (cd "$D" && echo go | "$SONDE" record -q -o "$TMP/b.trace" -- "$F" run "$D/sock" 2>/dev/null | cat >/dev/null)
 "$SONDE" print --strace -y "$TMP/b.trace" > "$TMP/b.print" 2>"$TMP/b.err"

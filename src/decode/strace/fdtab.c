@@ -56,11 +56,17 @@ struct fdtab {
 	struct task *tasks; /* open addressing on tid, 0 = free */
 	size_t cap, used;
 	struct task tmpl;   /* what a task seen for the first time inherits */
+	int links;	    /* resolve symbolic links (fdtab_resolve_links) */
 };
 
 struct fdtab *fdtab_new(void)
 {
 	return calloc(1, sizeof(struct fdtab));
+}
+
+void fdtab_resolve_links(struct fdtab *t, int on)
+{
+	t->links = on;
 }
 
 static void files_put(struct files *f)
@@ -445,6 +451,35 @@ static int resolve(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 	return 0;
 }
 
+/*
+ * The path as /proc/PID/fd would show it: symbolic links resolved on
+ * this host (/lib/x.so -> /usr/lib/x.so). A file gone since keeps its
+ * resolved directory. /proc/self, /dev/fd, /dev/std* would resolve to
+ * sonde's own: left alone, as are paths that do not resolve at all.
+ */
+static void resolve_links(struct fdtab *t, char *abs, size_t len)
+{
+	char *r, *slash;
+
+	if (!t->links || !strncmp(abs, "/proc/", 6) || !strcmp(abs, "/proc") ||
+	    !strncmp(abs, "/dev/fd", 7) || !strncmp(abs, "/dev/std", 8))
+		return;
+	r = realpath(abs, NULL);
+	if (!r && (slash = strrchr(abs, '/')) && slash != abs) {
+		char *dir;
+
+		*slash = 0;
+		dir = realpath(abs, NULL);
+		*slash = '/';
+		if (dir && asprintf(&r, "%s%s", strcmp(dir, "/") ? dir : "", slash) < 0)
+			r = NULL;
+		free(dir);
+	}
+	if (r && strlen(r) < len)
+		memcpy(abs, r, strlen(r) + 1);
+	free(r);
+}
+
 static void fd_dup(struct fdtab *t, uint32_t tid, int oldfd, int newfd,
 		   int cloexec)
 {
@@ -496,10 +531,12 @@ static void on_open(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 {
 	char abs[4096];
 
-	if (resolve(t, tid, dirfd, path, abs, sizeof(abs)))
+	if (resolve(t, tid, dirfd, path, abs, sizeof(abs))) {
 		fd_new(t, tid, fd, NULL, !!(flags & O_CLOEXEC));
-	else
-		fd_new(t, tid, fd, abs, !!(flags & O_CLOEXEC));
+		return;
+	}
+	resolve_links(t, abs, sizeof(abs));
+	fd_new(t, tid, fd, abs, !!(flags & O_CLOEXEC));
 }
 
 void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
@@ -612,8 +649,10 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 		if (c->path0) {
 			char abs[4096];
 
-			if (!resolve(t, tid, -100, c->path0, abs, sizeof(abs)))
+			if (!resolve(t, tid, -100, c->path0, abs, sizeof(abs))) {
+				resolve_links(t, abs, sizeof(abs));
 				fdtab_set(t, tid, -100, abs);
+			}
 		}
 		break;
 	case __NR_fchdir: {

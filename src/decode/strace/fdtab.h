@@ -21,6 +21,9 @@ struct fdtab_call {
 };
 
 struct fdtab *fdtab_new(void);
+/* Paths opened or chdir'ed to get their symbolic links resolved on this
+ * host's file system (the traced program's, when printing live). */
+void fdtab_resolve_links(struct fdtab *t, int on);
 void fdtab_free(struct fdtab *t);
 /* fd -100 (AT_FDCWD) sets the working directory. */
 int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path);

@@ -52,6 +52,7 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 		free(st);
 		return NULL;
 	}
+	fdtab_resolve_links(st->fds, o->resolve_links);
 	return st;
 }
 
