@@ -177,12 +177,16 @@ struct sonde_ev_lost {
 
 /* sonde_ev_proc.hdr.flags */
 #define SONDE_PROC_FDS 0x1      /* the descriptors follow the cmdline */
-#define SONDE_PROC_FDS_TRUNC 0x2 /* more descriptors than the record holds */
+#define SONDE_PROC_FDS_MORE 0x2 /* the list goes on in the next PROC record
+				 * of this pid, flagged FDS_CONT */
 #define SONDE_PROC_LAUNCHED 0x4 /* the command sonde started, seen stopped
 				 * before its execve: only the descriptors
 				 * are its own (comm, cmdline and ppid are
 				 * the recorder's child's); not a process
 				 * to name, not one attached to */
+#define SONDE_PROC_FDS_CONT 0x8 /* more descriptors of the previous PROC
+				 * record of this pid (cmdline_len 0): not a
+				 * process to name either */
 
 /*
  * Written by user space, not BPF: a process that existed before recording

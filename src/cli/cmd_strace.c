@@ -374,7 +374,8 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	int e;
 
 	/* strace's "Process N attached", once -p's process is traced. */
-	if (h->type == SONDE_REC_PROC && !(h->flags & SONDE_PROC_LAUNCHED) && c->npids &&
+	if (h->type == SONDE_REC_PROC &&
+	    !(h->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT)) && c->npids &&
 	    !c->so.quiet)
 		fprintf(stderr, "sonde strace: Process %u attached\n", h->pid);
 	if (!lo->first_tid && h->type == SONDE_REC_SYSCALL)

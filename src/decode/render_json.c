@@ -31,7 +31,9 @@
  *            core_dumped, group_dead
  *   comm     comm;  proc  ppid, comm, cmdline, launched (the command sonde
  *            started, before its execve), cwd, fds ([{"fd":0,"path":
- *            "pipe:[123]","cloexec":false}]), fds_truncated;  lost  count, kind (ring,
+ *            "pipe:[123]","cloexec":false}]), fds_more (the list goes on in
+ *            the next proc record of the pid), fds_continued (this one
+ *            continues the previous);  lost  count, kind (ring,
  *            writer, or live: not shown by `sonde strace --json`, which
  *            could not keep up)
  *   signal   signal (name), si_signo, si_code, si_code_name and the
@@ -333,7 +335,8 @@ static void json_exit(struct sonde_render *r, const struct sonde_hdr *rec)
 }
 
 /* ,"launched":B,"cwd":"/x","fds":[{"fd":0,"path":"/dev/pts/0","cloexec":false}],
- * "fds_truncated":B: what the process held when recording began. */
+ * "fds_more":B,"fds_continued":B: what the process held when recording
+ * began. */
 static void json_proc_fds(struct sonde_line *l, const struct sonde_hdr *rec)
 {
 	const char *path;
@@ -353,8 +356,9 @@ static void json_proc_fds(struct sonde_line *l, const struct sonde_hdr *rec)
 		json_key_str(l, "path", path, len);
 		sonde_line_printf(l, ",\"cloexec\":%s}", json_bool(fl & SONDE_PROC_FD_CLOEXEC));
 	}
-	sonde_line_printf(l, "%s,\"fds_truncated\":%s", n ? "]" : ",\"fds\":[]",
-			  json_bool(rec->flags & SONDE_PROC_FDS_TRUNC));
+	sonde_line_printf(l, "%s,\"fds_more\":%s,\"fds_continued\":%s", n ? "]" : ",\"fds\":[]",
+			  json_bool(rec->flags & SONDE_PROC_FDS_MORE),
+			  json_bool(rec->flags & SONDE_PROC_FDS_CONT));
 }
 
 static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)

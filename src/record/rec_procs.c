@@ -169,64 +169,84 @@ static int proc_fd_cloexec(pid_t tgid, int fd)
 	return f && (strtoul(f + 6, NULL, 8) & O_CLOEXEC);
 }
 
+/* A PROC record being filled: a full one goes out and the list goes on
+ * in the next (SONDE_PROC_FDS_MORE, then SONDE_PROC_FDS_CONT). */
+struct proc_out {
+	struct rec_consumer *c;
+	unsigned int stream;
+	struct sonde_ev_proc *ev;
+	size_t off;
+	int err;
+};
+
+static void proc_send(struct proc_out *o)
+{
+	int e;
+
+	o->ev->hdr.ts = rec_now_mono();
+	o->ev->hdr.size = (uint16_t)o->off;
+	o->ev->hdr.cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
+	e = rec_consumer_append(o->c, o->stream, &o->ev->hdr);
+	if (e && !o->err)
+		o->err = e;
+}
+
+static void proc_add_fd(struct proc_out *o, int fd, const char *path, size_t len, uint16_t flags)
+{
+	size_t need = SONDE_REC_ALIGN(sizeof(struct sonde_proc_fd) + len);
+	struct sonde_proc_fd *e;
+
+	if (o->off + need > PROC_REC_MAX) {
+		o->ev->hdr.flags |= SONDE_PROC_FDS_MORE;
+		proc_send(o);
+		/* The continuation: the same header, no cmdline. */
+		o->ev->hdr.flags = (o->ev->hdr.flags & ~SONDE_PROC_FDS_MORE) | SONDE_PROC_FDS_CONT;
+		o->ev->cmdline_len = 0;
+		o->off = sizeof(*o->ev);
+	}
+	e = (void *)((char *)o->ev + o->off);
+	memset(e, 0, need);
+	e->fd = fd;
+	e->path_len = (uint16_t)len;
+	e->flags = flags;
+	memcpy(e + 1, path, len);
+	o->off += need;
+}
+
 /*
  * Appends what each descriptor of tgid refers to, as /proc/PID/fd links
- * say ("/dev/pts/0", "pipe:[123]", "socket:[456]"), from byte off of the
- * record; returns the record's new size.
+ * say ("/dev/pts/0", "pipe:[123]", "socket:[456]"), the working directory
+ * first as fd AT_FDCWD (-100).
  */
-static size_t proc_fds(pid_t tgid, char *rec, size_t off, uint16_t *flags)
+static void proc_fds(struct proc_out *o, pid_t tgid)
 {
 	char link[64], path[PATH_MAX];
 	size_t n;
 	int *fds = proc_fd_list(tgid, &n);
-	ssize_t cwd;
+	ssize_t len;
 
-	/* The working directory first, as fd AT_FDCWD (-100). */
+	o->ev->hdr.flags |= SONDE_PROC_FDS;
 	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tgid);
-	cwd = readlink(link, path, sizeof(path));
-	if (cwd > 0 && cwd < (ssize_t)sizeof(path)) {
-		struct sonde_proc_fd *e = (void *)(rec + off);
-		size_t need = SONDE_REC_ALIGN(sizeof(*e) + (size_t)cwd);
-
-		memset(e, 0, need);
-		e->fd = -100;
-		e->path_len = (uint16_t)cwd;
-		memcpy(e + 1, path, (size_t)cwd);
-		off += need;
-	}
+	len = readlink(link, path, sizeof(path));
+	if (len > 0 && len < (ssize_t)sizeof(path))
+		proc_add_fd(o, -100, path, (size_t)len, 0);
 	for (size_t i = 0; i < n; i++) {
-		struct sonde_proc_fd *e = (void *)(rec + off);
-		ssize_t len;
-		size_t need;
-
 		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tgid, fds[i]);
 		len = readlink(link, path, sizeof(path));
 		if (len <= 0 || len >= (ssize_t)sizeof(path))
 			continue; /* closed meanwhile */
-		need = SONDE_REC_ALIGN(sizeof(*e) + (size_t)len);
-		if (off + need > PROC_REC_MAX) {
-			*flags |= SONDE_PROC_FDS_TRUNC;
-			break;
-		}
-		memset(e, 0, need);
-		e->fd = fds[i];
-		e->path_len = (uint16_t)len;
-		e->flags = proc_fd_cloexec(tgid, fds[i]) ? SONDE_PROC_FD_CLOEXEC : 0;
-		memcpy(e + 1, path, (size_t)len);
-		off += need;
+		proc_add_fd(o, fds[i], path, (size_t)len,
+			    proc_fd_cloexec(tgid, fds[i]) ? SONDE_PROC_FD_CLOEXEC : 0);
 	}
-	*flags |= SONDE_PROC_FDS;
 	free(fds);
-	return off;
 }
 
 static int proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, uint16_t flags)
 {
-	struct sonde_ev_proc *ev = calloc(1, PROC_REC_MAX);
+	struct proc_out o = { .c = c, .stream = stream, .ev = calloc(1, PROC_REC_MAX) };
+	struct sonde_ev_proc *ev = o.ev;
 	char comm[64];
-	size_t size;
 	ssize_t n;
-	int e;
 
 	if (!ev)
 		return -ENOMEM;
@@ -241,17 +261,15 @@ static int proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, u
 	n = proc_read(tgid, "cmdline", (char *)(ev + 1), SONDE_EXEC_DATA_MAX);
 	ev->cmdline_len = n > 0 ? (uint32_t)n : 0;
 	ev->ppid = (uint32_t)status_field(tgid, "PPid");
-	size = proc_fds(tgid, (char *)ev, SONDE_REC_ALIGN(sizeof(*ev) + ev->cmdline_len), &flags);
-	ev->hdr.ts = rec_now_mono();
 	ev->hdr.pid = tgid;
 	ev->hdr.tid = tgid;
 	ev->hdr.type = SONDE_REC_PROC;
-	ev->hdr.size = (uint16_t)size;
-	ev->hdr.cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
 	ev->hdr.flags = flags;
-	e = rec_consumer_append(c, stream, &ev->hdr);
+	o.off = SONDE_REC_ALIGN(sizeof(*ev) + ev->cmdline_len);
+	proc_fds(&o, tgid);
+	proc_send(&o);
 	free(ev);
-	return e;
+	return o.err;
 }
 
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid)

@@ -113,7 +113,7 @@ import json, sys
 procs = [o for o in map(json.loads, open(sys.argv[1])) if o['type'] == 'proc']
 p = [o for o in procs if o.get('launched')]
 ok = len(p) == 1 and p[0]['fds'][0]['fd'] == 0 and p[0]['fds'][0]['path'].startswith('pipe:[') \
-    and p[0]['cwd'].endswith('/d') and not p[0]['fds_truncated']
+    and p[0]['cwd'].endswith('/d') and not p[0]['fds_more']
 sys.exit(0 if ok else 1)
 EOF
 "$SONDE" print --json -y "$TMP/b.trace" > "$TMP/b.yjson"
@@ -138,3 +138,37 @@ ok = len(calls) == len(text) and not bad and \
     list(get('eventfd2')[0]['fd_paths'].values()) == ['anon_inode:[eventfd]']
 sys.exit(0 if ok else 1)
 EOF2
+
+# --- 5. more descriptors than one PROC record holds (64 KiB): continued --
+mkfifo "$TMP/fifo2"
+(ulimit -n 4096 && exec python3 -S -c '
+import os, sys
+fds = [os.open("/dev/null", os.O_WRONLY) for _ in range(3000)]
+print("ready", flush=True)
+sys.stdin.read(1)
+os.write(fds[-1], b"x")
+' < "$TMP/fifo2" > "$TMP/m.stdout") &
+mpid=$!
+exec 7>"$TMP/fifo2"
+for _ in $(seq 500); do grep -q ready "$TMP/m.stdout" 2>/dev/null && break; sleep 0.01; done
+"$SONDE" record -q -p "$mpid" -o "$TMP/m.trace" 2>"$TMP/m.err" &
+spid=$!
+for _ in $(seq 1000); do [ -s "$TMP/m.trace" ] && break; sleep 0.01; done
+sleep 0.5
+echo g >&7
+exec 7>&-
+wait "$mpid"
+for _ in $(seq 500); do kill -0 "$spid" 2>/dev/null || break; sleep 0.01; done
+kill "$spid" 2>/dev/null
+wait "$spid"
+"$SONDE" print --json "$TMP/m.trace" | python3 -c '
+import json, sys
+p = [o for o in map(json.loads, sys.stdin) if o["type"] == "proc"]
+print(len(p), sum(len(o["fds"]) for o in p), p[0]["fds_more"], p[-1]["fds_continued"])' > "$TMP/m.procs"
+check "strace_fdpaths: 3000 descriptors go in continued proc records ($(cat "$TMP/m.procs"))" \
+	grep -qE '^[2-9] 300[3-9] True True$' "$TMP/m.procs"
+"$SONDE" print --strace -y "$TMP/m.trace" > "$TMP/m.print"
+check "strace_fdpaths: the last of them is named" grep -qE 'write\([0-9]+</dev/null>, "x", 1\)' "$TMP/m.print"
+"$SONDE" print "$TMP/m.trace" > "$TMP/m.text"
+check "strace_fdpaths: a continuation is not printed as a process" \
+	[ "$(grep -c -- '--- process' "$TMP/m.text")" = 1 ]

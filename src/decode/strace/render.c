@@ -486,7 +486,8 @@ static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
 
 	if (!(rec->flags & SONDE_PROC_FDS))
 		return 0;
-	e = fdtab_reset(st->fds, rec->tid);
+	/* A continuation adds to the list of the record before. */
+	e = rec->flags & SONDE_PROC_FDS_CONT ? 0 : fdtab_reset(st->fds, rec->tid);
 	while (!e && sonde_proc_fd_next(rec, &off, &fd, &p, &len, &fl)) {
 		if (len >= sizeof(path))
 			continue;
