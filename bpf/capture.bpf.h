@@ -442,6 +442,9 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FDINFO:
 		cap_fdinfo(c, a, size);
 		break;
+	case SONDE_CAP_SOCKINFO:
+		cap_sockinfo(c, a, size);
+		break;
 	case SONDE_CAP_SIGMASK: {
 		/*
 		 * At rt_sigreturn's entry the user stack pointer is at the
@@ -495,7 +498,7 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		if (!(it->phase & (phase ? SONDE_CAP_EXIT : SONDE_CAP_ENTRY)))
 			continue;
 		/* Output memory of a failed call holds nothing it produced. */
-		if (phase && ret < 0 && ret >= -4095)
+		if (phase && ret < 0 && ret >= -4095 && it->kind != SONDE_CAP_SOCKINFO)
 			continue;
 		c.faulted = 0;
 		cap_item(&c, it->kind, it->arg, it->aux, it->size);

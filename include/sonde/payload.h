@@ -114,6 +114,37 @@ struct sonde_fdinfo {
 	char name[SONDE_FDINFO_NAME]; /* d_name: "[eventfd]", "memfd:x", "" */
 };
 
+/*
+ * Socket facts (SONDE_CAP_SOCKINFO): a payload record of phase
+ * SONDE_PLR_PHASE_SOCKINFO, addr 0, whose data is one struct
+ * sonde_sockinfo per socket, read from struct sock at sys_exit of the
+ * calls that create sockets or give them addresses (socket, socketpair,
+ * accept, accept4, bind, listen, connect): what strace -yy learns from
+ * sock_diag ("TCP:[127.0.0.1:80->127.0.0.1:5555]", "UNIX-STREAM:[5->6]").
+ */
+#define SONDE_PLR_PHASE_SOCKINFO 3
+#define SONDE_SOCK_PROTO 32
+#define SONDE_SOCK_PATH 108
+
+struct sonde_sockinfo {
+	__s32 fd;
+	__u16 family;	/* AF_* */
+	__u16 type;	/* SOCK_STREAM, SOCK_DGRAM... */
+	__u64 ino;	/* the socket's inode */
+	__u64 peer_ino; /* AF_UNIX: the connected peer's inode, 0 = none */
+	__u8 laddr[16]; /* AF_INET(6): local address (IPv4 in the first 4) */
+	__u8 raddr[16]; /* remote address */
+	__u16 lport;	/* host order; 0 = not bound */
+	__u16 rport;	/* host order; 0 = not connected */
+	__u32 portid;	/* AF_NETLINK: port id, 0 = not bound */
+	__u16 protocol; /* sk_protocol (the netlink family) */
+	__u16 path_len; /* AF_UNIX: bytes of path (abstract: starts with NUL) */
+	__u32 _pad;
+	char proto[SONDE_SOCK_PROTO]; /* sk_prot->name: "TCP", "UNIX-STREAM" */
+	char path[SONDE_SOCK_PATH];   /* AF_UNIX: the bound (or listener's) name */
+	__u8 _pad2[4];
+};
+
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items. */
 #define SONDE_CAP_ITEMS 6
 
@@ -133,6 +164,10 @@ enum sonde_cap_kind {
 	SONDE_CAP_FDINFO,  /* exit: what the descriptors the call created are
 			    * (bpf/fdinfo.h): size 0 = the return value,
 			    * size 2 = the int[2] at arg (pipe, socketpair) */
+	SONDE_CAP_SOCKINFO, /* exit, also of a failed call: the sockets' names
+			     * and addresses for -yy (bpf/fdinfo.h): size 0 =
+			     * the return value, 1 = the fd in arg, 2 = the
+			     * int[2] at arg */
 };
 
 /* sonde_cap_item.phase bits */

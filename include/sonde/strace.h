@@ -34,6 +34,7 @@ enum sonde_pl_phase {
 	SONDE_PL_EXIT = 1,  /* read at sys_exit: what the kernel produced */
 	SONDE_PL_FDINFO = 2, /* not memory: struct sonde_fdinfo[] of the
 			      * descriptors the call created (payload.h) */
+	SONDE_PL_SOCKINFO = 3, /* not memory: struct sonde_sockinfo[] (-yy) */
 };
 
 /* sonde_payload.flags */
@@ -93,7 +94,7 @@ struct sonde_strace_opts {
 	uint8_t show_time;     /* -T */
 	uint8_t verbose;       /* -v: structs and arrays in full */
 	uint8_t xlat;          /* -X: enum sonde_xlat_style */
-	uint8_t decode_fds;    /* -y */
+	uint8_t decode_fds;    /* -y: 1, -yy: 2 (socket endpoints) */
 	uint8_t only_ok;       /* -z: successful calls only */
 	uint8_t only_failed;   /* -Z: failed calls only */
 	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx) */
@@ -143,6 +144,11 @@ int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
  */
 struct sonde_fdinfo;
 int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len);
+/* -yy's name of a socket, as strace builds it from sock_diag:
+ * "TCP:[127.0.0.1:80->127.0.0.1:5555]", "UNIX-STREAM:[12->13,"/x"]",
+ * "NETLINK:[ROUTE:123]", else "PROTO:[INO]". */
+struct sonde_sockinfo;
+void sonde_sockinfo_name(const struct sonde_sockinfo *si, char *buf, size_t len);
 /*
  * -y for other renderers (print --json -y): with st made with out NULL
  * (it prints nothing, sonde_strace_record only learns from fork, exit and

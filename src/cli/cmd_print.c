@@ -44,7 +44,8 @@
 	"  -v                      text: structs and arrays in full (strace -v)\n"            \
 	"  -y                      --strace: descriptors with what they refer to,\n"         \
 	"                          3</etc/passwd>, 4<socket:[1234]> (strace -y);\n"         \
-	"                          --json: \"fd_paths\", {\"4\":\"socket:[1234]\"}\n"   \
+	"                          --json: \"fd_paths\", {\"4\":\"socket:[1234]\"};\n"  \
+	"                          -yy: sockets by endpoints, TCP:[1.2.3.4:80]\n"            \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
@@ -95,7 +96,7 @@ struct print_args {
 	struct sonde_scan_opts scan;
 	int nt; /* number of -t */
 	int strace;
-	int fdpaths; /* -y */
+	int fdpaths; /* -y: 1, -yy: 2 */
 };
 
 /* Names the formats the renderer table has, so a new renderer shows up
@@ -181,7 +182,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			a->ropts.verbose = 1;
 			break;
 		case 'y':
-			a->fdpaths = 1;
+			a->fdpaths = a->fdpaths ? 2 : 1; /* -yy: socket endpoints */
 			break;
 		case 's':
 			if (print_strsize(optarg, &a->ropts.strsize))

@@ -18,7 +18,8 @@
  *            object per argument ({"arg":1,"name":"buf","phase":"exit",
  *            "addr":"0x...","requested":N,"returned":N,"captured":N,
  *            "unreadable":false,"encoding":"hex","data":"..."}; the
- *            kernel's descriptor facts have "phase":"fdinfo"); with -y,
+ *            kernel's descriptor facts have "phase":"fdinfo", its socket
+ *            facts "sockinfo"); with -y,
  *            fd_paths: what each descriptor the call names referred to,
  *            by number, as strace -y shows it ({"3":"/etc/passwd",
  *            "4":"socket:[1234]"})
@@ -197,7 +198,8 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 				  "\",\"requested\":%" PRIu32 ",\"returned\":%" PRIu32
 				  ",\"captured\":%" PRIu32
 				  ",\"unreadable\":%s,\"encoding\":\"%s\",\"data\":\"",
-				  p->phase == SONDE_PL_FDINFO ? "fdinfo"
+				  p->phase == SONDE_PL_SOCKINFO ? "sockinfo"
+				  : p->phase == SONDE_PL_FDINFO ? "fdinfo"
 				  : p->phase == SONDE_PL_EXIT ? "exit"
 							      : "entry",
 				  (uint64_t)p->addr,

@@ -6,9 +6,10 @@ Normalised only for what must differ between two runs: process ids (named
 after their place in the process tree: P0, P0c0, ...), addresses, the
 alignment padding that depends on their length, time values, and
 strace's split of concurrent calls into <unfinished ...>/<... resumed>
-(a ptrace timing artefact), and the inode numbers -y shows (pipe:[N],
-socket:[N]): each file's numbers are renamed I1, I2, ... in the order
-they first appear, so the same inode is the same name on both sides. Per process, the call sequences are aligned
+(a ptrace timing artefact), and the inode numbers -y and -yy show
+(pipe:[N], socket:[N], UNIX-STREAM:[N->M]): each file's numbers are
+renamed I1, I2, ... in the order they first appear, so the same inode is
+the same name on both sides. Per process, the call sequences are aligned
 (difflib) and matched lines counted. Prints "MATCH matched total" and the
 unmatched lines of both sides.
 """
@@ -40,15 +41,19 @@ def parse(path):
     return out
 
 
-INODE = re.compile(r'\b(pipe|socket):\[(\d+)\]')
+# pipe:[N], socket:[N], and -yy's UNIX-STREAM:[N->M,...], UDP:[N].
+INODE = re.compile(r'<([A-Za-z][\w-]*):\[(\d+)(?:->(\d+))?')
 
 
 def inodes(lines):
     seen = {}
 
+    def ino(n):
+        return seen.setdefault(n, 'I%d' % (len(seen) + 1))
+
     def name(m):
-        n = seen.setdefault(m.group(2), 'I%d' % (len(seen) + 1))
-        return '%s:[%s]' % (m.group(1), n)
+        peer = '->' + ino(m.group(3)) if m.group(3) else ''
+        return '<%s:[%s%s' % (m.group(1), ino(m.group(2)), peer)
     return [(pid, INODE.sub(name, text)) for pid, text in lines]
 
 

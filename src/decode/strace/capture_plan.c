@@ -158,6 +158,30 @@ static const struct { unsigned int nr; uint8_t arg; } fd_creators[] = {
 	{ __NR_fspick, 0xff },
 };
 
+/* -yy: calls after which a socket has a new name or address. */
+static const struct { unsigned int nr; uint8_t arg, size; } sock_namers[] = {
+	{ __NR_socket, 0, 0 }, { __NR_accept, 0, 0 }, { __NR_accept4, 0, 0 },
+	{ __NR_socketpair, 3, 2 }, { __NR_bind, 0, 1 }, { __NR_listen, 0, 1 },
+	{ __NR_connect, 0, 1 },
+};
+
+static void plan_add(struct sonde_cap_plan *p, struct sonde_cap_item it)
+{
+	for (int k = 0; k < SONDE_CAP_ITEMS; k++)
+		if (p->it[k].kind == SONDE_CAP_NONE) {
+			p->it[k] = it;
+			return;
+		}
+}
+
+static void plan_add_sockinfo(unsigned int nr, struct sonde_cap_plan *p)
+{
+	for (size_t i = 0; i < sizeof(sock_namers) / sizeof(sock_namers[0]); i++)
+		if (sock_namers[i].nr == nr)
+			plan_add(p, (struct sonde_cap_item){ SONDE_CAP_SOCKINFO, sock_namers[i].arg,
+							     EX, 0, sock_namers[i].size });
+}
+
 /* Appends the descriptor-facts item of a descriptor-creating call. */
 static void plan_add_fdinfo(unsigned int nr, struct sonde_cap_plan *p)
 {
@@ -237,5 +261,6 @@ int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p)
 	if (sonde_strace_is_decoded(nr))
 		plan_memory(nr, p);
 	plan_add_fdinfo(nr, p);
+	plan_add_sockinfo(nr, p);
 	return p->it[0].kind != SONDE_CAP_NONE;
 }

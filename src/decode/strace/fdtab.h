@@ -3,6 +3,7 @@
 #ifndef SONDE_STRACE_FDTAB_H
 #define SONDE_STRACE_FDTAB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct fdtab;
@@ -33,6 +34,12 @@ int fdtab_reset(struct fdtab *t, uint32_t tid);
 int fdtab_open(struct fdtab *t, uint32_t tid, int fd, const char *path, int cloexec);
 /* A thread first seen after recording began shares its process's table. */
 void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid);
+/* -yy: what the kernel said socket si->ino (fd si->fd of tid) is named
+ * and bound to now. */
+struct sonde_sockinfo;
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si);
+/* -yy name of fd in buf, NULL when it is not a socket the kernel described. */
+const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_t len);
 /* Names an open descriptor (kernel facts), keeping its close-on-exec. */
 int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path);
 const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);

@@ -192,6 +192,7 @@ static void fdmap_add(struct sonde_line *l, int fd, const char *path)
 void pr_fd(struct st *s, int fd)
 {
 	const char *path;
+	char yy[256];
 
 	if (s->j) {
 		st_jint(s, fd);
@@ -200,7 +201,11 @@ void pr_fd(struct st *s, int fd)
 	sb_printf(s->o, "%d", fd);
 	if (s->fds && s->opt->decode_fds && fd >= 0) {
 		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
-		if (path)
+		/* -yy: a socket's endpoints, printed as strace does, raw. */
+		if (path && s->opt->decode_fds >= 2 &&
+		    fdtab_detail(s->fds, s->sc->hdr.tid, fd, yy, sizeof(yy)))
+			sb_printf(s->o, "<%s>", yy);
+		else if (path)
 			pr_fd_path(s, path);
 		if (path && s->fdmap)
 			fdmap_add(s->fdmap, fd, path);

@@ -301,6 +301,24 @@ static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
 	}
 }
 
+/* -yy: what the kernel said the call's sockets are named and bound to. */
+static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+
+		if (p->phase != SONDE_PL_SOCKINFO || (p->flags & SONDE_PLF_UNREADABLE))
+			continue;
+		for (uint32_t off = 0; off + sizeof(struct sonde_sockinfo) <= p->captured;
+		     off += sizeof(struct sonde_sockinfo)) {
+			struct sonde_sockinfo si;
+
+			memcpy(&si, p->data + off, sizeof(si));
+			fdtab_sock(st->fds, c->sc->hdr.tid, &si);
+		}
+	}
+}
+
 static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
@@ -332,6 +350,7 @@ static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 	}
 	fdtab_apply(st->fds, &f);
 	track_fdinfo(st, c);
+	track_sockinfo(st, c);
 }
 
 struct track_ctx {
