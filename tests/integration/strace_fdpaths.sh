@@ -7,7 +7,9 @@
 # inode is the same name on both); `sonde print --strace -y` of a recorded
 # run the same way; `sonde strace -y -p` naming the descriptors a process
 # held before it was attached, as /proc/PID/fd did; print --json's proc
-# record listing the launched command's inherited descriptors.
+# record listing the launched command's inherited descriptors; -yy's
+# socket endpoints (TCP, TCPv6, UDP, UNIX, NETLINK), pidfds and device
+# numbers against strace -yy.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v strace >/dev/null || { notok "strace_fdpaths: Debian's strace is not installed (apt-get install strace)"; exit 1; }
@@ -172,3 +174,36 @@ check "strace_fdpaths: the last of them is named" grep -qE 'write\([0-9]+</dev/n
 "$SONDE" print "$TMP/m.trace" > "$TMP/m.text"
 check "strace_fdpaths: a continuation is not printed as a process" \
 	[ "$(grep -c -- '--- process' "$TMP/m.text")" = 1 ]
+
+# --- 6. -yy: socket endpoints and device numbers as strace -yy -----------
+(cd "$D" && echo go | strace -f -yy -o "$TMP/y.strace" "$F" run "$D/sock" 2>/dev/null | cat >/dev/null)
+(cd "$D" && echo go | "$SONDE" strace -f -yy -o "$TMP/y.sonde" "$F" run "$D/sock" 2>/dev/null | cat >/dev/null)
+check "strace_fdpaths -yy: strace names UNIX sockets by peer and path (the reference is not empty)" \
+	grep -qE 'UNIX-STREAM:\[[0-9]+->[0-9]+,"' "$TMP/y.strace"
+res=$(python3 tests/integration/strace_norm.py "$TMP/y.strace" "$TMP/y.sonde")
+echo "# strace_fdpaths sonde strace -yy: $(head -1 <<<"$res" | cut -d' ' -f2-3 | sed 's/ / of /') strace lines matched"
+bad=$(tail -n +2 <<<"$res" | grep -E '(pipe|socket):\[|[A-Z]+[A-Za-z0-9-]*:\[|anon_inode:|memfd:|pid:|<char ')
+if [ -z "$bad" ]; then ok "strace_fdpaths -yy: every socket, pipe, pidfd and device line as strace -yy"
+else notok "strace_fdpaths -yy: lines differ: $(head -c 600 <<<"$bad")"; fi
+cat > "$TMP/net.py" <<'PY'
+import socket
+s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()
+c = socket.socket(); c.connect(s.getsockname()); a, _ = s.accept(); c.send(b'x'); a.recv(1)
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.connect(('127.0.0.1', 9)); u.send(b'x')
+s6 = socket.socket(socket.AF_INET6); s6.bind(('::1', 0)); s6.listen()
+c6 = socket.socket(socket.AF_INET6); c6.connect(s6.getsockname()[:2]); a6, _ = s6.accept(); c6.send(b'x')
+d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); d.bind('\0sonde-fdpaths'); d.getsockname()
+n = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0); n.bind((0, 0)); n.getsockname()
+PY
+tr=socket,bind,listen,connect,accept4,sendto,recvfrom,getsockname
+strace -yy -e trace=$tr -o "$TMP/n.strace" python3 -S "$TMP/net.py" 2>/dev/null
+"$SONDE" strace -yy -e trace=$tr -o "$TMP/n.sonde" python3 -S "$TMP/net.py" 2>/dev/null
+# Ports and inodes differ from run to run; sockaddr_nl's nl_pad is a
+# decoder difference of its own (docs/strace-differences.md).
+nnorm() { grep -E '<(TCP|UDP|TCPv6|UNIX|NETLINK)' "$1" | sed -E 's/nl_pad=0x[0-9a-f]+, //; s/[0-9]{4,}/N/g'; }
+check "strace_fdpaths -yy: TCP, TCPv6, UDP, UNIX (abstract) and NETLINK endpoints as strace -yy" \
+	diff <(nnorm "$TMP/n.strace") <(nnorm "$TMP/n.sonde")
+check "strace_fdpaths -yy: the comparison covers connected TCPv6 names" \
+	grep -qE 'TCPv6:\[\[::1\]:[0-9]+->\[::1\]:[0-9]+\]' "$TMP/n.sonde"
+check "strace_fdpaths -yy: the comparison covers bound NETLINK names" \
+	grep -qE 'NETLINK:\[ROUTE:[0-9]+\]' "$TMP/n.sonde"

@@ -42,7 +42,7 @@ def parse(path):
 
 
 # pipe:[N], socket:[N], and -yy's UNIX-STREAM:[N->M,...], UDP:[N].
-INODE = re.compile(r'<([A-Za-z][\w-]*):\[(\d+)(?:->(\d+))?')
+INODE = re.compile(r'<([A-Za-z][\w-]*):\[(\d+)(?:->(\d+))?(?=[\],])')
 
 
 def inodes(lines):
