@@ -288,6 +288,65 @@ TEST(decode_fds_kernel)
 	sonde_strace_free(tr);
 }
 
+static struct sonde_sockinfo mk_si(uint16_t family, const char *proto, uint64_t ino)
+{
+	struct sonde_sockinfo si = { .family = family, .ino = ino };
+
+	snprintf(si.proto, sizeof(si.proto), "%s", proto);
+	return si;
+}
+
+/* -yy names in strace's forms. */
+TEST(sockinfo_names)
+{
+	struct sonde_sockinfo si;
+	char b[256];
+
+	si = mk_si(2, "TCP", 41);
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCP:[41]"); /* not bound: sock_diag would not find it */
+	memcpy(si.laddr, "\177\0\0\1", 4);
+	memcpy(si.raddr, "\177\0\0\1", 4);
+	si.lport = 80;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCP:[127.0.0.1:80->127.0.0.1:0]");
+	si.rport = 5555;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCP:[127.0.0.1:80->127.0.0.1:5555]");
+	si = mk_si(10, "TCPv6", 42);
+	si.laddr[15] = 1;
+	si.lport = 8080;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCPv6:[[::1]:8080]");
+	si = mk_si(2, "PING", 43);
+	si.lport = 7;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "PING:[43]"); /* strace does not ask sock_diag */
+	si = mk_si(1, "UNIX-STREAM", 44);
+	si.peer_ino = 45;
+	memcpy(si.path, "/run/a\"b\0", 9);
+	si.path_len = 9;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "UNIX-STREAM:[44->45,\"/run/a\\\"b\"]");
+	si = mk_si(1, "UNIX", 46);
+	memcpy(si.path, "\0abs", 4);
+	si.path_len = 4;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "UNIX:[46,@\"abs\"]");
+	si = mk_si(16, "NETLINK", 47);
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "NETLINK:[47]");
+	si.portid = 4242;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "NETLINK:[ROUTE:4242]");
+	si.protocol = 99;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "NETLINK:[99:4242]");
+	si = mk_si(2, "", 48);
+	sonde_sockinfo_name(&si, b, 6); /* cut, still terminated */
+	CHECK_EQ_STR(b, "socke");
+}
+
 TEST(hexdump)
 {
 	struct sonde_strace_opts o;
@@ -368,6 +427,7 @@ int main(void)
 	RUN(filters);
 	RUN(decode_fds);
 	RUN(decode_fds_kernel);
+	RUN(sockinfo_names);
 	RUN(hexdump);
 	RUN(feed_groups_and_chunks);
 	CHECK_EXIT();
