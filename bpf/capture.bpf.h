@@ -510,6 +510,8 @@ static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
 	return 0;
 }
 
+#include "fdinfo.h"
+
 __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
 {
 	__u32 a = arg < 6 ? arg : 0, x = aux < 6 ? aux : 0;
@@ -562,6 +564,12 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		if ((cap_arg(c, x) >= 5 && cap_arg(c, x) <= 7) ||
 		    (cap_arg(c, x) >= 36 && cap_arg(c, x) <= 38))
 			cap_len(c, a, addr, size, size, size);
+		break;
+	case SONDE_CAP_FDINFO:
+		cap_fdinfo(c, a, size);
+		break;
+	case SONDE_CAP_SOCKINFO:
+		cap_sockinfo(c, a, size);
 		break;
 	case SONDE_CAP_SIGMASK: {
 		/*
@@ -618,7 +626,7 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		if (!(it->phase & (phase ? SONDE_CAP_EXIT : SONDE_CAP_ENTRY)))
 			continue;
 		/* Output memory of a failed call holds nothing it produced. */
-		if (phase && ret < 0 && ret >= -4095)
+		if (phase && ret < 0 && ret >= -4095 && it->kind != SONDE_CAP_SOCKINFO)
 			continue;
 		c.faulted = 0;
 		cap_item(&c, it->kind, it->arg, it->aux, it->size);

@@ -20,7 +20,7 @@
 /* Per-CPU ring size: holds ~0.3 s of the syscall-loop benchmark's records
  * (96-byte records at ~1.7 M/s) if the consumer stalls. */
 #define SONDE_RECORD_DEFAULT_RING (64u << 20)
-#define SONDE_RECORD_DEFAULT_ZSTD 9
+#define SONDE_RECORD_DEFAULT_ZSTD 3
 #define SONDE_RECORD_CHUNK (8u << 20)
 
 struct sonde_record_opts {

@@ -23,7 +23,7 @@ struct sonde_reader;
 struct sonde_scan_opts;
 /* sonde print --strace: the trace through the strace decoders (cmd_strace.c),
  * as strace -f -o prints; returns 0 or -errno. */
-int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE *out,
+int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, int decode_fds, FILE *out,
 		      const char *file);
 
 /* Prints "sonde CMD: message" to stderr (printf-style). */

@@ -42,6 +42,10 @@
 	"  -s N                    bytes of strings and buffers shown (text: 32, as\n"        \
 	"                          strace; json: every captured byte)\n"                      \
 	"  -v                      text: structs and arrays in full (strace -v)\n"            \
+	"  -y                      --strace: descriptors with what they refer to,\n"         \
+	"                          3</etc/passwd>, 4<socket:[1234]> (strace -y);\n"         \
+	"                          --json: \"fd_paths\", {\"4\":\"socket:[1234]\"};\n"  \
+	"                          -yy: sockets by endpoints, TCP:[1.2.3.4:80]\n"            \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
@@ -92,6 +96,7 @@ struct print_args {
 	struct sonde_scan_opts scan;
 	int nt; /* number of -t */
 	int strace;
+	int fdpaths; /* -y: 1, -yy: 2 */
 };
 
 /* Names the formats the renderer table has, so a new renderer shows up
@@ -131,7 +136,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_scan_opts_init(&a->scan);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:v", print_longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vy", print_longopts, NULL)) !=
 	       -1) {
 		rc = filter_opt("print", opt, optarg, &a->scan);
 		if (rc < 0)
@@ -176,6 +181,9 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		case 'v':
 			a->ropts.verbose = 1;
 			break;
+		case 'y':
+			a->fdpaths = a->fdpaths ? 2 : 1; /* -yy: socket endpoints */
+			break;
 		case 's':
 			if (print_strsize(optarg, &a->ropts.strsize))
 				return -1;
@@ -218,6 +226,12 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			"the bytes; print --strace -e read=/write= style dumps are "
 			"'sonde strace -e read=FD')",
 			a->strace ? "--strace" : a->format);
+		return -1;
+	}
+	a->ropts.fd_paths = a->fdpaths;
+	if (a->fdpaths && !a->strace && strcmp(a->format, "json")) {
+		cli_err("print", "-y needs --strace or --json (the %s output does not show "
+				 "descriptor paths)", a->format);
 		return -1;
 	}
 	a->file = argv[optind];
@@ -271,7 +285,7 @@ static int print_run(int argc, char **argv)
 	}
 	if (a.strace) {
 		/* The strace decoders (src/cli/cmd_strace.c) instead of a renderer. */
-		rc = strace_print_scan(r, &a.scan, out, a.file);
+		rc = strace_print_scan(r, &a.scan, a.fdpaths, out, a.file);
 		rc = output_close("print", a.output, out, rc);
 		sonde_reader_close(r);
 		return rc ? 1 : 0;

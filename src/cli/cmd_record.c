@@ -49,7 +49,7 @@ static const char record_usage[] =
 	"                       default 64M)\n"
 	"  -d, --duration SECS  stop recording after SECS seconds\n"
 	"      --compression-level N  zstd level of the trace chunks, 1 (fast) to\n"
-	"                       19 (small); default 9\n"
+	"                       19 (small); default 3\n"
 	"      --json           print the end-of-run summary as one JSON object\n"
 	"  -q, --quiet          no progress messages, no summary\n"
 	"\n"

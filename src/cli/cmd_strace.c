@@ -52,7 +52,9 @@ static const char strace_usage[] =
 	"  -T            time spent in each call\n"
 	"  -v            structs and environment in full\n"
 	"  -X raw|abbrev|verbose  named constants as numbers, names, or both\n"
-	"  -y            descriptors with their paths (rebuilt from the recording)\n"
+	"  -y            descriptors with what they refer to: 3</etc/passwd>,\n"
+	"                4<socket:[1234]>, 0<pipe:[5678]> (rebuilt from the recording);\n"
+	"                -yy: sockets by endpoints, TCP:[127.0.0.1:80->127.0.0.1:5555]\n"
 	"  -x, -xx       non-ASCII strings, or all strings, in hex\n"
 	"  -z, -Z        only successful, or only failed, calls\n"
 	"  -q, -qq       quieter: -qq drops the +++ exit lines\n"
@@ -65,7 +67,8 @@ static const char strace_usage[] =
 	"                    'sonde print --json' (syscalls with \"argv\", their\n"
 	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
 	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
-	"                    -s is given); the text options -a -t -r -T -v -x -X -y -qq\n"
+	"                    -s is given), -y adds \"fd_paths\"; the text options\n"
+	"                    -a -t -r -T -v -x -X -qq\n"
 	"                    -e read=/write= do not (every object has ts and dur).\n"
 	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
 	"                    the objects, then that report as the last line\n"
@@ -223,6 +226,9 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 	}
 	if (c->strsize_set)
 		c->ropts.strsize = c->so.strsize;
+	c->ropts.fd_paths = c->so.decode_fds;
+	/* Printed live, on the traced program's own file system. */
+	c->so.resolve_links = 1;
 	return 0;
 }
 
@@ -369,7 +375,9 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	int e;
 
 	/* strace's "Process N attached", once -p's process is traced. */
-	if (h->type == SONDE_REC_PROC && c->npids && !c->so.quiet)
+	if (h->type == SONDE_REC_PROC &&
+	    !(h->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT)) && c->npids &&
+	    !c->so.quiet)
 		fprintf(stderr, "sonde strace: Process %u attached\n", h->pid);
 	if (!lo->first_tid && h->type == SONDE_REC_SYSCALL)
 		lo->first_tid = h->tid;
@@ -498,7 +506,7 @@ static int print_feed(void *ctx, const struct sonde_hdr *rec)
 	return e == -EIO ? e : 0;
 }
 
-int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE *out,
+int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, int decode_fds, FILE *out,
 		      const char *file)
 {
 	const struct sonde_meta *m = sonde_reader_meta(r);
@@ -509,6 +517,18 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan, FILE
 
 	sonde_strace_opts_init(&o);
 	o.pid_prefix = 1;
+	o.decode_fds = decode_fds;
+	o.resolve_links = sonde_meta_this_host(m);
+	if (decode_fds) {
+		/* -y names descriptors from every call: the renderer sees them
+		 * all and applies -e trace=, -z and -Z itself, as strace. */
+		o.filter_on = (uint8_t)scan->filter.has_sc;
+		o.trace = scan->filter.sc;
+		o.only_failed = scan->filter.status == SONDE_STATUS_FAILED;
+		o.only_ok = scan->filter.status == SONDE_STATUS_SUCCESSFUL;
+		scan->filter.has_sc = 0;
+		scan->filter.status = SONDE_STATUS_ANY;
+	}
 	o.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
 	st = sonde_strace_new(&o, out);
 	if (!st)

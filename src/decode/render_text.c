@@ -299,6 +299,10 @@ static int text_proc(struct sonde_render *r, const struct sonde_hdr *rec)
 	const struct sonde_ev_proc *e = (const void *)rec;
 	struct sonde_line *l = &r->line;
 
+	/* The command's descriptors before its execve, or more of a
+	 * process's descriptors: not a process. */
+	if (rec->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT))
+		return 0;
 	text_prefix(r, rec);
 	sonde_line_printf(l, "--- process ppid=%" PRIu32 " comm=", e->ppid);
 	text_comm(l, e->comm);

@@ -64,7 +64,8 @@ enum sonde_tlv_tag {
 #define SONDE_CODEC_ZSTD 1
 /* transform values: applied to the records before the codec */
 #define SONDE_XFORM_NONE 0
-#define SONDE_XFORM_COLUMNS 1 /* src/format/xform.c */
+#define SONDE_XFORM_COLUMNS 1  /* src/format/xform.c, read only */
+#define SONDE_XFORM_COLUMNS2 2 /* src/format/xform.c, written */
 
 struct sonde_chunk_hdr {
 	uint32_t magic;

@@ -140,7 +140,8 @@ const char *chunk_read_hdr(struct sonde_reader *r, const struct rchunk *c,
 		return "chunk header disagrees with the footer index";
 	if (h->codec != SONDE_CODEC_ZSTD)
 		return "unknown compression codec";
-	if (h->transform != SONDE_XFORM_NONE && h->transform != SONDE_XFORM_COLUMNS)
+	if (h->transform != SONDE_XFORM_NONE && h->transform != SONDE_XFORM_COLUMNS &&
+	    h->transform != SONDE_XFORM_COLUMNS2)
 		return "unknown record transform";
 	if (h->transform == SONDE_XFORM_NONE && h->enc_len != h->raw_len)
 		return "encoded length differs from raw length";
@@ -175,8 +176,10 @@ const char *chunk_decode(struct sonde_reader *r, const struct rchunk *c,
 		memcpy(raw, r->enc, h->raw_len);
 		return NULL;
 	}
-	if (xform_decode(r->enc, h->enc_len, h->nrecords, raw, h->raw_len, (uint64_t *)r->scratch,
-			 &why))
+	if (!r->xf && !(r->xf = xform_state_new()))
+		return why;
+	if (xform_decode(h->transform, r->enc, h->enc_len, h->nrecords, raw, h->raw_len,
+			 (uint64_t *)r->scratch, r->xf, &why))
 		return why;
 	return NULL;
 }

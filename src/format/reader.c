@@ -482,6 +482,7 @@ void sonde_reader_close(struct sonde_reader *r)
 	free(r->comp);
 	free(r->enc);
 	free(r->scratch);
+	xform_state_free(r->xf);
 	free(r->win);
 	ZSTD_freeDCtx(r->dctx);
 	meta_free(&r->meta);

@@ -15,6 +15,7 @@
 #include <sonde/format.h>
 #include "format/layout.h"
 #include "format/meta.h"
+#include "format/xform.h"
 
 /* Bytes of loaded chunks beyond which the merge stops waiting for older
  * records and reports that order is no longer guaranteed. */
@@ -74,6 +75,7 @@ struct sonde_reader {
 
 	ZSTD_DCtx *dctx;
 	uint8_t *comp, *enc, *scratch;
+	struct xform_state *xf; /* the chunk transform's tables */
 	size_t comp_cap, enc_cap, scratch_cap;
 
 	char err[512];

@@ -20,11 +20,12 @@ int comp_init(struct compressor *c, size_t chunk_bytes, int level, int payload_l
 	c->enc_cap = xform_bound(chunk_bytes, nrec);
 	c->out_cap = sizeof(struct sonde_chunk_hdr) + ZSTD_compressBound(c->enc_cap) + 8;
 	c->scratch = malloc(chunk_bytes);
+	c->xf = xform_state_new();
 	c->enc = malloc(c->enc_cap);
 	c->out = malloc(c->out_cap);
 	c->cctx = ZSTD_createCCtx();
 	c->bcctx = ZSTD_createCCtx();
-	if (!c->scratch || !c->enc || !c->out || !c->cctx || !c->bcctx)
+	if (!c->scratch || !c->xf || !c->enc || !c->out || !c->cctx || !c->bcctx)
 		return -ENOMEM;
 	ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level);
 	ZSTD_CCtx_setParameter(c->bcctx, ZSTD_c_compressionLevel, payload_level);
@@ -37,6 +38,7 @@ int comp_init(struct compressor *c, size_t chunk_bytes, int level, int payload_l
 void comp_free(struct compressor *c)
 {
 	free(c->scratch);
+	xform_state_free(c->xf);
 	free(c->enc);
 	free(c->out);
 	free(c->ch);

@@ -13,6 +13,7 @@
 
 #include "format/blobs.h"
 #include "format/layout.h"
+#include "format/xform.h"
 
 /* A chunk placed in a compressor's output, header not yet final (the
  * sequence number of blob-stream chunks is assigned at write time). */
@@ -26,6 +27,7 @@ struct out_chunk {
 struct compressor {
 	ZSTD_CCtx *cctx, *bcctx; /* events, blobs */
 	uint64_t *scratch;	 /* chunk_bytes, for the transform */
+	struct xform_state *xf;	 /* the transform's tables */
 	uint8_t *enc, *out;
 	size_t enc_cap, out_cap, out_len;
 	struct out_chunk *ch;

@@ -300,7 +300,7 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struc
 		.hdr_len = sizeof(h),
 		.kind = SONDE_CHUNK_EVENTS,
 		.codec = SONDE_CODEC_ZSTD,
-		.transform = SONDE_XFORM_COLUMNS,
+		.transform = SONDE_XFORM_COLUMNS2,
 		.stream = j->stream,
 		.seq = j->seq,
 		.min_ts = j->min_ts,
@@ -319,7 +319,7 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struc
 		err = chunk_blobs(w, c, j, &raw, &len, &nrec, &bs);
 	if (err)
 		goto fail;
-	enc_len = xform_encode(raw, len, c->enc, c->scratch);
+	enc_len = xform_encode(raw, len, c->enc, c->scratch, c->xf);
 	room = ZSTD_compressBound(enc_len);
 	err = comp_reserve(c, sizeof(h) + room + 8);
 	if (err)

@@ -21,14 +21,43 @@
  * record of its slot (0 for the first), so repeated fields become zeros.
  * The table below is part of the format: changing it needs a new transform
  * id.
+ *
+ * Transform 2 (what the writer produces) predicts syscall records better;
+ * transform 1 is still decoded. Differences, all for slot 1 (syscalls with
+ * the full 12 words; shorter ones use bucket 0):
+ *
+ *   tag      a third varint after type and size/8: the record's bucket,
+ *            nr & (NBUCKETS - 1)
+ *   order    every column of slot 1 lists its values grouped by bucket
+ *            (bucket 0 first, record order inside a bucket): read(fd,
+ *            buf, n) next to the previous read, not to the write between
+ *   words    ret, args and nr XOR the same word of the previous record of
+ *            the same bucket; dur is stored as is (XOR with an unrelated
+ *            duration only adds bits); pid/tid and type/size/cpu/flags
+ *            XOR the previous record of the slot, as in transform 1
+ *   ts       every record's ts is the zigzag difference with the previous
+ *            record's end: its ts, plus its dur for a syscall. A syscall
+ *            record is written at exit with its entry time, so this is the
+ *            user-space gap between two calls, far smaller than the
+ *            difference of two entry times
+ *
+ * On a tar | cat recording this takes syscall records from 8.6 to 5.9
+ * bytes each at zstd level 3 (docs/format.md).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "format/layout.h"
 #include "format/xform.h"
 
 #define NSLOTS 16
 #define MAXWORDS 12
+#define NBUCKETS 512 /* transform 2: syscall numbers < 512 get their own */
+#define SC_SLOT 1
+#define SC_WORDS 12
+#define SC_DUR 4 /* struct sonde_ev_syscall: ts pid/tid type.. ret dur args nr */
+#define SC_NR 11
 
 /* 8-byte words of the fixed part of each record type, events.h v1. */
 static const uint8_t fixed_words[NSLOTS] = {
@@ -50,6 +79,22 @@ struct layout {
 	size_t woff[NSLOTS][MAXWORDS]; /* where its words start in scratch */
 	size_t pos[NSLOTS][MAXWORDS];  /* values written/read so far */
 	size_t tail_off;
+	/* transform 2, slot 1: values per bucket, then (bucket_place())
+	 * the next position of each bucket inside its column */
+	uint32_t bpos[SC_WORDS][NBUCKETS];
+};
+
+/* Prediction state carried from record to record. */
+struct predict {
+	uint64_t prev[NSLOTS][MAXWORDS]; /* last word of each slot's column */
+	uint64_t bucket[NBUCKETS][SC_WORDS]; /* transform 2: last of a bucket */
+	uint64_t end;			     /* ts (+ dur) of the last record */
+};
+
+/* ~75 KiB: allocated once per compressor/reader, not on a thread's stack. */
+struct xform_state {
+	struct layout l;
+	struct predict p;
 };
 
 static unsigned int rec_slot(unsigned int type)
@@ -120,8 +165,9 @@ static const uint8_t *varint_get(const uint8_t *p, const uint8_t *end, unsigned 
 
 size_t xform_bound(size_t raw_len, size_t nrec)
 {
-	/* A tag is at most 3 + 2 bytes (type < 2^16, size/8 < 2^13). */
-	return raw_len + 5 * nrec;
+	/* A tag is at most 3 + 2 + 2 bytes (type < 2^16, size/8 < 2^13,
+	 * bucket < 2^9). */
+	return raw_len + 7 * nrec;
 }
 
 /* Places the columns after the tags, then the tail; and the columns'
@@ -141,6 +187,58 @@ static size_t layout_place(struct layout *l, size_t base)
 	}
 	l->tail_off = base;
 	return base;
+}
+
+/* Turns slot 1's per-bucket counts into each bucket's first position. */
+static void bucket_place(struct layout *l)
+{
+	for (int j = 0; j < SC_WORDS; j++) {
+		uint32_t at = 0;
+
+		for (int b = 0; b < NBUCKETS; b++) {
+			uint32_t n = l->bpos[j][b];
+
+			l->bpos[j][b] = at;
+			at += n;
+		}
+	}
+}
+
+/* Transform 2's bucket of a record: its syscall number's, or 0. */
+static unsigned int rec_bucket(const uint8_t *rec, unsigned int slot, unsigned int k)
+{
+	return slot == SC_SLOT && k == SC_WORDS ? load64(rec + 8 * SC_NR) & (NBUCKETS - 1) : 0;
+}
+
+/* Where the j-th word of a record of this slot (and bucket) goes in
+ * scratch, advancing the column's cursor. */
+static size_t word_at(struct layout *l, int v2, unsigned int slot, unsigned int b, unsigned int j)
+{
+	if (v2 && slot == SC_SLOT)
+		return l->woff[slot][j] + l->bpos[j][b]++;
+	return l->woff[slot][j] + l->pos[slot][j]++;
+}
+
+/*
+ * The context a word is XORed with (NULL: stored as is). Word 0, the ts,
+ * is handled by the callers.
+ */
+static uint64_t *word_ctx(struct predict *p, int v2, unsigned int slot, unsigned int b,
+			  unsigned int j)
+{
+	if (!v2 || slot != SC_SLOT || j < 3)
+		return &p->prev[slot][j];
+	return j == SC_DUR ? NULL : &p->bucket[b][j];
+}
+
+/* The end of a record as transform 2 predicts the next ts from. */
+static uint64_t rec_end(const uint8_t *rec, int v2, unsigned int slot, unsigned int k)
+{
+	uint64_t ts = load64(rec);
+
+	if (v2 && slot == SC_SLOT && k > SC_DUR)
+		ts += load64(rec + 8 * SC_DUR);
+	return ts;
 }
 
 /*
@@ -212,71 +310,94 @@ static void planes_get(uint64_t *w, const uint8_t *src, size_t cnt)
 	}
 }
 
-size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *scratch)
+size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *scratch,
+		    struct xform_state *st)
 {
-	uint64_t prev[NSLOTS][MAXWORDS] = { { 0 } }, prev_ts = 0;
+	struct layout *l = &st->l;
+	struct predict *pr = &st->p;
 	uint8_t *p = out;
-	struct layout l;
 	size_t off, tail;
 
-	memset(&l, 0, sizeof(l));
+	memset(l, 0, sizeof(*l));
+	memset(pr, 0, sizeof(*pr));
 	for (off = 0; off < raw_len;) {
-		unsigned int type, size, slot, k;
+		unsigned int type, size, slot, k, b;
 
 		type = load16(raw + off + 16);
 		size = load16(raw + off + 18);
 		slot = rec_slot(type);
 		k = rec_words(slot, size);
-		for (unsigned int j = 0; j < k; j++)
-			l.cnt[slot][j]++;
+		b = rec_bucket(raw + off, slot, k);
+		for (unsigned int j = 0; j < k; j++) {
+			l->cnt[slot][j]++;
+			if (slot == SC_SLOT)
+				l->bpos[j][b]++;
+		}
 		p = varint_put(p, type);
 		p = varint_put(p, size / 8);
+		if (slot == SC_SLOT && size / 8 >= SC_WORDS)
+			p = varint_put(p, b);
 		off += size;
 	}
-	tail = layout_place(&l, (size_t)(p - out));
+	tail = layout_place(l, (size_t)(p - out));
+	bucket_place(l);
 	for (off = 0; off < raw_len;) {
 		const uint8_t *rec = raw + off;
 		unsigned int size = load16(rec + 18);
 		unsigned int slot = rec_slot(load16(rec + 16));
 		unsigned int k = rec_words(slot, size);
+		unsigned int b = rec_bucket(rec, slot, k);
 
 		for (unsigned int j = 0; j < k; j++) {
-			uint64_t v = load64(rec + 8 * j), e;
+			uint64_t v = load64(rec + 8 * j), e, *ctx;
 
 			if (j == 0) {
-				e = zigzag(v - prev_ts);
-				prev_ts = v;
+				e = zigzag(v - pr->end);
 			} else {
-				e = v ^ prev[slot][j];
-				prev[slot][j] = v;
+				ctx = word_ctx(pr, 1, slot, b, j);
+				e = ctx ? v ^ *ctx : v;
+				if (ctx)
+					*ctx = v;
 			}
-			scratch[l.woff[slot][j] + l.pos[slot][j]++] = e;
+			scratch[word_at(l, 1, slot, b, j)] = e;
 		}
+		pr->end = rec_end(rec, 1, slot, k);
 		memcpy(out + tail, rec + 8 * k, size - 8 * k);
 		tail += size - 8 * k;
 		off += size;
 	}
 	for (int s = 0; s < NSLOTS; s++)
 		for (int j = 0; j < MAXWORDS; j++)
-			planes_put(out + l.off[s][j], scratch + l.woff[s][j], l.cnt[s][j]);
+			planes_put(out + l->off[s][j], scratch + l->woff[s][j], l->cnt[s][j]);
 	return tail;
+}
+
+/* Reads one record's tag: type, size in words, transform 2's bucket. */
+static const uint8_t *tag_get(const uint8_t *p, const uint8_t *end, int v2, unsigned int *type,
+			      unsigned int *words, unsigned int *bucket)
+{
+	p = varint_get(p, end, type);
+	if (p)
+		p = varint_get(p, end, words);
+	*bucket = 0;
+	if (p && v2 && rec_slot(*type) == SC_SLOT && *words >= SC_WORDS)
+		p = varint_get(p, end, bucket);
+	return p;
 }
 
 /* Reads the tags and checks that they describe exactly raw_len bytes and
  * that columns and tail fill exactly enc_len bytes. */
-static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len, size_t nrec,
-			 size_t raw_len, size_t *tags_end, const char **why)
+static int decode_layout(struct layout *l, int v2, const uint8_t *enc, size_t enc_len,
+			 size_t nrec, size_t raw_len, size_t *tags_end, const char **why)
 {
 	const uint8_t *p = enc, *end = enc + enc_len;
 	size_t total = 0, tail_len = 0;
 
 	for (size_t i = 0; i < nrec; i++) {
-		unsigned int type, words, slot, k;
+		unsigned int type, words, slot, k, b;
 
-		p = varint_get(p, end, &type);
-		if (p)
-			p = varint_get(p, end, &words);
-		if (!p || type > 0xffff || words > 0xffff / 8) {
+		p = tag_get(p, end, v2, &type, &words, &b);
+		if (!p || type > 0xffff || words > 0xffff / 8 || b >= NBUCKETS) {
 			*why = "transform: malformed record tag";
 			return -EBADMSG;
 		}
@@ -286,8 +407,11 @@ static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len, s
 		}
 		slot = rec_slot(type);
 		k = rec_words(slot, words * 8);
-		for (unsigned int j = 0; j < k; j++)
+		for (unsigned int j = 0; j < k; j++) {
 			l->cnt[slot][j]++;
+			if (slot == SC_SLOT)
+				l->bpos[j][b]++;
+		}
 		tail_len += 8 * (words - k);
 		total += 8 * (size_t)words;
 	}
@@ -300,47 +424,39 @@ static int decode_layout(struct layout *l, const uint8_t *enc, size_t enc_len, s
 		*why = "transform: encoded length does not match the record tags";
 		return -EBADMSG;
 	}
+	bucket_place(l);
 	return 0;
 }
 
-int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw, size_t raw_len,
-		 uint64_t *scratch, const char **why)
+/* Rebuilds the records from the tags and the decoded columns. */
+static int decode_records(struct xform_state *st, int v2, const uint8_t *enc, size_t tags_end,
+			  size_t nrec, uint8_t *raw, const uint64_t *scratch, const char **why)
 {
-	uint64_t prev[NSLOTS][MAXWORDS] = { { 0 } }, prev_ts = 0;
-	size_t tags_end, tail, off = 0;
-	const uint8_t *p;
-	struct layout l;
-	int err;
+	struct layout *l = &st->l;
+	struct predict *pr = &st->p;
+	size_t tail = l->tail_off, off = 0;
+	const uint8_t *p = enc;
 
-	memset(&l, 0, sizeof(l));
-	err = decode_layout(&l, enc, enc_len, nrec, raw_len, &tags_end, why);
-	if (err)
-		return err;
-	for (int s = 0; s < NSLOTS; s++)
-		for (int j = 0; j < MAXWORDS; j++)
-			planes_get(scratch + l.woff[s][j], enc + l.off[s][j], l.cnt[s][j]);
-	p = enc;
-	tail = l.tail_off;
 	for (size_t i = 0; i < nrec; i++) {
-		unsigned int type = 0, words = 0, slot, k;
+		unsigned int type = 0, words = 0, slot, k, b = 0;
 
 		/* Already validated by decode_layout(). */
-		p = varint_get(p, enc + tags_end, &type);
-		p = varint_get(p, enc + tags_end, &words);
+		p = tag_get(p, enc + tags_end, v2, &type, &words, &b);
 		slot = rec_slot(type);
 		k = rec_words(slot, words * 8);
 		for (unsigned int j = 0; j < k; j++) {
-			uint64_t e = scratch[l.woff[slot][j] + l.pos[slot][j]++];
+			uint64_t e = scratch[word_at(l, v2, slot, b, j)], *ctx;
 
 			if (j == 0) {
-				prev_ts += unzigzag(e);
-				e = prev_ts;
+				e = pr->end + unzigzag(e);
 			} else {
-				e ^= prev[slot][j];
-				prev[slot][j] = e;
+				ctx = word_ctx(pr, v2, slot, b, j);
+				if (ctx)
+					e = *ctx ^= e;
 			}
 			store64(raw + off + 8 * j, e);
 		}
+		pr->end = rec_end(raw + off, v2, slot, k);
 		/* hdr.type and hdr.size came through the columns (k >= 3): they
 		 * must agree with the tag, or the records would be misparsed. */
 		if (load16(raw + off + 16) != type || load16(raw + off + 18) != words * 8) {
@@ -352,4 +468,32 @@ int xform_decode(const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw, 
 		off += 8 * (size_t)words;
 	}
 	return 0;
+}
+
+int xform_decode(int id, const uint8_t *enc, size_t enc_len, size_t nrec, uint8_t *raw,
+		 size_t raw_len, uint64_t *scratch, struct xform_state *st, const char **why)
+{
+	int v2 = id == SONDE_XFORM_COLUMNS2, err;
+	struct layout *l = &st->l;
+	size_t tags_end;
+
+	memset(l, 0, sizeof(*l));
+	memset(&st->p, 0, sizeof(st->p));
+	err = decode_layout(l, v2, enc, enc_len, nrec, raw_len, &tags_end, why);
+	if (err)
+		return err;
+	for (int s = 0; s < NSLOTS; s++)
+		for (int j = 0; j < MAXWORDS; j++)
+			planes_get(scratch + l->woff[s][j], enc + l->off[s][j], l->cnt[s][j]);
+	return decode_records(st, v2, enc, tags_end, nrec, raw, scratch, why);
+}
+
+struct xform_state *xform_state_new(void)
+{
+	return calloc(1, sizeof(struct xform_state));
+}
+
+void xform_state_free(struct xform_state *st)
+{
+	free(st);
 }

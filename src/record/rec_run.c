@@ -82,11 +82,12 @@ static void record_raise_memlock(void)
 static int record_open_writer(struct sonde_writer **w, const struct sonde_record_opts *o,
 			      unsigned int ncpus, char *err, size_t errlen)
 {
-	/* One compression thread keeps zstd off the consumer thread. Level 9
-	 * and 8 MiB chunks: measured on the tar benchmark, 7.5 bytes per
-	 * syscall on disk against 10 at level 3 / 1 MiB, while the syscall
-	 * loop (4 M records in ~2 s) still compresses as fast as it records
-	 * (level 19 could not keep up and lost a quarter of the events). */
+	/* One compression thread keeps zstd off the consumer thread. Level 3
+	 * and 8 MiB chunks: with transform 2 (src/format/xform.c) the tar
+	 * benchmark's chunks take 6.5 bytes per syscall at level 3, in a fifth
+	 * of the CPU time level 9 needs for 5.7; on 2 CPUs that time is taken
+	 * from the traced application (level 19 could not keep up with the
+	 * syscall loop and lost a quarter of the events). */
 	struct sonde_writer_opts wo = {
 		.threads = 1,
 		.zstd_level = o->zstd_level ? o->zstd_level : SONDE_RECORD_DEFAULT_ZSTD,
@@ -305,8 +306,11 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	e = rec_bpf_attach(&r->b, err, errlen);
 	if (e)
 		return e;
-	if (o->argv)
+	if (o->argv) {
 		rec_bpf_trace_tgid(&r->b, r->ch.pid);
+		/* What it inherits, for -y: pipes, terminals, sockets. */
+		rec_proc_write_launched(&r->c, r->b.ncpus, r->ch.pid);
+	}
 	e = record_add_pids(&r->b, &r->c, o, err, errlen);
 	if (e)
 		return e;

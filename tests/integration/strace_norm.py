@@ -6,7 +6,10 @@ Normalised only for what must differ between two runs: process ids (named
 after their place in the process tree: P0, P0c0, ...), addresses, the
 alignment padding that depends on their length, time values, and
 strace's split of concurrent calls into <unfinished ...>/<... resumed>
-(a ptrace timing artefact). Per process, the call sequences are aligned
+(a ptrace timing artefact), and the inode numbers -y and -yy show
+(pipe:[N], socket:[N], UNIX-STREAM:[N->M]): each file's numbers are
+renamed I1, I2, ... in the order they first appear, so the same inode is
+the same name on both sides. Per process, the call sequences are aligned
 (difflib) and matched lines counted. Prints "MATCH matched total" and the
 unmatched lines of both sides.
 """
@@ -36,6 +39,22 @@ def parse(path):
     for pid, text in pending.items():
         out.append((pid, text + ' <unfinished ...>'))
     return out
+
+
+# pipe:[N], socket:[N], and -yy's UNIX-STREAM:[N->M,...], UDP:[N].
+INODE = re.compile(r'<([A-Za-z][\w-]*):\[(\d+)(?:->(\d+))?(?=[\],])')
+
+
+def inodes(lines):
+    seen = {}
+
+    def ino(n):
+        return seen.setdefault(n, 'I%d' % (len(seen) + 1))
+
+    def name(m):
+        peer = '->' + ino(m.group(3)) if m.group(3) else ''
+        return '<%s:[%s%s' % (m.group(1), ino(m.group(2)), peer)
+    return [(pid, INODE.sub(name, text)) for pid, text in lines]
 
 
 def label(lines):
@@ -77,7 +96,8 @@ def seqs(lines):
 
 
 def main():
-    a, b = seqs(parse(sys.argv[1])), seqs(parse(sys.argv[2]))
+    a = seqs(inodes(parse(sys.argv[1])))
+    b = seqs(inodes(parse(sys.argv[2])))
     matched = total = 0
     diffs = []
     for who, sa in a.items():

@@ -169,7 +169,8 @@ static void st_init(struct st *s, struct strbuf *o,
  */
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
-		    struct strbuf *ret, void (*mid)(void *arg), void *arg)
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg,
+		    struct sonde_line *fdmap)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
@@ -177,6 +178,7 @@ void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 	struct st s;
 
 	st_init(&s, o, opt, c, fds);
+	s.fdmap = fdmap;
 	if (name)
 		sb_printf(o, "%s(", name);
 	else

@@ -20,6 +20,8 @@
 
 #include <sonde/signal.h>
 #include <sonde/render.h>
+#include <sonde/payload.h>
+#include <sonde/analysis.h>
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/feed.h"
@@ -50,6 +52,7 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 		free(st);
 		return NULL;
 	}
+	fdtab_resolve_links(st->fds, o->resolve_links);
 	return st;
 }
 
@@ -84,7 +87,7 @@ size_t sonde_strace_format(struct sonde_strace *st,
 
 	sb_init(&a);
 	sb_init(&r);
-	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL);
+	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL, NULL);
 	sb_puts(&a, " = ");
 	if (r.s)
 		sb_puts(&a, r.s);
@@ -105,7 +108,7 @@ int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call
 		return -ENOENT;
 	sb_init(&a);
 	sb_init(&r);
-	st_format_args(&a, o, c, NULL, &r, NULL, NULL);
+	st_format_args(&a, o, c, NULL, &r, NULL, NULL, NULL);
 	if (a.oom || r.oom)
 		call->oom = 1;
 	sonde_line_printf(call, "%s", a.s ? a.s : "");
@@ -278,6 +281,44 @@ static const char *arg_string(const struct sonde_call *c, uint64_t addr,
 	return tmp;
 }
 
+/* What the kernel said the new descriptors are (socket:[N], pipe:[N]). */
+static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+
+		if (p->phase != SONDE_PL_FDINFO || (p->flags & SONDE_PLF_UNREADABLE))
+			continue;
+		for (uint32_t off = 0; off + sizeof(struct sonde_fdinfo) <= p->captured;
+		     off += sizeof(struct sonde_fdinfo)) {
+			struct sonde_fdinfo fi;
+			char name[64];
+
+			memcpy(&fi, p->data + off, sizeof(fi));
+			if (!sonde_fdinfo_name(&fi, name, sizeof(name)))
+				fdtab_name(st->fds, c->sc->hdr.tid, fi.fd, name);
+		}
+	}
+}
+
+/* -yy: what the kernel said the call's sockets are named and bound to. */
+static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+
+		if (p->phase != SONDE_PL_SOCKINFO || (p->flags & SONDE_PLF_UNREADABLE))
+			continue;
+		for (uint32_t off = 0; off + sizeof(struct sonde_sockinfo) <= p->captured;
+		     off += sizeof(struct sonde_sockinfo)) {
+			struct sonde_sockinfo si;
+
+			memcpy(&si, p->data + off, sizeof(si));
+			fdtab_sock(st->fds, c->sc->hdr.tid, &si);
+		}
+	}
+}
+
 static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
@@ -308,6 +349,8 @@ static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 		}
 	}
 	fdtab_apply(st->fds, &f);
+	track_fdinfo(st, c);
+	track_sockinfo(st, c);
 }
 
 struct track_ctx {
@@ -320,6 +363,11 @@ static void track_mid(void *arg)
 	struct track_ctx *t = arg;
 
 	track_fds(t->st, t->c);
+}
+
+static int creates_fd_args(uint32_t nr)
+{
+	return nr == __NR_pipe || nr == __NR_pipe2 || nr == __NR_socketpair;
 }
 
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
@@ -343,6 +391,7 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	size_t col;
 	int rc = 0;
 
+	fdtab_thread(st->fds, sc->hdr.pid, sc->hdr.tid);
 	if (!shown(st, sc)) {
 		track_fds(st, c);
 		return 0;
@@ -351,7 +400,14 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		pr_prefix(st, sc->hdr.tid);
 		pr_tstamp(st, sc->hdr.ts);
 		st->ret.len = 0;
-		st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc);
+		/* Their arguments name the new descriptors, which -y shows
+		 * already decorated ([3<pipe:[N]>, 4<pipe:[N]>]). */
+		if (creates_fd_args(sc->nr)) {
+			track_fds(st, c);
+			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, NULL, NULL, NULL);
+		} else {
+			st_format_args(&st->line, &st->o, c, st->fds, &st->ret, track_mid, &tc, NULL);
+		}
 		if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
 			/* Still blocked when recording stopped. */
 			st->line.len--;
@@ -437,9 +493,77 @@ static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	return emit(st);
 }
 
-int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
+/* What a process held when recording began (attached, or the command
+ * sonde started), replacing what the table guessed for it. */
+static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	char path[4097];
+	const char *p;
+	unsigned int fl;
+	size_t off = 0, len;
+	int fd, e;
+
+	if (!(rec->flags & SONDE_PROC_FDS))
+		return 0;
+	/* A continuation adds to the list of the record before. */
+	e = rec->flags & SONDE_PROC_FDS_CONT ? 0 : fdtab_reset(st->fds, rec->tid);
+	while (!e && sonde_proc_fd_next(rec, &off, &fd, &p, &len, &fl)) {
+		if (len >= sizeof(path))
+			continue;
+		memcpy(path, p, len);
+		path[len] = 0;
+		e = fdtab_open(st->fds, rec->tid, fd, path, !!(fl & SONDE_PROC_FD_CLOEXEC));
+	}
+	return e;
+}
+
+/* A tracker (no output): only what the descriptor tables learn from. */
+static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
 	switch (rec->type) {
+	case SONDE_REC_PROC:
+		return track_proc(st, rec);
+	case SONDE_REC_FORK:
+		if (rec->size < sizeof(struct sonde_ev_fork))
+			return -EINVAL;
+		return fdtab_fork(st->fds, rec->tid, ((const struct sonde_ev_fork *)rec)->child_tid,
+				  ((const struct sonde_ev_fork *)rec)->clone_flags);
+	case SONDE_REC_EXIT:
+		fdtab_exit(st->fds, rec->tid);
+		return 0;
+	}
+	return 0;
+}
+
+int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
+			  struct sonde_line *members)
+{
+	struct track_ctx tc = { st, c };
+	struct strbuf a, r;
+	int e;
+
+	sb_init(&a);
+	sb_init(&r);
+	fdtab_thread(st->fds, c->sc->hdr.pid, c->sc->hdr.tid);
+	if (creates_fd_args(c->sc->nr)) {
+		track_fds(st, c);
+		st_format_args(&a, &st->o, c, st->fds, &r, NULL, NULL, members);
+	} else {
+		st_format_args(&a, &st->o, c, st->fds, &r, track_mid, &tc, members);
+	}
+	e = a.oom || r.oom || members->oom ? -ENOMEM : 0;
+	sb_free(&a);
+	sb_free(&r);
+	return e;
+}
+
+int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	if (!st->out)
+		return track_record(st, rec);
+	switch (rec->type) {
+	case SONDE_REC_PROC:
+		return track_proc(st, rec);
 	case SONDE_REC_FORK: {
 		const struct sonde_ev_fork *f = (const void *)rec;
 
@@ -497,7 +621,7 @@ int sonde_strace_flush(struct sonde_strace *st)
 	struct feed_sink k = { sink_call, sink_record, st };
 	int e = feed_flush(&st->feed, &k);
 
-	if (!e && fflush(st->out))
+	if (!e && st->out && fflush(st->out))
 		e = -EIO;
 	return e;
 }

@@ -84,6 +84,7 @@ struct st {
 	const struct sonde_call *c;
 	const struct sonde_ev_syscall *sc;
 	struct fdtab *fds; /* NULL: no -y decoration */
+	struct sonde_line *fdmap; /* -y: "FD":"PATH" members of each fd decorated */
 	int64_t ret;
 	int err;         /* errno of a failed call, else 0 */
 	int noret;       /* never returned: "= ?" */
@@ -364,7 +365,8 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i);
  */
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
-		    struct strbuf *ret, void (*mid)(void *arg), void *arg);
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg,
+		    struct sonde_line *fdmap);
 /*
  * decode.c: the JSON sink. Appends the object of named arguments to args
  * ("{...}") and the members of the "result" object (without braces, may
