@@ -26,6 +26,14 @@ size_t sonde_rec_fixed_size(unsigned int type);
 /* True when rec is a known type whose hdr.size covers its fixed part and,
  * for exec and proc, the tail lengths it announces. */
 int sonde_rec_fits(const struct sonde_hdr *rec);
+/*
+ * The descriptor list of a PROC record (SONDE_PROC_FDS): *off starts at
+ * 0; each call returns 1 with the next descriptor, its path (path_len
+ * bytes, not NUL-terminated) and SONDE_PROC_FD_* flags, 0 at the end or at
+ * an entry that does not fit in the record.
+ */
+int sonde_proc_fd_next(const struct sonde_hdr *rec, size_t *off, int *fd, const char **path,
+		       size_t *path_len, unsigned int *flags);
 /* "syscall", "switch", ... for a record type, or NULL. */
 const char *sonde_rec_type_name(unsigned int type);
 /* Record type of a name ("sched" is not one: see sonde_filter). */

@@ -175,10 +175,31 @@ struct sonde_ev_lost {
 	__u32 _pad;
 };
 
+/* sonde_ev_proc.hdr.flags */
+#define SONDE_PROC_FDS 0x1      /* the descriptors follow the cmdline */
+#define SONDE_PROC_FDS_MORE 0x2 /* the list goes on in the next PROC record
+				 * of this pid, flagged FDS_CONT */
+#define SONDE_PROC_LAUNCHED 0x4 /* the command sonde started, seen stopped
+				 * before its execve: only the descriptors
+				 * are its own (comm, cmdline and ppid are
+				 * the recorder's child's); not a process
+				 * to name, not one attached to */
+#define SONDE_PROC_FDS_CONT 0x8 /* more descriptors of the previous PROC
+				 * record of this pid (cmdline_len 0): not a
+				 * process to name either */
+
 /*
  * Written by user space, not BPF: a process that existed before recording
  * began (attach with -p, --comm) so readers can name it. Tail: cmdline,
- * NUL separated, cmdline_len bytes.
+ * NUL separated, cmdline_len bytes. With SONDE_PROC_FDS, what its
+ * descriptors referred to (readlink of /proc/PID/fd/N) for strace's -y,
+ * from SONDE_REC_ALIGN(sizeof(struct sonde_ev_proc) + cmdline_len) to
+ * hdr.size: first the working directory as fd -100 (AT_FDCWD), then the
+ * descriptors in ascending order (readers older than the list stop at
+ * the cmdline):
+ *
+ *   | sonde_ev_proc | cmdline | pad | fd, len, flags | path | pad | ...
+ *                                   +-- struct sonde_proc_fd, 8-aligned
  */
 struct sonde_ev_proc {
 	struct sonde_hdr hdr;
@@ -186,6 +207,16 @@ struct sonde_ev_proc {
 	__u32 cmdline_len;
 	char comm[SONDE_COMM_LEN];
 	/* char cmdline[]; */
+};
+
+/* sonde_proc_fd.flags */
+#define SONDE_PROC_FD_CLOEXEC 0x1 /* closed by the next execve */
+
+struct sonde_proc_fd {
+	__s32 fd;
+	__u16 path_len; /* bytes of path that follow, no NUL */
+	__u16 flags;
+	/* char path[path_len]; padded to 8 */
 };
 
 /*

@@ -112,6 +112,9 @@ int sonde_reader_open_mem(struct sonde_reader **r, const void *data,
 			  size_t len, char *err, size_t errlen);
 void sonde_reader_close(struct sonde_reader *r);
 const struct sonde_meta *sonde_reader_meta(const struct sonde_reader *r);
+/* The trace was recorded on this host (same uname nodename and kernel
+ * release): its paths name this file system (-y resolves links there). */
+int sonde_meta_this_host(const struct sonde_meta *m);
 
 /* Next record in timestamp order (ties: stream, then production order).
  * Returns 1 with *rec valid until the next call, 0 at the end, or -errno

@@ -49,7 +49,7 @@ struct sonde_ev_payload {
 	__u32 offset;    /* this chunk's place in the captured bytes */
 	__u16 nr;        /* syscall number */
 	__u8 arg;        /* argument index */
-	__u8 phase;      /* 0 entry, 1 exit */
+	__u8 phase;      /* 0 entry, 1 exit, 2 descriptor facts */
 	__u8 flags;      /* SONDE_PLR_* */
 	__u8 _pad[3];
 	__u32 chunk;     /* data bytes in this record */
@@ -89,6 +89,62 @@ struct sonde_ev_plref {
 	/* struct sonde_plref_ext ext[nblobs]; padded to 8 */
 };
 
+/*
+ * Descriptor facts (SONDE_CAP_FDINFO): a payload record of phase
+ * SONDE_PLR_PHASE_FDINFO, addr 0, whose data is one struct sonde_fdinfo
+ * per descriptor the call created, read from the task's file table at
+ * sys_exit. They name what has no path, as /proc/PID/fd does:
+ * "socket:[ino]", "pipe:[ino]", "anon_inode:[eventfd]". Readers that do
+ * not know the phase never find these bytes by address.
+ *
+ *   0      4        8       16     20     24                       56
+ *   +------+--------+-------+------+------+------------------------+
+ *   |  fd  | magic  |  ino  | mode | pad  | name (dentry, NUL-pad) |
+ *   +------+--------+-------+------+------+------------------------+
+ */
+#define SONDE_PLR_PHASE_FDINFO 2
+#define SONDE_FDINFO_NAME 32
+
+struct sonde_fdinfo {
+	__s32 fd;
+	__u32 magic; /* the file system's s_magic: sockfs, pipefs, anon_inodefs... */
+	__u64 ino;   /* i_ino: what strace shows in socket:[N], pipe:[N] */
+	__u32 mode;  /* i_mode */
+	__u32 _pad;
+	char name[SONDE_FDINFO_NAME]; /* d_name: "[eventfd]", "memfd:x", "" */
+};
+
+/*
+ * Socket facts (SONDE_CAP_SOCKINFO): a payload record of phase
+ * SONDE_PLR_PHASE_SOCKINFO, addr 0, whose data is one struct
+ * sonde_sockinfo per socket, read from struct sock at sys_exit of the
+ * calls that create sockets or give them addresses (socket, socketpair,
+ * accept, accept4, bind, listen, connect): what strace -yy learns from
+ * sock_diag ("TCP:[127.0.0.1:80->127.0.0.1:5555]", "UNIX-STREAM:[5->6]").
+ */
+#define SONDE_PLR_PHASE_SOCKINFO 3
+#define SONDE_SOCK_PROTO 32
+#define SONDE_SOCK_PATH 108
+
+struct sonde_sockinfo {
+	__s32 fd;
+	__u16 family;	/* AF_* */
+	__u16 type;	/* SOCK_STREAM, SOCK_DGRAM... */
+	__u64 ino;	/* the socket's inode */
+	__u64 peer_ino; /* AF_UNIX: the connected peer's inode, 0 = none */
+	__u8 laddr[16]; /* AF_INET(6): local address (IPv4 in the first 4) */
+	__u8 raddr[16]; /* remote address */
+	__u16 lport;	/* host order; 0 = not bound */
+	__u16 rport;	/* host order; 0 = not connected */
+	__u32 portid;	/* AF_NETLINK: port id, 0 = not bound */
+	__u16 protocol; /* sk_protocol (the netlink family) */
+	__u16 path_len; /* AF_UNIX: bytes of path (abstract: starts with NUL) */
+	__u32 _pad;
+	char proto[SONDE_SOCK_PROTO]; /* sk_prot->name: "TCP", "UNIX-STREAM" */
+	char path[SONDE_SOCK_PATH];   /* AF_UNIX: the bound (or listener's) name */
+	__u8 _pad2[4];
+};
+
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items. */
 #define SONDE_CAP_ITEMS 6
 
@@ -105,6 +161,15 @@ enum sonde_cap_kind {
 	SONDE_CAP_FDSET,   /* fd_set of arg[0] descriptors at arg */
 	SONDE_CAP_FIELD,   /* pointer at arg + aux, then size bytes there */
 	SONDE_CAP_SIGMASK, /* rt_sigreturn: the signal frame's uc_sigmask */
+	SONDE_CAP_FDINFO,  /* exit: what the descriptors the call created are
+			    * (bpf/fdinfo.h): size 0 = the return value,
+			    * size 2 = the int[2] at arg (pipe, socketpair) */
+	SONDE_CAP_SOCKINFO, /* exit, also of a failed call: the sockets' names
+			     * and addresses for -yy (bpf/fdinfo.h): size 0 =
+			     * the return value, 1 = the fd in arg, 2 = the
+			     * int[2] at arg */
+	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command
+			    * (elsewhere arg is a number: reading it would fault) */
 };
 
 /* sonde_cap_item.phase bits */
@@ -130,7 +195,8 @@ struct sonde_cap_cpu {
 	__u64 shed;        /* payloads dropped under ring pressure */
 	__u64 shed_bytes;  /* their bytes */
 	__u64 faults;      /* reads that faulted (recorded as unreadable) */
-	__u64 _pad[3];
+	__u64 nsmall;      /* small payloads seen (BPF: samples the fill check) */
+	__u64 _pad[2];
 };
 
 #endif /* SONDE_PAYLOAD_H */

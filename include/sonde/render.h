@@ -32,8 +32,6 @@
 struct sonde_meta;
 struct sonde_tasks;
 struct sonde_call;
-struct sonde_fds;
-struct sonde_filter;
 
 /* Timestamp column of the text renderer (strace's -t, -tt, -ttt, -r). */
 enum sonde_ts_mode {
@@ -55,15 +53,9 @@ struct sonde_render_opts {
 	 * 32 as strace, json: every captured byte) */
 	unsigned int strsize;
 	int payload; /* json: each call's captured bytes, enum sonde_payload_enc */
+	int fd_paths; /* json: "fd_paths", what each descriptor named refers to (-y) */
 	/* strace's -X (enum sonde_xlat_style) and -x (1, 2 for -xx): text */
 	int xlat, xstr;
-	/* -y: descriptors with what they refer to (text 3</x>, json
-	 * {"fd":3,"path":"/x"}), from tables rebuilt from every call */
-	int decode_fds;
-	/* Syscalls shown, when not NULL: applied after -y's tables saw the
-	 * call (a filter applied before would hide the open of a descriptor
-	 * a shown call uses). */
-	const struct sonde_filter *calls;
 	/* Options of renderers added later (e.g. strace-grade decoding);
 	 * the built-in ones ignore it. */
 	const void *ext;
@@ -126,7 +118,6 @@ struct sonde_render {
 	uint64_t prev_ts;	/* ts of the previous line (for -r) */
 	int started;
 	uint64_t skipped; /* records of unknown or malformed types */
-	struct sonde_fds *fds; /* -y's tables (opts.decode_fds), else NULL */
 	void *priv;
 };
 

@@ -32,6 +32,9 @@
 enum sonde_pl_phase {
 	SONDE_PL_ENTRY = 0, /* read at sys_enter: what the kernel was given */
 	SONDE_PL_EXIT = 1,  /* read at sys_exit: what the kernel produced */
+	SONDE_PL_FDINFO = 2, /* not memory: struct sonde_fdinfo[] of the
+			      * descriptors the call created (payload.h) */
+	SONDE_PL_SOCKINFO = 3, /* not memory: struct sonde_sockinfo[] (-yy) */
 };
 
 /* sonde_payload.flags */
@@ -91,13 +94,16 @@ struct sonde_strace_opts {
 	uint8_t show_time;     /* -T */
 	uint8_t verbose;       /* -v: structs and arrays in full */
 	uint8_t xlat;          /* -X: enum sonde_xlat_style */
-	uint8_t decode_fds;    /* -y */
+	uint8_t decode_fds;    /* -y: 1, -yy: 2 (socket endpoints) */
 	uint8_t only_ok;       /* -z: successful calls only */
 	uint8_t only_failed;   /* -Z: failed calls only */
 	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx) */
 	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
 	uint8_t filter_on;     /* trace below is in force */
 	uint8_t quiet;         /* -qq: no +++ exit lines */
+	uint8_t resolve_links; /* -y: resolve symbolic links in the paths on
+				* the file system of this host, as strace's
+				* /proc/PID/fd shows them (live, same host) */
 	uint64_t sig_hide;     /* -e signal=: bit N-1 set hides signal N */
 	struct sonde_sc_set trace; /* -e trace= */
 	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];
@@ -131,12 +137,29 @@ void sonde_strace_free(struct sonde_strace *st);
 int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
 			const char *path);
 /*
- * -y: resolve symbolic links in the paths of descriptors opened from now
- * on (realpath(3), when the file still exists), as strace shows what
- * /proc/PID/fd says. Right for a live trace on this machine only; the
- * default (off) keeps the absolute, lexically cleaned path the call used.
+ * The name /proc/PID/fd/N gives a descriptor the kernel described at the
+ * call that created it (include/sonde/payload.h, struct sonde_fdinfo):
+ * "socket:[INO]", "pipe:[INO]", "anon_inode:[eventfd]". -ENOENT for files
+ * with a path (memfd...), which the descriptor tables know better.
  */
-void sonde_strace_resolve_links(struct sonde_strace *st, int on);
+struct sonde_fdinfo;
+int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len);
+/* -yy's name of a socket, as strace builds it from sock_diag:
+ * "TCP:[127.0.0.1:80->127.0.0.1:5555]", "UNIX-STREAM:[12->13,"/x"]",
+ * "NETLINK:[ROUTE:123]", else "PROTO:[INO]". */
+struct sonde_sockinfo;
+void sonde_sockinfo_name(const struct sonde_sockinfo *si, char *buf, size_t len);
+/*
+ * -y for other renderers (print --json -y): with st made with out NULL
+ * (it prints nothing, sonde_strace_record only learns from fork, exit and
+ * proc records), appends to members "FD":"PATH" for every descriptor the
+ * strace line of the call names, as -y would decorate it (arguments before
+ * the call's effect, return value and fd arrays after), and applies the
+ * call to the descriptor tables. 0 or -ENOMEM.
+ */
+struct sonde_line;
+int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
+			  struct sonde_line *members);
 /* Renders one syscall (with its payloads). */
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
 /*
@@ -219,28 +242,6 @@ int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call
 		      struct sonde_line *call, struct sonde_line *ret);
 int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call *c,
 		      struct sonde_line *args, struct sonde_line *res);
-/*
- * -y for those renderers: descriptor tables rebuilt from the trace as the
- * strace renderer does. Every syscall must reach them, in time order,
- * shown or not: through the *_fds formatters below, or sonde_fds_call for
- * a call not shown; fork and exit records through sonde_fds_record. With
- * o->decode_fds the formatters decorate descriptors: text 3</etc/passwd>,
- * JSON {"fd":3,"path":"/etc/passwd"} ({"fd":"AT_FDCWD","path":CWD}) and
- * "path" in res for a returned descriptor. sonde_fds_set is
- * sonde_strace_set_fd's.
- */
-struct sonde_fds;
-struct sonde_fds *sonde_fds_new(void);
-void sonde_fds_free(struct sonde_fds *f);
-int sonde_fds_set(struct sonde_fds *f, uint32_t pid, int fd, const char *path);
-void sonde_fds_resolve_links(struct sonde_fds *f, int on);
-void sonde_fds_call(struct sonde_fds *f, const struct sonde_call *c);
-int sonde_fds_record(struct sonde_fds *f, const struct sonde_hdr *rec);
-int sonde_strace_text_fds(const struct sonde_strace_opts *o, const struct sonde_call *c,
-			  struct sonde_fds *fds, struct sonde_line *call, struct sonde_line *ret);
-int sonde_strace_json_fds(const struct sonde_strace_opts *o, const struct sonde_call *c,
-			  struct sonde_fds *fds, struct sonde_line *args, struct sonde_line *res);
-
 /* The kernel's name of argument i of syscall nr ("pathname"), or NULL. */
 const char *sonde_strace_arg_name(unsigned int nr, unsigned int i);
 

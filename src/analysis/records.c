@@ -31,6 +31,29 @@ size_t sonde_rec_fixed_size(unsigned int type)
 	return type < SONDE_REC_TYPE_MAX ? rec_types[type].size : 0;
 }
 
+int sonde_proc_fd_next(const struct sonde_hdr *rec, size_t *off, int *fd, const char **path,
+		       size_t *path_len, unsigned int *flags)
+{
+	const struct sonde_ev_proc *p = (const void *)rec;
+	const struct sonde_proc_fd *e;
+	size_t at;
+
+	if (rec->type != SONDE_REC_PROC || !(rec->flags & SONDE_PROC_FDS) || !sonde_rec_fits(rec))
+		return 0;
+	at = *off ? *off : SONDE_REC_ALIGN(sizeof(*p) + p->cmdline_len);
+	if (at + sizeof(*e) > rec->size)
+		return 0;
+	e = (const void *)((const char *)rec + at);
+	if (e->path_len > rec->size - at - sizeof(*e))
+		return 0;
+	*fd = e->fd;
+	*path = (const char *)(e + 1);
+	*path_len = e->path_len;
+	*flags = e->flags;
+	*off = SONDE_REC_ALIGN(at + sizeof(*e) + e->path_len);
+	return 1;
+}
+
 const char *sonde_rec_type_name(unsigned int type)
 {
 	return type < SONDE_REC_TYPE_MAX ? rec_types[type].name : NULL;

@@ -147,6 +147,11 @@ void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec)
 		const struct sonde_ev_proc *e = (const void *)rec;
 		struct sonde_task *k;
 
+		/* The command sonde started, before its execve (the name and
+		 * parent are the recorder's child's, the exec names it), or
+		 * more descriptors of a process already named. */
+		if (rec->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT))
+			break;
 		tasks_set(t, rec->tid, rec->pid, e->comm);
 		k = tasks_get(t, rec->tid);
 		if (k)

@@ -46,9 +46,10 @@
 	"  -X raw|abbrev|verbose   text: constants as numbers, names (default) or\n"          \
 	"                          both, as strace -X\n"                                      \
 	"  -x, -xx                 text: non-ASCII strings (-xx: all) in hex\n"               \
-	"  -y                      descriptors with their paths: 3</etc/passwd>,\n"           \
-	"                          json {\"fd\":3,\"path\":\"/etc/passwd\"}, rebuilt\n"      \
-	"                          from the trace's calls\n"                                  \
+	"  -y                      --strace: descriptors with what they refer to,\n"         \
+	"                          3</etc/passwd>, 4<socket:[1234]> (strace -y);\n"         \
+	"                          --json: \"fd_paths\", {\"4\":\"socket:[1234]\"};\n"  \
+	"                          -yy: sockets by endpoints, TCP:[1.2.3.4:80]\n"            \
 	"  -T                      --strace: show durations <0.000012> (text\n"               \
 	"                          shows them unless --no-dur)\n"                             \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
@@ -102,8 +103,8 @@ struct print_args {
 	int nt; /* number of -t */
 	int strace;
 	int strsize_set, no_strace_opt; /* -s given; an option --strace lacks */
-	struct sonde_strace_opts so; /* --strace; -X, -x, -y for every format */
-	struct sonde_filter calls;   /* syscall filters applied after -y */
+	struct sonde_strace_opts so; /* --strace; -X, -x for every format */
+	int fdpaths; /* -y: 1, -yy: 2 */
 };
 
 /* Names the formats the renderer table has, so a new renderer shows up
@@ -136,16 +137,13 @@ static int print_strsize(const char *arg, unsigned int *v)
 
 /*
  * The strace options in both outputs: --strace takes them all; the other
- * formats -X, -x, -y (and -s, -v, -t..., -r of their own). With -y (and
- * always with --strace) the syscall filters move from the scan to the
- * renderer, which sees every call for its descriptor tables.
+ * formats -X and -x (and -s, -v, -t..., -r of their own; -y: --json).
  */
 static int print_opts_finish(struct print_args *a)
 {
 	static const char *const names[] = {
 		[OPT_RELATIVE] = "--relative", [OPT_NO_DUR] = "--no-dur", [OPT_RAW] = "--raw"
 	};
-	struct sonde_filter *f = &a->scan.filter;
 
 	if (a->strace && a->no_strace_opt) {
 		cli_err("print", "%s does not apply to --strace (strace has no such option)",
@@ -158,25 +156,12 @@ static int print_opts_finish(struct print_args *a)
 	}
 	a->ropts.xlat = a->so.xlat;
 	a->ropts.xstr = a->so.xstr;
-	a->ropts.decode_fds = a->so.decode_fds;
 	a->so.verbose = (uint8_t)a->ropts.verbose;
 	if (a->strsize_set)
 		a->so.strsize = a->ropts.strsize;
 	a->so.tstamp = (uint8_t)(a->nt > 3 ? 3 : a->nt);
 	a->so.relative = a->ropts.ts == SONDE_TS_DELTA;
-	if (!a->strace && !a->so.decode_fds)
-		return 0;
-	sonde_filter_init(&a->calls);
-	a->calls.has_sc = f->has_sc;
-	a->calls.sc = f->sc;
-	a->calls.status = f->status;
-	a->so.filter_on = (uint8_t)f->has_sc;
-	a->so.trace = f->sc;
-	a->so.only_failed = f->status == SONDE_STATUS_FAILED;
-	a->so.only_ok = f->status == SONDE_STATUS_SUCCESSFUL;
-	a->ropts.calls = &a->calls;
-	f->has_sc = 0;
-	f->status = SONDE_STATUS_ANY;
+	a->so.decode_fds = (uint8_t)a->fdpaths;
 	return 0;
 }
 
@@ -239,6 +224,9 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		case 'v':
 			a->ropts.verbose = 1;
 			break;
+		case 'y':
+			a->fdpaths = a->fdpaths ? 2 : 1; /* -yy: socket endpoints */
+			break;
 		case 's':
 			if (print_strsize(optarg, &a->ropts.strsize))
 				return -1;
@@ -246,7 +234,6 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			break;
 		case 'X':
 		case 'x':
-		case 'y':
 		case 'T':
 			if (sonde_strace_opt(&a->so, opt, opt == 'X' ? optarg : NULL, err,
 					     sizeof(err))) {
@@ -292,6 +279,12 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			"the bytes; print --strace -e read=/write= style dumps are "
 			"'sonde strace -e read=FD')",
 			a->strace ? "--strace" : a->format);
+		return -1;
+	}
+	a->ropts.fd_paths = a->fdpaths;
+	if (a->fdpaths && !a->strace && strcmp(a->format, "json")) {
+		cli_err("print", "-y needs --strace or --json (the %s output does not show "
+				 "descriptor paths)", a->format);
 		return -1;
 	}
 	a->file = argv[optind];

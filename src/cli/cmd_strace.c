@@ -52,7 +52,9 @@ static const char strace_usage[] =
 	"  -T            time spent in each call\n"
 	"  -v            structs and environment in full\n"
 	"  -X raw|abbrev|verbose  named constants as numbers, names, or both\n"
-	"  -y            descriptors with their paths (rebuilt from the recording)\n"
+	"  -y            descriptors with what they refer to: 3</etc/passwd>,\n"
+	"                4<socket:[1234]>, 0<pipe:[5678]> (rebuilt from the recording);\n"
+	"                -yy: sockets by endpoints, TCP:[127.0.0.1:80->127.0.0.1:5555]\n"
 	"  -x, -xx       non-ASCII strings, or all strings, in hex\n"
 	"  -z, -Z        only successful, or only failed, calls\n"
 	"  -q, -qq       quieter: -qq drops the +++ exit lines\n"
@@ -64,10 +66,10 @@ static const char strace_usage[] =
 	"  --json            NDJSON, one object per event, live: the objects of\n"
 	"                    'sonde print --json' (syscalls with \"argv\", their\n"
 	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
-	"                    -o, -e trace=, -z, -Z, -s and -y apply (strings whole\n"
-	"                    unless -s is given; -y: {\"fd\":3,\"path\":\"/x\"}); the\n"
-	"                    text options -a -t -r -T -v -x -X -qq -e read=/write=\n"
-	"                    do not (every object has ts and dur).\n"
+	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
+	"                    -s is given), -y adds \"fd_paths\"; the text options\n"
+	"                    -a -t -r -T -v -x -X -qq\n"
+	"                    -e read=/write= do not (every object has ts and dur).\n"
 	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
 	"                    the objects, then that report as the last line\n"
 	"  --payload=ENC     with --json: each call's captured memory in \"payload\"\n"
@@ -224,6 +226,9 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 	}
 	if (c->strsize_set)
 		c->ropts.strsize = c->so.strsize;
+	c->ropts.fd_paths = c->so.decode_fds;
+	/* Printed live, on the traced program's own file system. */
+	c->so.resolve_links = 1;
 	return 0;
 }
 
@@ -294,12 +299,7 @@ static void count_add(struct count *v, const struct sonde_ev_syscall *sc, const 
 	v[sc->nr].ns += sc->dur;
 }
 
-/*
- * -y: what the command inherits from us (descriptors 0-2, the working
- * directory) is what every task seen first starts with (pid 0). Exactly
- * one of st (text) and fds (--json) is set.
- */
-static void set_inherited_fds(struct sonde_strace *st, struct sonde_fds *fds)
+static void set_inherited_fds(struct sonde_strace *st)
 {
 	char link[64], path[4096];
 
@@ -311,17 +311,10 @@ static void set_inherited_fds(struct sonde_strace *st, struct sonde_fds *fds)
 		if (n <= 0)
 			continue;
 		path[n] = 0;
-		if (st)
-			sonde_strace_set_fd(st, 0, fd, path);
-		else
-			sonde_fds_set(fds, 0, fd, path);
+		sonde_strace_set_fd(st, 0, fd, path);
 	}
-	if (!getcwd(path, sizeof(path)))
-		return;
-	if (st)
+	if (getcwd(path, sizeof(path)))
 		sonde_strace_set_fd(st, 0, -100, path);
-	else
-		sonde_fds_set(fds, 0, -100, path);
 }
 
 /*
@@ -337,7 +330,6 @@ struct live_out {
 	struct count *counts;	    /* text -c */
 	struct sonde_render *render; /* --json */
 	struct sonde_filter filter;  /* --json: -e trace=, -z, -Z */
-	struct sonde_filter calls;   /* --json -y: the same, in the renderer */
 	struct sonde_stats *stats;   /* --json -c */
 	uint32_t first_tid;
 	int werr; /* errno of the failed write */
@@ -356,8 +348,7 @@ static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
 
 	if (!sonde_filter_match(&lo->filter, h))
 		return 0;
-	if (c->count && h->type == SONDE_REC_SYSCALL &&
-	    (!c->ropts.calls || sonde_filter_match(&lo->calls, h)) && sonde_stats_add(lo->stats, h))
+	if (c->count && h->type == SONDE_REC_SYSCALL && sonde_stats_add(lo->stats, h))
 		return -ENOMEM;
 	if (c->count && !c->count_and_print)
 		return 0;
@@ -385,7 +376,9 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	int e;
 
 	/* strace's "Process N attached", once -p's process is traced. */
-	if (h->type == SONDE_REC_PROC && c->npids && !c->so.quiet)
+	if (h->type == SONDE_REC_PROC &&
+	    !(h->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT)) && c->npids &&
+	    !c->so.quiet)
 		fprintf(stderr, "sonde strace: Process %u attached\n", h->pid);
 	if (!lo->first_tid && h->type == SONDE_REC_SYSCALL)
 		lo->first_tid = h->tid;
@@ -453,7 +446,6 @@ static FILE *open_output(const struct strace_cli *c)
 static int live_json_init(struct live_out *lo, FILE *out)
 {
 	const struct sonde_strace_opts *so = &lo->c->so;
-	int e;
 
 	sonde_filter_init(&lo->filter);
 	lo->filter.has_sc = so->filter_on;
@@ -463,21 +455,7 @@ static int live_json_init(struct live_out *lo, FILE *out)
 					      SONDE_STATUS_ANY;
 	if (lo->c->count && !(lo->stats = sonde_stats_new(0)))
 		return -ENOMEM;
-	if (!so->decode_fds)
-		return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
-	/* -y: the renderer sees every call for its descriptor tables and
-	 * applies -e trace=, -z and -Z itself. */
-	lo->calls = lo->filter;
-	lo->filter.has_sc = 0;
-	lo->filter.status = SONDE_STATUS_ANY;
-	lo->c->ropts.decode_fds = 1;
-	lo->c->ropts.calls = &lo->calls;
-	e = sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
-	if (!e) {
-		set_inherited_fds(NULL, lo->render->fds);
-		sonde_fds_resolve_links(lo->render->fds, 1);
-	}
-	return e;
+	return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
 }
 
 /* -c --json: `sonde stat --json`'s report of the calls counted. */
@@ -519,8 +497,7 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
 	if (!lo->st || !lo->counts)
 		return -ENOMEM;
-	set_inherited_fds(lo->st, NULL);
-	sonde_strace_resolve_links(lo->st, 1);
+	set_inherited_fds(lo->st);
 	return 0;
 }
 
@@ -541,6 +518,17 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 	int e;
 
 	o.pid_prefix = 1;
+	o.resolve_links = sonde_meta_this_host(m);
+	if (o.decode_fds) {
+		/* -y names descriptors from every call: the renderer sees them
+		 * all and applies -e trace=, -z and -Z itself, as strace. */
+		o.filter_on = (uint8_t)scan->filter.has_sc;
+		o.trace = scan->filter.sc;
+		o.only_failed = scan->filter.status == SONDE_STATUS_FAILED;
+		o.only_ok = scan->filter.status == SONDE_STATUS_SUCCESSFUL;
+		scan->filter.has_sc = 0;
+		scan->filter.status = SONDE_STATUS_ANY;
+	}
 	o.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
 	st = sonde_strace_new(&o, out);
 	if (!st)

@@ -55,13 +55,6 @@ static int render_dispatch(struct sonde_render *r, const struct sonde_hdr *rec,
 		return 0;
 	}
 	sonde_tasks_update(r->tasks, rec);
-	if (r->fds && !c)
-		sonde_fds_record(r->fds, rec);
-	if (c && r->opts.calls && !sonde_filter_match(r->opts.calls, rec)) {
-		if (r->fds)
-			sonde_fds_call(r->fds, c);
-		return 0;
-	}
 	if (!r->started) {
 		r->started = 1;
 		r->first_ts = rec->ts;
@@ -104,17 +97,13 @@ int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 	c->pub.tasks = sonde_tasks_new();
 	c->names = sonde_sc_names_new(meta);
 	c->calls = sonde_calls_new(render_call, render_rec, &c->pub);
-	if (c->pub.opts.decode_fds)
-		c->pub.fds = sonde_fds_new();
-	rc = c->pub.tasks && c->names && c->calls &&
-	     (c->pub.fds || !c->pub.opts.decode_fds) ? 0 : -ENOMEM;
+	rc = c->pub.tasks && c->names && c->calls ? 0 : -ENOMEM;
 	if (!rc && ops->open)
 		rc = ops->open(&c->pub);
 	if (rc) {
 		sonde_calls_free(c->calls);
 		sonde_sc_names_free(c->names);
 		sonde_tasks_free(c->pub.tasks);
-		sonde_fds_free(c->pub.fds);
 		free(c);
 		return rc;
 	}
@@ -162,7 +151,6 @@ int sonde_render_close(struct sonde_render *r)
 	sonde_tasks_free(r->tasks);
 	sonde_sc_names_free(c->names);
 	sonde_calls_free(c->calls);
-	sonde_fds_free(r->fds);
 	free(c);
 	return rc;
 }

@@ -282,6 +282,10 @@ static int flight_record(struct sonde_render *r, const struct sonde_hdr *rec)
 
 	if (rc)
 		return rc;
+	/* The command's descriptors before its execve, or more of a
+	 * process's descriptors: not a process. */
+	if (rec->type == SONDE_REC_PROC && (rec->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT)))
+		return 0;
 	switch (rec->type) {
 	case SONDE_REC_SYSCALL:
 		return flight_syscall(r, rec);

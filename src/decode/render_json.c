@@ -17,7 +17,12 @@
  *            any; with --payload, payload: the captured memory, one
  *            object per argument ({"arg":1,"name":"buf","phase":"exit",
  *            "addr":"0x...","requested":N,"returned":N,"captured":N,
- *            "unreadable":false,"encoding":"hex","data":"..."})
+ *            "unreadable":false,"encoding":"hex","data":"..."}; the
+ *            kernel's descriptor facts have "phase":"fdinfo", its socket
+ *            facts "sockinfo"); with -y,
+ *            fd_paths: what each descriptor the call names referred to,
+ *            by number, as strace -y shows it ({"3":"/etc/passwd",
+ *            "4":"socket:[1234]"})
  *   switch   prev_comm, prev_prio, prev_state (raw), prev_state_name,
  *            next_pid, next_tid, next_comm, next_prio
  *   wakeup   prio, target_cpu, waker_pid, waker_tid, new
@@ -25,7 +30,11 @@
  *   exec     filename, argv, argc, argv_truncated, old_tid, comm
  *   exit     status (raw wait status), code or signal + signal_name,
  *            core_dumped, group_dead
- *   comm     comm;  proc  ppid, comm, cmdline;  lost  count, kind (ring,
+ *   comm     comm;  proc  ppid, comm, cmdline, launched (the command sonde
+ *            started, before its execve), cwd, fds ([{"fd":0,"path":
+ *            "pipe:[123]","cloexec":false}]), fds_more (the list goes on in
+ *            the next proc record of the pid), fds_continued (this one
+ *            continues the previous);  lost  count, kind (ring,
  *            writer, or live: not shown by `sonde strace --json`, which
  *            could not keep up)
  *   signal   signal (name), si_signo, si_code, si_code_name and the
@@ -50,6 +59,8 @@
 struct json_priv {
 	struct sonde_strace_opts so; /* the decoders' options: -s */
 	struct sonde_line res;	     /* members of "result" */
+	struct sonde_strace *fdp;    /* -y: descriptor tables, prints nothing */
+	struct sonde_line fdm;	     /* members of "fd_paths" */
 };
 
 static int json_open(struct sonde_render *r)
@@ -61,7 +72,18 @@ static int json_open(struct sonde_render *r)
 	sonde_strace_opts_init(&p->so);
 	/* JSON strings are whole unless -s says otherwise. */
 	p->so.strsize = r->opts.strsize;
-	p->so.decode_fds = !!r->opts.decode_fds;
+	if (r->opts.fd_paths) {
+		struct sonde_strace_opts yo;
+
+		sonde_strace_opts_init(&yo);
+		yo.decode_fds = 1;
+		yo.resolve_links = !r->meta || sonde_meta_this_host(r->meta);
+		p->fdp = sonde_strace_new(&yo, NULL);
+		if (!p->fdp) {
+			free(p);
+			return -ENOMEM;
+		}
+	}
 	r->priv = p;
 	return 0;
 }
@@ -71,6 +93,8 @@ static int json_close(struct sonde_render *r)
 	struct json_priv *p = r->priv;
 
 	sonde_line_free(&p->res);
+	sonde_line_free(&p->fdm);
+	sonde_strace_free(p->fdp);
 	free(p);
 	r->priv = NULL;
 	return 0;
@@ -174,7 +198,11 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 				  "\",\"requested\":%" PRIu32 ",\"returned\":%" PRIu32
 				  ",\"captured\":%" PRIu32
 				  ",\"unreadable\":%s,\"encoding\":\"%s\",\"data\":\"",
-				  p->phase == SONDE_PL_EXIT ? "exit" : "entry", (uint64_t)p->addr,
+				  p->phase == SONDE_PL_SOCKINFO ? "sockinfo"
+				  : p->phase == SONDE_PL_FDINFO ? "fdinfo"
+				  : p->phase == SONDE_PL_EXIT ? "exit"
+							      : "entry",
+				  (uint64_t)p->addr,
 				  p->requested, p->returned, unreadable ? 0 : p->captured,
 				  json_bool(unreadable), hex ? "hex" : "base64");
 		if (!unreadable && p->captured) {
@@ -201,13 +229,18 @@ static int json_call(struct sonde_render *r, const struct sonde_call *c)
 	if (sonde_render_sc_decoded(r, c->sc->nr)) {
 		sonde_line_printf(l, ",\"argv\":");
 		sonde_line_reset(&p->res);
-		sonde_strace_json_fds(&p->so, c, r->fds, l, &p->res);
+		sonde_strace_json(&p->so, c, l, &p->res);
 		if (p->res.oom)
 			l->oom = 1;
 		if (p->res.len)
 			sonde_line_printf(l, ",\"result\":{%s}", p->res.buf);
-	} else if (r->fds) {
-		sonde_fds_call(r->fds, c);
+	}
+	if (p->fdp) {
+		sonde_line_reset(&p->fdm);
+		if (sonde_strace_fd_paths(p->fdp, c, &p->fdm))
+			l->oom = 1;
+		if (p->fdm.len)
+			sonde_line_printf(l, ",\"fd_paths\":{%s}", p->fdm.buf);
 	}
 	if (r->opts.payload)
 		json_payload(r, c);
@@ -303,6 +336,33 @@ static void json_exit(struct sonde_render *r, const struct sonde_hdr *rec)
 			  json_bool(rec->flags & SONDE_EXIT_GROUP_DEAD));
 }
 
+/* ,"launched":B,"cwd":"/x","fds":[{"fd":0,"path":"/dev/pts/0","cloexec":false}],
+ * "fds_more":B,"fds_continued":B: what the process held when recording
+ * began. */
+static void json_proc_fds(struct sonde_line *l, const struct sonde_hdr *rec)
+{
+	const char *path;
+	unsigned int fl;
+	size_t off = 0, len;
+	int fd, n = 0;
+
+	sonde_line_printf(l, ",\"launched\":%s", json_bool(rec->flags & SONDE_PROC_LAUNCHED));
+	if (!(rec->flags & SONDE_PROC_FDS))
+		return;
+	while (sonde_proc_fd_next(rec, &off, &fd, &path, &len, &fl)) {
+		if (fd == -100) {
+			json_key_str(l, "cwd", path, len);
+			continue;
+		}
+		sonde_line_printf(l, "%s{\"fd\":%d", n++ ? "," : ",\"fds\":[", fd);
+		json_key_str(l, "path", path, len);
+		sonde_line_printf(l, ",\"cloexec\":%s}", json_bool(fl & SONDE_PROC_FD_CLOEXEC));
+	}
+	sonde_line_printf(l, "%s,\"fds_more\":%s,\"fds_continued\":%s", n ? "]" : ",\"fds\":[]",
+			  json_bool(rec->flags & SONDE_PROC_FDS_MORE),
+			  json_bool(rec->flags & SONDE_PROC_FDS_CONT));
+}
+
 static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	struct sonde_line *l = &r->line;
@@ -317,6 +377,7 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 		sonde_line_printf(l, ",\"ppid\":%" PRIu32, e->ppid);
 		json_key_str(l, "comm", e->comm, SONDE_COMM_LEN);
 		json_argv(l, "cmdline", (const char *)(e + 1), e->cmdline_len);
+		json_proc_fds(l, rec);
 		break;
 	}
 	case SONDE_REC_LOST: {
@@ -373,6 +434,10 @@ static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 
 static int json_record(struct sonde_render *r, const struct sonde_hdr *rec)
 {
+	struct json_priv *p = r->priv;
+
+	if (p->fdp)
+		sonde_strace_record(p->fdp, rec);
 	json_head(r, rec);
 	json_by_type[rec->type](r, rec);
 	sonde_line_putc(&r->line, '}');

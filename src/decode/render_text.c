@@ -33,7 +33,7 @@
 #define TEXT_RESULT_COL 40
 
 struct text_priv {
-	struct sonde_strace_opts so; /* the decoders' options: -s, -v, -X, -x, -y */
+	struct sonde_strace_opts so; /* the decoders' options: -s, -v, -X, -x */
 	struct sonde_line ret;	     /* the decoded return value */
 };
 
@@ -49,7 +49,6 @@ static int text_open(struct sonde_render *r)
 	p->so.verbose = !!r->opts.verbose;
 	p->so.xlat = (uint8_t)r->opts.xlat;
 	p->so.xstr = (uint8_t)r->opts.xstr;
-	p->so.decode_fds = !!r->opts.decode_fds;
 	r->priv = p;
 	return 0;
 }
@@ -172,14 +171,11 @@ static int text_call(struct sonde_render *r, const struct sonde_call *c)
 	struct text_priv *p = r->priv;
 	struct sonde_line *l = &r->line;
 
-	if (r->opts.raw || !sonde_render_sc_decoded(r, e->nr)) {
-		if (r->fds)
-			sonde_fds_call(r->fds, c);
+	if (r->opts.raw || !sonde_render_sc_decoded(r, e->nr))
 		return text_syscall(r, &e->hdr);
-	}
 	text_prefix(r, &e->hdr);
 	sonde_line_reset(&p->ret);
-	sonde_strace_text_fds(&p->so, c, r->fds, l, &p->ret);
+	sonde_strace_text(&p->so, c, l, &p->ret);
 	if (p->ret.oom)
 		l->oom = 1;
 	if (e->hdr.flags & SONDE_SC_UNFINISHED) {
@@ -305,6 +301,10 @@ static int text_proc(struct sonde_render *r, const struct sonde_hdr *rec)
 	const struct sonde_ev_proc *e = (const void *)rec;
 	struct sonde_line *l = &r->line;
 
+	/* The command's descriptors before its execve, or more of a
+	 * process's descriptors: not a process. */
+	if (rec->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT))
+		return 0;
 	text_prefix(r, rec);
 	sonde_line_printf(l, "--- process ppid=%" PRIu32 " comm=", e->ppid);
 	text_comm(l, e->comm);

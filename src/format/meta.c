@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "format/layout.h"
 #include "format/meta.h"
@@ -279,4 +280,12 @@ void meta_free(struct meta_store *st)
 	free(st->buf);
 	free(st->names);
 	memset(st, 0, sizeof(*st));
+}
+
+int sonde_meta_this_host(const struct sonde_meta *m)
+{
+	struct utsname u;
+
+	return m && m->host && m->kernel && !uname(&u) && !strcmp(m->host, u.nodename) &&
+	       !strcmp(m->kernel, u.release);
 }

@@ -81,6 +81,8 @@ uint64_t rec_now_mono(void);
 int rec_proc_tgid(pid_t pid);
 int rec_proc_is_dead(pid_t tgid);
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid);
+/* The descriptors of the command sonde started, stopped before its execve. */
+int rec_proc_write_launched(struct rec_consumer *c, unsigned int stream, pid_t pid);
 /* Calls the threads of tgid were blocked in when it joined the traced set
  * (after its bit is set); returns how many were installed. */
 int rec_proc_attached_calls(struct rec_bpf *b, pid_t tgid, uint64_t ts);

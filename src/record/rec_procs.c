@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,32 +107,179 @@ static unsigned int proc_last_cpu(pid_t tgid, pid_t tid)
 	return (unsigned int)strtoul(p, NULL, 10);
 }
 
-int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid)
+static int is_pid_name(const char *s)
 {
-	struct {
-		struct sonde_ev_proc ev;
-		char cmdline[SONDE_EXEC_DATA_MAX + 8];
-	} r;
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Largest record: hdr.size is 16 bits and a multiple of 8. */
+#define PROC_REC_MAX 65528
+
+static int fd_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The open descriptors of tgid, ascending; NULL when none are readable. */
+static int *proc_fd_list(pid_t tgid, size_t *n)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	char path[64];
+	int *v = NULL;
+	DIR *d;
+
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)tgid);
+	d = opendir(path);
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		if (!is_pid_name(de->d_name))
+			continue;
+		if (*n == cap) {
+			int *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[(*n)++] = atoi(de->d_name);
+	}
+	closedir(d);
+	if (v)
+		qsort(v, *n, sizeof(*v), fd_cmp);
+	return v;
+}
+
+/* "flags:\t02100002" of /proc/PID/fdinfo/FD: O_CLOEXEC is 02000000. */
+static int proc_fd_cloexec(pid_t tgid, int fd)
+{
+	char name[48], buf[512], *f;
+
+	snprintf(name, sizeof(name), "fdinfo/%d", fd);
+	if (proc_read(tgid, name, buf, sizeof(buf)) <= 0)
+		return 0;
+	f = strstr(buf, "flags:");
+	return f && (strtoul(f + 6, NULL, 8) & O_CLOEXEC);
+}
+
+/* A PROC record being filled: a full one goes out and the list goes on
+ * in the next (SONDE_PROC_FDS_MORE, then SONDE_PROC_FDS_CONT). */
+struct proc_out {
+	struct rec_consumer *c;
+	unsigned int stream;
+	struct sonde_ev_proc *ev;
+	size_t off;
+	int err;
+};
+
+static void proc_send(struct proc_out *o)
+{
+	int e;
+
+	o->ev->hdr.ts = rec_now_mono();
+	o->ev->hdr.size = (uint16_t)o->off;
+	o->ev->hdr.cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
+	e = rec_consumer_append(o->c, o->stream, &o->ev->hdr);
+	if (e && !o->err)
+		o->err = e;
+}
+
+static void proc_add_fd(struct proc_out *o, int fd, const char *path, size_t len, uint16_t flags)
+{
+	size_t need = SONDE_REC_ALIGN(sizeof(struct sonde_proc_fd) + len);
+	struct sonde_proc_fd *e;
+
+	if (o->off + need > PROC_REC_MAX) {
+		o->ev->hdr.flags |= SONDE_PROC_FDS_MORE;
+		proc_send(o);
+		/* The continuation: the same header, no cmdline. */
+		o->ev->hdr.flags = (o->ev->hdr.flags & ~SONDE_PROC_FDS_MORE) | SONDE_PROC_FDS_CONT;
+		o->ev->cmdline_len = 0;
+		o->off = sizeof(*o->ev);
+	}
+	e = (void *)((char *)o->ev + o->off);
+	memset(e, 0, need);
+	e->fd = fd;
+	e->path_len = (uint16_t)len;
+	e->flags = flags;
+	memcpy(e + 1, path, len);
+	o->off += need;
+}
+
+/*
+ * Appends what each descriptor of tgid refers to, as /proc/PID/fd links
+ * say ("/dev/pts/0", "pipe:[123]", "socket:[456]"), the working directory
+ * first as fd AT_FDCWD (-100).
+ */
+static void proc_fds(struct proc_out *o, pid_t tgid)
+{
+	char link[64], path[PATH_MAX];
+	size_t n;
+	int *fds = proc_fd_list(tgid, &n);
+	ssize_t len;
+
+	o->ev->hdr.flags |= SONDE_PROC_FDS;
+	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tgid);
+	len = readlink(link, path, sizeof(path));
+	if (len > 0 && len < (ssize_t)sizeof(path))
+		proc_add_fd(o, -100, path, (size_t)len, 0);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tgid, fds[i]);
+		len = readlink(link, path, sizeof(path));
+		if (len <= 0 || len >= (ssize_t)sizeof(path))
+			continue; /* closed meanwhile */
+		proc_add_fd(o, fds[i], path, (size_t)len,
+			    proc_fd_cloexec(tgid, fds[i]) ? SONDE_PROC_FD_CLOEXEC : 0);
+	}
+	free(fds);
+}
+
+static int proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, uint16_t flags)
+{
+	struct proc_out o = { .c = c, .stream = stream, .ev = calloc(1, PROC_REC_MAX) };
+	struct sonde_ev_proc *ev = o.ev;
 	char comm[64];
 	ssize_t n;
 
-	memset(&r, 0, sizeof(r));
+	if (!ev)
+		return -ENOMEM;
 	n = proc_read(tgid, "comm", comm, sizeof(comm));
-	if (n < 0)
+	if (n < 0) {
+		free(ev);
 		return (int)n;
+	}
 	if (n > 0 && comm[n - 1] == '\n')
 		comm[n - 1] = 0;
-	memcpy(r.ev.comm, comm, strnlen(comm, SONDE_COMM_LEN - 1));
-	n = proc_read(tgid, "cmdline", r.cmdline, SONDE_EXEC_DATA_MAX);
-	r.ev.cmdline_len = n > 0 ? (uint32_t)n : 0;
-	r.ev.ppid = (uint32_t)status_field(tgid, "PPid");
-	r.ev.hdr.ts = rec_now_mono();
-	r.ev.hdr.pid = tgid;
-	r.ev.hdr.tid = tgid;
-	r.ev.hdr.type = SONDE_REC_PROC;
-	r.ev.hdr.size = SONDE_REC_ALIGN(sizeof(r.ev) + r.ev.cmdline_len);
-	r.ev.hdr.cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
-	return rec_consumer_append(c, stream, &r.ev.hdr);
+	memcpy(ev->comm, comm, strnlen(comm, SONDE_COMM_LEN - 1));
+	n = proc_read(tgid, "cmdline", (char *)(ev + 1), SONDE_EXEC_DATA_MAX);
+	ev->cmdline_len = n > 0 ? (uint32_t)n : 0;
+	ev->ppid = (uint32_t)status_field(tgid, "PPid");
+	ev->hdr.pid = tgid;
+	ev->hdr.tid = tgid;
+	ev->hdr.type = SONDE_REC_PROC;
+	ev->hdr.flags = flags;
+	o.off = SONDE_REC_ALIGN(sizeof(*ev) + ev->cmdline_len);
+	proc_fds(&o, tgid);
+	proc_send(&o);
+	free(ev);
+	return o.err;
+}
+
+int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid)
+{
+	return proc_write(c, stream, tgid, 0);
+}
+
+int rec_proc_write_launched(struct rec_consumer *c, unsigned int stream, pid_t pid)
+{
+	return proc_write(c, stream, pid, SONDE_PROC_LAUNCHED);
 }
 
 /*
@@ -156,16 +304,6 @@ static int attached_call(pid_t tgid, pid_t tid, uint64_t ts, struct sonde_inflig
 		in->args[i] = a[i];
 	in->nr = (uint32_t)nr;
 	in->active = SONDE_INFLIGHT_ATTACHED;
-	return 1;
-}
-
-static int is_pid_name(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
 	return 1;
 }
 

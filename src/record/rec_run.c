@@ -306,8 +306,11 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	e = rec_bpf_attach(&r->b, err, errlen);
 	if (e)
 		return e;
-	if (o->argv)
+	if (o->argv) {
 		rec_bpf_trace_tgid(&r->b, r->ch.pid);
+		/* What it inherits, for -y: pipes, terminals, sockets. */
+		rec_proc_write_launched(&r->c, r->b.ncpus, r->ch.pid);
+	}
 	e = record_add_pids(&r->b, &r->c, o, err, errlen);
 	if (e)
 		return e;

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # strace's options in every output of sonde print and sonde strace --json:
-# -X raw|abbrev|verbose, -x/-xx and -y in print's text; print --strace
-# takes -s -v -X -x -y -t.. -r -T and prints what sonde strace printed
-# live with the same options; -y in JSON (print --json and sonde strace
-# --json), with -e trace= hiding the calls that opened the descriptors;
-# options that do not apply are refused.
+# -X raw|abbrev|verbose and -x/-xx in print's text; print --strace takes
+# -s -v -X -x -y -t.. -r -T and prints what sonde strace printed live with
+# the same options, -y with -e trace= hiding the calls that opened the
+# descriptors; sonde strace --json -s and -e trace=; options that do not
+# apply are refused.
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -46,37 +46,16 @@ check "print_opts: print -X raw: numbers" \
 $SONDE print -x -e trace=write "$T" > "$TMP/x.txt"
 check "print_opts: print -x: a string with non-ASCII bytes in hex" \
 	grep -qE '^\[pid +[0-9]+\] write\(1, "\\x61\\x62\\x63\\x01\\x02", 5\) += 5 <' "$TMP/x.txt"
-$SONDE print -y -e trace=write,close "$T" > "$TMP/ty.txt"
-check "print_opts: print -y: the write goes to the redirected file" \
-	grep -qE "^\[pid +[0-9]+\] write\(1<$TMP/out.dat>, \"abc\\\\1\\\\2\", 5\) += 5 <" "$TMP/ty.txt"
-check "print_opts: print -y with -e trace=: no open shown, still the paths" \
-	bash -c "! grep -q 'openat' '$TMP/ty.txt' && grep -q 'close(3</etc/hostname>)' '$TMP/ty.txt'"
-
-# --- -y in JSON ---------------------------------------------------------------
-$SONDE print --json -y -e trace=openat,read "$T" > "$TMP/y.json"
-check "print_opts: print --json -y: descriptors as {fd, path}, returned ones in result" \
-	python3 - "$TMP/y.json" "$TMP/bin.dat" <<'PY'
-import json, sys
-sc = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "syscall"]
-assert {e["name"] for e in sc} == {"openat", "read"}, {e["name"] for e in sc}
-op = [e for e in sc if e["name"] == "openat" and e["argv"]["pathname"] == sys.argv[2]][0]
-assert op["argv"]["dirfd"]["fd"] == "AT_FDCWD", op
-assert op["result"]["path"] == sys.argv[2], op
-rd = [e for e in sc if e["name"] == "read" and e["ts"] > op["ts"] and e["tid"] == op["tid"]][0]
-assert rd["argv"]["fd"] == {"fd": 3, "path": sys.argv[2]}, rd
-PY
-$SONDE strace -f --json -y -s 3 -e trace=read,write -o "$TMP/s.json" "${cmd[@]}" > /dev/null
-check "print_opts: sonde strace --json -y -s 3 -e trace=read,write" \
-	python3 - "$TMP/s.json" "$TMP/bin.dat" "$TMP/out.dat" <<'PY'
+# --- sonde strace --json: -s and -e trace= ------------------------------
+$SONDE strace -f --json -s 3 -e trace=read,write -o "$TMP/s.json" "${cmd[@]}" > /dev/null
+check "print_opts: sonde strace --json -s 3 -e trace=read,write" \
+	python3 - "$TMP/s.json" <<'PY'
 import json, sys
 sc = [e for e in map(json.loads, open(sys.argv[1])) if e["type"] == "syscall"]
 assert {e["name"] for e in sc} == {"read", "write"}, {e["name"] for e in sc}
-rd = [e for e in sc if e["name"] == "read" and e["argv"]["fd"].get("path") == sys.argv[2]]
+rd = [e for e in sc if e["name"] == "read" and e["ret"] == 5]
 assert rd and rd[0]["argv"]["buf"] == {"data": "abc", "truncated": True, "length": 5}, rd[:1]
-wr = [e for e in sc if e["name"] == "write" and e["argv"]["fd"]["fd"] == 1]
-assert any(e["argv"]["fd"].get("path") == sys.argv[3] for e in wr), wr
-# the second cat inherits sonde strace's standard output: /dev/null
-assert any(e["argv"]["fd"].get("path") == "/dev/null" for e in wr), wr
+assert all(isinstance(e["argv"]["buf"], str) for e in sc if 0 <= e["ret"] <= 3)
 PY
 
 # -X raw keeps errno names, as strace 6.1 does.
@@ -105,18 +84,18 @@ if command -v strace > /dev/null && command -v script > /dev/null; then
 		bash -c "grep -q 'c_cc=\[\[VINTR\]=' '$TMP/tty.out' && cmp -s '$TMP/tty.ref' '$TMP/tty.out'"
 fi
 
-# -y live resolves symbolic links as strace's /proc/PID/fd does (merged
-# /usr: /lib is a link); print --strace -y keeps the path the call used
-# (the trace may be read on another machine); pipes are named pipe:[?].
+# -y resolves symbolic links as strace's /proc/PID/fd does (merged /usr:
+# /lib is a link), live and for a trace recorded on this host; pipes are
+# named by their inode.
 if [ -L /lib ]; then
 	real=$(realpath /lib/x86_64-linux-gnu/libc.so.6)
 	$SONDE strace -y -e trace=openat -o "$TMP/l.txt" --trace-file "$TMP/l.sonde" true
 	check "print_opts: sonde strace -y: links resolved ($real)" \
 		grep -qF "= 3<$real>" "$TMP/l.txt"
 	$SONDE print --strace -y -e trace=openat "$TMP/l.sonde" > "$TMP/l2.txt"
-	check "print_opts: print --strace -y: the path the call used" \
-		grep -qF '= 3</lib/x86_64-linux-gnu/libc.so.6>' "$TMP/l2.txt"
+	check "print_opts: print --strace -y of a trace recorded here: links resolved too" \
+		grep -qF "= 3<$real>" "$TMP/l2.txt"
 fi
 $SONDE strace -y -e trace=pipe2 -o "$TMP/p.txt" python3 -S -c 'import os; os.pipe()'
 check "print_opts: -y: pipe2's descriptors decorated" \
-	grep -qE '^pipe2\(\[[0-9]+<pipe:\[\?\]>, [0-9]+<pipe:\[\?\]>\], O_CLOEXEC\) += 0$' "$TMP/p.txt"
+	grep -qE '^pipe2\(\[[0-9]+<pipe:\[[0-9]+\]>, [0-9]+<pipe:\[[0-9]+\]>\], O_CLOEXEC\) += 0$' "$TMP/p.txt"

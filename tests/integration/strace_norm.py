@@ -4,9 +4,12 @@
 
 Normalised only for what must differ between two runs: process ids (named
 after their place in the process tree: P0, P0c0, ...), addresses, the
-alignment padding that depends on their length, time values, and the
-split of concurrent calls into <unfinished ...>/<... resumed>, joined on
-both sides. Both tracers split by the same rule (a line of another task
+alignment padding that depends on their length, time values, the inode
+numbers -y and -yy show (pipe:[N], socket:[N], UNIX-STREAM:[N->M]): each
+file's numbers are renamed I1, I2, ... in the order they first appear,
+so the same inode is the same name on both sides; and the split of
+concurrent calls into <unfinished ...>/<... resumed>, joined on both
+sides. Both tracers split by the same rule (a line of another task
 printed between a call's entry and exit), but which calls overlap is
 timing: under strace every call is a ptrace stop and the tasks run
 nearly in turn, under sonde they run on both CPUs at full speed (without
@@ -43,6 +46,22 @@ def parse(path):
     for pid, text in pending.items():
         out.append((pid, text + ' <unfinished ...>'))
     return out
+
+
+# pipe:[N], socket:[N], and -yy's UNIX-STREAM:[N->M,...], UDP:[N].
+INODE = re.compile(r'<([A-Za-z][\w-]*):\[(\d+)(?:->(\d+))?(?=[\],])')
+
+
+def inodes(lines):
+    seen = {}
+
+    def ino(n):
+        return seen.setdefault(n, 'I%d' % (len(seen) + 1))
+
+    def name(m):
+        peer = '->' + ino(m.group(3)) if m.group(3) else ''
+        return '<%s:[%s%s' % (m.group(1), ino(m.group(2)), peer)
+    return [(pid, INODE.sub(name, text)) for pid, text in lines]
 
 
 def label(lines):
@@ -84,7 +103,8 @@ def seqs(lines):
 
 
 def main():
-    a, b = seqs(parse(sys.argv[1])), seqs(parse(sys.argv[2]))
+    a = seqs(inodes(parse(sys.argv[1])))
+    b = seqs(inodes(parse(sys.argv[2])))
     matched = total = 0
     diffs = []
     for who, sa in a.items():

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "test_strace_util.h"
 #include <sonde/payload.h>
+#include <sonde/render.h>
 
 static struct tcall T;
 static char out[65536];
@@ -172,6 +173,181 @@ TEST(decode_fds)
 		     "write(1</dev/null>, \"b\", 1)             = 1\n");
 }
 
+struct held_fd {
+	int fd;
+	const char *path;
+	int cloexec;
+};
+
+/* A PROC record with descriptors, as the recorder writes it. */
+static void mk_proc(uint8_t *buf, uint32_t pid, uint16_t flags, const struct held_fd *fds, int n)
+{
+	struct sonde_ev_proc *p = (void *)buf;
+	size_t off = SONDE_REC_ALIGN(sizeof(*p) + 3);
+
+	memset(buf, 0, 1024);
+	p->hdr.type = SONDE_REC_PROC;
+	p->hdr.pid = p->hdr.tid = pid;
+	p->hdr.flags = flags | SONDE_PROC_FDS;
+	p->cmdline_len = 3;
+	memcpy(p + 1, "sh\0", 3);
+	for (int i = 0; i < n; i++) {
+		struct sonde_proc_fd *e = (void *)(buf + off);
+
+		e->fd = fds[i].fd;
+		e->path_len = (uint16_t)strlen(fds[i].path);
+		e->flags = fds[i].cloexec ? SONDE_PROC_FD_CLOEXEC : 0;
+		memcpy(e + 1, fds[i].path, e->path_len);
+		off += SONDE_REC_ALIGN(sizeof(*e) + e->path_len);
+	}
+	p->hdr.size = (uint16_t)off;
+}
+
+static struct sonde_fdinfo mk_fi(int fd, uint32_t magic, uint64_t ino, const char *name)
+{
+	struct sonde_fdinfo fi = { .fd = fd, .magic = magic, .ino = ino };
+
+	snprintf(fi.name, sizeof(fi.name), "%s", name);
+	return fi;
+}
+
+/* -y from the kernel's descriptor facts and the recorder's listing of
+ * what a process held when recording began. */
+TEST(decode_fds_kernel)
+{
+	static const struct held_fd held[] = {
+		{ -100, "/work", 0 }, { 0, "pipe:[11]", 0 }, { 1, "/dev/pts/0", 0 },
+		{ 5, "socket:[9]", 1 },
+	};
+	struct sonde_fdinfo fi[2];
+	struct sonde_strace_opts o;
+	struct sonde_line m = { 0 };
+	struct sonde_strace *tr;
+	uint8_t proc[1024];
+	struct rr r;
+	int pfd[2] = { 4, 6 };
+
+	sonde_strace_opts_init(&o);
+	o.decode_fds = 1;
+	rr_open(&r, &o);
+	/* The template (sonde strace's own descriptors) is replaced. */
+	sonde_strace_set_fd(r.st, 0, 2, "/dev/null");
+	mk_proc(proc, 1000, SONDE_PROC_LAUNCHED, held, 4);
+	sonde_strace_record(r.st, (struct sonde_hdr *)proc);
+	tc_new(&T, SYS_socket, 3, 1, 1, 0, 0, 0, 0);
+	fi[0] = mk_fi(3, 0x534F434B, 77, "");
+	tc_mem(&T, SONDE_PL_FDINFO, 0, 0, fi, sizeof(fi[0]));
+	rr_call(&r, &T);
+	tc_new(&T, SYS_pipe2, 0, 0x2000, 0, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 0, 0x2000, pfd, sizeof(pfd));
+	fi[0] = mk_fi(4, 0x50495045, 88, "");
+	fi[1] = mk_fi(6, 0x50495045, 88, "");
+	tc_mem(&T, SONDE_PL_FDINFO, 0, 0, fi, sizeof(fi));
+	rr_call(&r, &T);
+	tc_new(&T, SYS_eventfd2, 7, 0, 0, 0, 0, 0, 0);
+	fi[0] = mk_fi(7, 0x09041934, 5, "[eventfd]");
+	tc_mem(&T, SONDE_PL_FDINFO, 0, 0, fi, sizeof(fi[0]));
+	rr_call(&r, &T);
+	tc_new(&T, SYS_close, 0, 0, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	tc_new(&T, SYS_fsync, 0, 1, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	tc_new(&T, SYS_fsync, -9, 2, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	/* A thread first seen now shares its process's table. */
+	tc_new(&T, SYS_fsync, 0, 7, 0, 0, 0, 0, 0);
+	T.sc.hdr.tid = 1001;
+	rr_call(&r, &T);
+	/* execve drops the close-on-exec socket 5, keeps the rest. */
+	tc_new(&T, SYS_fsync, 0, 5, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	tc_new(&T, SYS_execve, 0, 0, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	tc_new(&T, SYS_fsync, -9, 5, 0, 0, 0, 0, 0);
+	rr_call(&r, &T);
+	CHECK_EQ_STR(rr_close(&r),
+		     "socket(AF_UNIX, SOCK_STREAM, 0)         = 3<socket:[77]>\n"
+		     "pipe2([4<pipe:[88]>, 6<pipe:[88]>], 0)  = 0\n"
+		     "eventfd2(0, 0)                          = 7<anon_inode:[eventfd]>\n"
+		     "close(0<pipe:[11]>)                     = 0\n"
+		     "fsync(1</dev/pts/0>)                    = 0\n"
+		     "fsync(2)                                = -1 EBADF (Bad file descriptor)\n"
+		     "fsync(7<anon_inode:[eventfd]>)          = 0\n"
+		     "fsync(5<socket:[9]>)                    = 0\n"
+		     "execve(NULL, NULL, NULL)                = 0\n"
+		     "fsync(5)                                = -1 EBADF (Bad file descriptor)\n");
+
+	/* The tracker of print --json -y: prints nothing, names by number. */
+	tr = sonde_strace_new(&o, NULL);
+	mk_proc(proc, 1000, 0, held, 4);
+	CHECK(sonde_strace_record(tr, (struct sonde_hdr *)proc) == 0);
+	tc_new(&T, SYS_dup2, 9, 0, 9, 0, 0, 0, 0);
+	T.call.sc = &T.sc;
+	CHECK(sonde_strace_fd_paths(tr, &T.call, &m) == 0);
+	CHECK_EQ_STR(m.buf, "\"0\":\"pipe:[11]\",\"9\":\"pipe:[11]\"");
+	sonde_line_free(&m);
+	sonde_strace_free(tr);
+}
+
+static struct sonde_sockinfo mk_si(uint16_t family, const char *proto, uint64_t ino)
+{
+	struct sonde_sockinfo si = { .family = family, .ino = ino };
+
+	snprintf(si.proto, sizeof(si.proto), "%s", proto);
+	return si;
+}
+
+/* -yy names in strace's forms. */
+TEST(sockinfo_names)
+{
+	struct sonde_sockinfo si;
+	char b[256];
+
+	si = mk_si(2, "TCP", 41);
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCP:[41]"); /* not bound: sock_diag would not find it */
+	memcpy(si.laddr, "\177\0\0\1", 4);
+	memcpy(si.raddr, "\177\0\0\1", 4);
+	si.lport = 80;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCP:[127.0.0.1:80->127.0.0.1:0]");
+	si.rport = 5555;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCP:[127.0.0.1:80->127.0.0.1:5555]");
+	si = mk_si(10, "TCPv6", 42);
+	si.laddr[15] = 1;
+	si.lport = 8080;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "TCPv6:[[::1]:8080]");
+	si = mk_si(2, "PING", 43);
+	si.lport = 7;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "PING:[43]"); /* strace does not ask sock_diag */
+	si = mk_si(1, "UNIX-STREAM", 44);
+	si.peer_ino = 45;
+	memcpy(si.path, "/run/a\"b\0", 9);
+	si.path_len = 9;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "UNIX-STREAM:[44->45,\"/run/a\\\"b\"]");
+	si = mk_si(1, "UNIX", 46);
+	memcpy(si.path, "\0abs", 4);
+	si.path_len = 4;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "UNIX:[46,@\"abs\"]");
+	si = mk_si(16, "NETLINK", 47);
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "NETLINK:[47]");
+	si.portid = 4242;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "NETLINK:[ROUTE:4242]");
+	si.protocol = 99;
+	sonde_sockinfo_name(&si, b, sizeof(b));
+	CHECK_EQ_STR(b, "NETLINK:[99:4242]");
+	si = mk_si(2, "", 48);
+	sonde_sockinfo_name(&si, b, 6); /* cut, still terminated */
+	CHECK_EQ_STR(b, "socke");
+}
+
 TEST(hexdump)
 {
 	struct sonde_strace_opts o;
@@ -251,6 +427,8 @@ int main(void)
 	RUN(timestamps_and_durations);
 	RUN(filters);
 	RUN(decode_fds);
+	RUN(decode_fds_kernel);
+	RUN(sockinfo_names);
 	RUN(hexdump);
 	RUN(feed_groups_and_chunks);
 	CHECK_EXIT();

@@ -71,7 +71,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_open, { I(STR, 0, EN, 0, 0) } },
 	{ __NR_openat, { I(STR, 1, EN, 0, 0) } },
 	{ __NR_openat2, { I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
-	{ __NR_fcntl, { I(FIXED, 2, BOTH, 0, 32) } },
+	{ __NR_fcntl, { I(FLOCK, 2, BOTH, 1, 32) } },
 	{ __NR_ioctl, { I(FIXED, 2, BOTH, 0, 36) } },
 	{ __NR_getdents, { I(RETLEN, 1, EX, 2, 0) } },
 	{ __NR_getdents64, { I(RETLEN, 1, EX, 2, 0) } },
@@ -137,6 +137,68 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_splice, { I(FIXED, 1, BOTH, 0, 8), I(FIXED, 3, BOTH, 0, 8) } },
 };
 
+/*
+ * Calls that create descriptors without a path: the kernel records what
+ * they are (bpf/fdinfo.h) for -y. arg 0xff: the descriptor is the return
+ * value; else the int[2] at that argument.
+ */
+static const struct { unsigned int nr; uint8_t arg; } fd_creators[] = {
+	{ __NR_socket, 0xff }, { __NR_accept, 0xff }, { __NR_accept4, 0xff },
+	{ __NR_socketpair, 3 }, { __NR_pipe, 0 }, { __NR_pipe2, 0 },
+	{ __NR_eventfd, 0xff }, { __NR_eventfd2, 0xff },
+	{ __NR_epoll_create, 0xff }, { __NR_epoll_create1, 0xff },
+	{ __NR_signalfd, 0xff }, { __NR_signalfd4, 0xff },
+	{ __NR_timerfd_create, 0xff }, { __NR_inotify_init, 0xff },
+	{ __NR_inotify_init1, 0xff }, { __NR_fanotify_init, 0xff },
+	{ __NR_memfd_create, 0xff }, { __NR_memfd_secret, 0xff },
+	{ __NR_userfaultfd, 0xff }, { __NR_pidfd_open, 0xff },
+	{ __NR_pidfd_getfd, 0xff }, { __NR_io_uring_setup, 0xff },
+	{ __NR_perf_event_open, 0xff }, { __NR_bpf, 0xff },
+	{ __NR_open_tree, 0xff }, { __NR_fsopen, 0xff }, { __NR_fsmount, 0xff },
+	{ __NR_fspick, 0xff },
+};
+
+/* -yy: calls after which a socket has a new name or address. */
+static const struct { unsigned int nr; uint8_t arg, size; } sock_namers[] = {
+	{ __NR_socket, 0, 0 }, { __NR_accept, 0, 0 }, { __NR_accept4, 0, 0 },
+	{ __NR_socketpair, 3, 2 }, { __NR_bind, 0, 1 }, { __NR_listen, 0, 1 },
+	{ __NR_connect, 0, 1 },
+};
+
+static void plan_add(struct sonde_cap_plan *p, struct sonde_cap_item it)
+{
+	for (int k = 0; k < SONDE_CAP_ITEMS; k++)
+		if (p->it[k].kind == SONDE_CAP_NONE) {
+			p->it[k] = it;
+			return;
+		}
+}
+
+static void plan_add_sockinfo(unsigned int nr, struct sonde_cap_plan *p)
+{
+	for (size_t i = 0; i < sizeof(sock_namers) / sizeof(sock_namers[0]); i++)
+		if (sock_namers[i].nr == nr)
+			plan_add(p, (struct sonde_cap_item){ SONDE_CAP_SOCKINFO, sock_namers[i].arg,
+							     EX, 0, sock_namers[i].size });
+}
+
+/* Appends the descriptor-facts item of a descriptor-creating call. */
+static void plan_add_fdinfo(unsigned int nr, struct sonde_cap_plan *p)
+{
+	for (size_t i = 0; i < sizeof(fd_creators) / sizeof(fd_creators[0]); i++) {
+		if (fd_creators[i].nr != nr)
+			continue;
+		for (int k = 0; k < SONDE_CAP_ITEMS; k++) {
+			if (p->it[k].kind != SONDE_CAP_NONE)
+				continue;
+			p->it[k] = fd_creators[i].arg == 0xff
+				? (struct sonde_cap_item){ SONDE_CAP_FDINFO, 0, EX, 0, 0 }
+				: (struct sonde_cap_item){ SONDE_CAP_FDINFO, fd_creators[i].arg, EX, 0, 2 };
+			return;
+		}
+	}
+}
+
 static void plan_from_sig(const struct st_sig *sig, struct sonde_cap_plan *p)
 {
 	int n = 0;
@@ -182,17 +244,23 @@ static void plan_from_sig(const struct st_sig *sig, struct sonde_cap_plan *p)
 	}
 }
 
-int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p)
+static void plan_memory(unsigned int nr, struct sonde_cap_plan *p)
 {
-	memset(p, 0, sizeof(*p));
-	if (!sonde_strace_is_decoded(nr))
-		return 0;
 	for (size_t i = 0; i < sizeof(custom_plans) / sizeof(custom_plans[0]); i++)
 		if (custom_plans[i].nr == nr) {
 			memcpy(p->it, custom_plans[i].it, sizeof(p->it));
-			return p->it[0].kind != SONDE_CAP_NONE;
+			return;
 		}
 	if (!st_sigs[nr].fn)
 		plan_from_sig(&st_sigs[nr], p);
+}
+
+int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (sonde_strace_is_decoded(nr))
+		plan_memory(nr, p);
+	plan_add_fdinfo(nr, p);
+	plan_add_sockinfo(nr, p);
 	return p->it[0].kind != SONDE_CAP_NONE;
 }

@@ -175,7 +175,7 @@ static int kind_at_exit(uint8_t kind)
 void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		     const struct sonde_call *c, struct fdtab *fds,
 		     struct strbuf *ret, void (*mid)(void *arg), void *arg,
-		     size_t *split)
+		     struct sonde_line *fdmap, size_t *split)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
@@ -183,6 +183,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 	struct st s;
 
 	st_init(&s, o, opt, c, fds);
+	s.fdmap = fdmap;
 	if (name)
 		sb_printf(o, "%s(", name);
 	else
@@ -219,32 +220,15 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
-		    struct strbuf *ret, void (*mid)(void *arg), void *arg)
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg,
+		    struct sonde_line *fdmap)
 {
-	st_format_split(o, opt, c, fds, ret, mid, arg, NULL);
-}
-
-/* -y: what a returned descriptor refers to, "result":{"path":"/x"}. */
-static void json_ret_path(struct st *s)
-{
-	const char *path;
-	struct strbuf b;
-	struct st t;
-
-	if (!s->fds || !s->opt->decode_fds || s->rkind != R_FD || !st_ok(s) || s->ret < 0)
-		return;
-	path = fdtab_path(s->fds, s->sc->hdr.tid, (int)s->ret);
-	if (!path)
-		return;
-	st_res_begin(s, &t, &b, "path");
-	st_jstr(&t, path);
-	st_res_end(s, &t, &b);
+	st_format_split(o, opt, c, fds, ret, mid, arg, fdmap, NULL);
 }
 
 int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		   const struct sonde_strace_opts *opt,
-		   const struct sonde_call *c, struct fdtab *fds,
-		   void (*mid)(void *arg), void *arg)
+		   const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
@@ -255,7 +239,7 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 	if (!sig || !sig->known)
 		return -1;
 	sb_init(&scratch);
-	st_init(&s, &scratch, opt, c, fds);
+	st_init(&s, &scratch, opt, c, NULL);
 	s.j = args;
 	s.jres = res;
 	s.argnames = st_argnames[sc->nr];
@@ -280,9 +264,6 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		st_juint(&s, sc->args[i]);
 	}
 	sonde_line_putc(args, '}');
-	if (mid)
-		mid(arg);
-	json_ret_path(&s);
 	sb_free(&scratch);
 	return 0;
 }

@@ -13,20 +13,39 @@
  * resolving symbolic links: the trace does not hold the file system.
  */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/magic.h>
+#include <linux/types.h>
 
+#include <sonde/events.h>
+#include <sonde/payload.h>
+#include <sonde/strace.h>
 #include "decode/strace/fdtab.h"
+
+/* pidfs (6.9+): its files still read as anon_inode:[pidfd]. */
+#define SONDE_PID_FS_MAGIC 0x50494446
 
 struct fdent {
 	char *path;
+	uint64_t ino;  /* a socket's inode: its -yy name (struct fdtab.socks) */
+	int pid;       /* a pidfd's process: its -yy name "pid:N" */
 	int cloexec;
 };
+
+static void fdent_clear(struct fdent *e)
+{
+	free(e->path);
+	e->path = NULL;
+	e->ino = 0;
+	e->pid = 0;
+}
 
 struct files {
 	int refs;
@@ -50,16 +69,18 @@ struct fdtab {
 	size_t cap, used;
 	struct task tmpl;   /* what a task seen for the first time inherits */
 	int links;	    /* resolve symbolic links (fdtab_resolve_links) */
+	struct sonde_sockinfo *socks; /* -yy: the last word on each socket */
+	size_t nsocks, capsocks;
 };
-
-void fdtab_resolve_links(struct fdtab *t, int on)
-{
-	t->links = on;
-}
 
 struct fdtab *fdtab_new(void)
 {
 	return calloc(1, sizeof(struct fdtab));
+}
+
+void fdtab_resolve_links(struct fdtab *t, int on)
+{
+	t->links = on;
 }
 
 static void files_put(struct files *f)
@@ -67,7 +88,7 @@ static void files_put(struct files *f)
 	if (!f || --f->refs)
 		return;
 	for (int i = 0; i < f->n; i++)
-		free(f->fd[i].path);
+		fdent_clear(&f->fd[i]);
 	free(f->fd);
 	free(f);
 }
@@ -92,6 +113,7 @@ void fdtab_free(struct fdtab *t)
 	}
 	files_put(t->tmpl.files);
 	fs_put(t->tmpl.fs);
+	free(t->socks);
 	free(t->tasks);
 	free(t);
 }
@@ -199,26 +221,99 @@ static int fd_set_path(struct files *f, int fd, const char *path, int cloexec)
 	p = path ? strdup(path) : NULL;
 	if (path && !p)
 		return -ENOMEM;
-	free(f->fd[fd].path);
+	fdent_clear(&f->fd[fd]);
 	f->fd[fd].path = p;
 	f->fd[fd].cloexec = cloexec;
+	if (p && sscanf(p, "socket:[%" SCNu64 "]", &f->fd[fd].ino) != 1)
+		f->fd[fd].ino = 0;
 	return 0;
 }
 
-const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd)
+
+
+static struct fdent *fd_ent(struct fdtab *t, uint32_t tid, int fd)
 {
 	struct task *k = task_find(t, tid);
 
 	/* A task not seen yet has what every task inherits. */
 	if (!k && t->tmpl.files)
 		k = &t->tmpl;
-	if (!k)
+	if (!k || fd < 0 || fd >= k->files->n)
 		return NULL;
-	if (fd == -100)
-		return k->fs->cwd;
-	if (fd < 0 || fd >= k->files->n)
+	return &k->files->fd[fd];
+}
+
+const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd)
+{
+	struct task *k = task_find(t, tid);
+	struct fdent *e;
+
+	if (fd == -100) {
+		if (!k && t->tmpl.files)
+			k = &t->tmpl;
+		return k ? k->fs->cwd : NULL;
+	}
+	e = fd_ent(t, tid, fd);
+	return e ? e->path : NULL;
+}
+
+static struct sonde_sockinfo *sock_find(struct fdtab *t, uint64_t ino)
+{
+	for (size_t i = 0; i < t->nsocks; i++)
+		if (t->socks[i].ino == ino)
+			return &t->socks[i];
+	return NULL;
+}
+
+const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_t len)
+{
+	struct fdent *e = fd_ent(t, tid, fd);
+	const struct sonde_sockinfo *si = e && e->ino ? sock_find(t, e->ino) : NULL;
+
+	if (e && e->pid) {
+		snprintf(buf, len, "pid:%d", e->pid);
+		return buf;
+	}
+	if (!si)
 		return NULL;
-	return k->files->fd[fd].path;
+	sonde_sockinfo_name(si, buf, len);
+	return buf;
+}
+
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si)
+{
+	struct fdent *e = fd_ent(t, tid, si->fd);
+	struct sonde_sockinfo *k = sock_find(t, si->ino), *peer;
+	char name[48];
+
+	/* A socket the tables did not know (inherited, received). */
+	if (!e || e->ino != si->ino) {
+		snprintf(name, sizeof(name), "socket:[%" PRIu64 "]", (uint64_t)si->ino);
+		if (fdtab_name(t, tid, si->fd, name))
+			return -ENOMEM;
+	}
+	if (!k) {
+		if (t->nsocks == t->capsocks) {
+			size_t cap = t->capsocks ? t->capsocks * 2 : 16;
+			struct sonde_sockinfo *n = realloc(t->socks, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->socks = n;
+			t->capsocks = cap;
+		}
+		k = &t->socks[t->nsocks++];
+	}
+	*k = *si;
+	/*
+	 * A UNIX stream client's peer has no inode until accept() gives it
+	 * a socket: the accepted side names the client, so the client learns
+	 * its peer then (what sock_diag tells strace from that moment).
+	 */
+	peer = si->family == AF_UNIX && si->peer_ino ? sock_find(t, si->peer_ino) : NULL;
+	if (peer && !peer->peer_ino)
+		peer->peer_ino = si->ino;
+	return 0;
 }
 
 int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
@@ -251,6 +346,75 @@ int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
 	return 0;
 }
 
+int fdtab_reset(struct fdtab *t, uint32_t tid)
+{
+	struct task *k = task_get(t, tid);
+
+	if (!k)
+		return -ENOMEM;
+	for (int i = 0; i < k->files->n; i++) {
+		fdent_clear(&k->files->fd[i]);
+		k->files->fd[i].cloexec = 0;
+	}
+	return 0;
+}
+
+int fdtab_open(struct fdtab *t, uint32_t tid, int fd, const char *path, int cloexec)
+{
+	struct task *k;
+
+	if (fd == -100 || !tid)
+		return fdtab_set(t, tid, fd, path);
+	k = task_get(t, tid);
+	if (!k)
+		return -ENOMEM;
+	return fd_set_path(k->files, fd, path, cloexec);
+}
+
+void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid)
+{
+	if (tgid != tid && !task_find(t, tid) && task_find(t, tgid))
+		fdtab_fork(t, tgid, tid, CLONE_FILES | CLONE_FS);
+}
+
+int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path)
+{
+	struct task *k = task_get(t, tid);
+	int cloexec, pid, e;
+
+	if (!k || fd < 0)
+		return -EINVAL;
+	cloexec = fd < k->files->n && k->files->fd[fd].cloexec;
+	pid = fd < k->files->n ? k->files->fd[fd].pid : 0;
+	e = fd_set_path(k->files, fd, path, cloexec);
+	if (!e)
+		k->files->fd[fd].pid = pid;
+	return e;
+}
+
+int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len)
+{
+	char name[SONDE_FDINFO_NAME + 1];
+
+	memcpy(name, fi->name, SONDE_FDINFO_NAME);
+	name[SONDE_FDINFO_NAME] = 0;
+	switch (fi->magic) {
+	case SOCKFS_MAGIC:
+		snprintf(buf, len, "socket:[%llu]", (unsigned long long)fi->ino);
+		return 0;
+	case PIPEFS_MAGIC:
+		snprintf(buf, len, "pipe:[%llu]", (unsigned long long)fi->ino);
+		return 0;
+	case ANON_INODE_FS_MAGIC:
+		snprintf(buf, len, "anon_inode:%s", name);
+		return 0;
+	case SONDE_PID_FS_MAGIC:
+		snprintf(buf, len, "anon_inode:[pidfd]");
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static struct files *files_copy(const struct files *f)
 {
 	struct files *n = calloc(1, sizeof(*n));
@@ -258,11 +422,15 @@ static struct files *files_copy(const struct files *f)
 	if (!n)
 		return NULL;
 	n->refs = 1;
-	for (int i = 0; i < f->n; i++)
-		if (f->fd[i].path && fd_set_path(n, i, f->fd[i].path, f->fd[i].cloexec)) {
+	for (int i = 0; i < f->n; i++) {
+		if (!f->fd[i].path)
+			continue;
+		if (fd_set_path(n, i, f->fd[i].path, f->fd[i].cloexec)) {
 			files_put(n);
 			return NULL;
 		}
+		n->fd[i].pid = f->fd[i].pid;
+	}
 	return n;
 }
 
@@ -378,31 +546,49 @@ static int resolve(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 	return 0;
 }
 
-/* The lexical absolute path, symbolic links resolved when asked and the
- * file is (still) there: what /proc/PID/fd shows strace. */
-static int resolve_abs(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
-		       char *out, size_t len)
+/*
+ * The path as /proc/PID/fd would show it: symbolic links resolved on
+ * this host (/lib/x.so -> /usr/lib/x.so). A file gone since keeps its
+ * resolved directory. /proc/self, /dev/fd, /dev/std* would resolve to
+ * sonde's own: left alone, as are paths that do not resolve at all.
+ */
+static void resolve_links(struct fdtab *t, char *abs, size_t len)
 {
-	char real[PATH_MAX];
+	char *r, *slash;
 
-	if (resolve(t, tid, dirfd, path, out, len))
-		return -1;
-	if (t->links && realpath(out, real))
-		snprintf(out, len, "%s", real);
-	return 0;
+	if (!t->links || !strncmp(abs, "/proc/", 6) || !strcmp(abs, "/proc") ||
+	    !strncmp(abs, "/dev/fd", 7) || !strncmp(abs, "/dev/std", 8))
+		return;
+	r = realpath(abs, NULL);
+	if (!r && (slash = strrchr(abs, '/')) && slash != abs) {
+		char *dir;
+
+		*slash = 0;
+		dir = realpath(abs, NULL);
+		*slash = '/';
+		if (dir && asprintf(&r, "%s%s", strcmp(dir, "/") ? dir : "", slash) < 0)
+			r = NULL;
+		free(dir);
+	}
+	if (r && strlen(r) < len)
+		memcpy(abs, r, strlen(r) + 1);
+	free(r);
 }
 
 static void fd_dup(struct fdtab *t, uint32_t tid, int oldfd, int newfd,
 		   int cloexec)
 {
 	const char *p = fdtab_path(t, tid, oldfd);
+	const struct fdent *o = fd_ent(t, tid, oldfd);
+	int pid = o ? o->pid : 0;
 	struct task *k = task_get(t, tid);
 	char *copy;
 
 	if (!k || newfd < 0)
 		return;
 	copy = p ? strdup(p) : NULL;
-	fd_set_path(k->files, newfd, copy, cloexec);
+	if (!fd_set_path(k->files, newfd, copy, cloexec))
+		k->files->fd[newfd].pid = pid;
 	free(copy);
 }
 
@@ -410,10 +596,8 @@ static void fd_close(struct fdtab *t, uint32_t tid, int fd)
 {
 	struct task *k = task_find(t, tid);
 
-	if (k && fd >= 0 && fd < k->files->n) {
-		free(k->files->fd[fd].path);
-		k->files->fd[fd].path = NULL;
-	}
+	if (k && fd >= 0 && fd < k->files->n)
+		fdent_clear(&k->files->fd[fd]);
 }
 
 static void fd_new(struct fdtab *t, uint32_t tid, int fd, const char *path,
@@ -432,10 +616,8 @@ static void on_exec(struct fdtab *t, uint32_t tid)
 	if (!k)
 		return;
 	for (int i = 0; i < k->files->n; i++)
-		if (k->files->fd[i].cloexec) {
-			free(k->files->fd[i].path);
-			k->files->fd[i].path = NULL;
-		}
+		if (k->files->fd[i].cloexec)
+			fdent_clear(&k->files->fd[i]);
 }
 
 static void on_open(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
@@ -443,10 +625,12 @@ static void on_open(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 {
 	char abs[4096];
 
-	if (resolve_abs(t, tid, dirfd, path, abs, sizeof(abs)))
+	if (resolve(t, tid, dirfd, path, abs, sizeof(abs))) {
 		fd_new(t, tid, fd, NULL, !!(flags & O_CLOEXEC));
-	else
-		fd_new(t, tid, fd, abs, !!(flags & O_CLOEXEC));
+		return;
+	}
+	resolve_links(t, abs, sizeof(abs));
+	fd_new(t, tid, fd, abs, !!(flags & O_CLOEXEC));
 }
 
 void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
@@ -544,9 +728,15 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 	case __NR_inotify_init1:
 		fd_new(t, tid, r, "anon_inode:inotify", c->nr == __NR_inotify_init1 && (a[0] & O_CLOEXEC));
 		break;
-	case __NR_pidfd_open:
+	case __NR_pidfd_open: {
+		struct task *k;
+
 		fd_new(t, tid, r, "anon_inode:[pidfd]", 1);
+		k = task_find(t, tid);
+		if (k && r >= 0 && r < k->files->n)
+			k->files->fd[r].pid = (int)a[0];
 		break;
+	}
 	case __NR_memfd_create:
 		if (c->path0) {
 			char name[300];
@@ -559,8 +749,10 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 		if (c->path0) {
 			char abs[4096];
 
-			if (!resolve_abs(t, tid, -100, c->path0, abs, sizeof(abs)))
+			if (!resolve(t, tid, -100, c->path0, abs, sizeof(abs))) {
+				resolve_links(t, abs, sizeof(abs));
 				fdtab_set(t, tid, -100, abs);
+			}
 		}
 		break;
 	case __NR_fchdir: {

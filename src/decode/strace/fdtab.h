@@ -3,6 +3,7 @@
 #ifndef SONDE_STRACE_FDTAB_H
 #define SONDE_STRACE_FDTAB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct fdtab;
@@ -21,21 +22,31 @@ struct fdtab_call {
 };
 
 struct fdtab *fdtab_new(void);
+/* Paths opened or chdir'ed to get their symbolic links resolved on this
+ * host's file system (the traced program's, when printing live). */
+void fdtab_resolve_links(struct fdtab *t, int on);
 void fdtab_free(struct fdtab *t);
 /* fd -100 (AT_FDCWD) sets the working directory. */
 int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path);
+/* Forgets every descriptor of tid (its table is about to be listed). */
+int fdtab_reset(struct fdtab *t, uint32_t tid);
+/* An open descriptor of tid; fd -100 sets the working directory. */
+int fdtab_open(struct fdtab *t, uint32_t tid, int fd, const char *path, int cloexec);
+/* A thread first seen after recording began shares its process's table. */
+void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid);
+/* -yy: what the kernel said socket si->ino (fd si->fd of tid) is named
+ * and bound to now. */
+struct sonde_sockinfo;
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si);
+/* -yy name of fd in buf, NULL when it is not a socket the kernel described. */
+const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_t len);
+/* Names an open descriptor (kernel facts), keeping its close-on-exec. */
+int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path);
 const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);
 int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
 	       uint64_t clone_flags);
 void fdtab_exit(struct fdtab *t, uint32_t tid);
-/* Paths opened from now on have their symbolic links resolved with
- * realpath(3), when the file still exists: only right for a live trace
- * on this machine (sonde strace), as strace reads /proc/PID/fd. */
-void fdtab_resolve_links(struct fdtab *t, int on);
 /* Applies a successful call's effect on descriptors. */
 void fdtab_apply(struct fdtab *t, const struct fdtab_call *c);
-struct sonde_call;
-/* The same from a call and its captured memory (fdtrack.c). */
-void fdtab_track(struct fdtab *t, const struct sonde_call *c);
 
 #endif

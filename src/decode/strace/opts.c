@@ -169,7 +169,7 @@ int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 	case 'r': o->relative = 1; return 0;
 	case 'T': o->show_time = 1; return 0;
 	case 'v': o->verbose = 1; return 0;
-	case 'y': o->decode_fds = 1; return 0;
+	case 'y': o->decode_fds = o->decode_fds ? 2 : 1; return 0;
 	case 'z': o->only_ok = 1; return 0;
 	case 'Z': o->only_failed = 1; return 0;
 	case 'x': o->xstr = o->xstr < 2 ? o->xstr + 1 : 2; return 0;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <sonde/render.h>
 
@@ -155,62 +157,63 @@ void pr_oct(struct st *s, uint64_t v)
 
 /* -y: the path inside <>, with <, > and non-printables hex-escaped as
  * strace does so the decoration stays parseable. */
-static void pr_fd_path(struct st *s, const char *path)
+static void pr_fd_path(struct st *s, const char *path, const char *suffix)
 {
+	static const char del[] = " (deleted)";
+	size_t n = strlen(path), dn = sizeof(del) - 1;
+	int deleted = n > dn && !strcmp(path + n - dn, del);
+	const unsigned char *end = (const unsigned char *)path + (deleted ? n - dn : n);
+
+	/* An unlinked file: strace puts "(deleted)" after the brackets. */
 	sb_putc(s->o, '<');
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)path; p < end; p++) {
 		if (*p < ' ' || *p >= 0x7f || *p == '<' || *p == '>' ||
 		    *p == '\\')
 			sb_printf(s->o, "\\x%02x", *p);
 		else
 			sb_putc(s->o, (char)*p);
 	}
+	sb_puts(s->o, suffix);
 	sb_putc(s->o, '>');
+	if (deleted)
+		sb_puts(s->o, "(deleted)");
 }
 
-/* JSON -y: {"fd":3,"path":"/x"}, the path when known. */
-static void pr_jfd(struct st *s, int fd, const char *sym)
+/* ,"FD":"PATH" once per descriptor (the same fd may show twice: dup2). */
+static void fdmap_add(struct sonde_line *l, int fd, const char *path)
 {
-	const char *path = fdtab_path(s->fds, s->sc->hdr.tid, sym ? -100 : fd);
+	char key[16];
+	int n = snprintf(key, sizeof(key), "\"%d\":", fd);
 
-	st_obj_begin(s);
-	st_jkey(s, "fd");
-	if (sym)
-		st_jstr(s, sym);
-	else
-		st_jint(s, fd);
-	if (path) {
-		st_jkey(s, "path");
-		st_jstr(s, path);
-	}
-	st_obj_end(s);
+	for (size_t i = 0; l->buf && i + (size_t)n <= l->len; i++)
+		if ((i == 0 || l->buf[i - 1] == ',') && !memcmp(l->buf + i, key, (size_t)n))
+			return;
+	sonde_line_printf(l, "%s%s", l->len ? "," : "", key);
+	sonde_line_json_str(l, path, strlen(path));
 }
 
-void pr_fd_new(struct st *s, int fd, const char *path)
+/*
+ * -yy: a device's numbers, "<char 1:3>", as strace shows them after the
+ * path. They come from the file system of the host that prints, so only
+ * where paths name it (resolve_links), and only under /dev.
+ */
+static const char *dev_suffix(struct st *s, const char *path, char *buf, size_t len)
 {
-	if (!s->fds || !s->opt->decode_fds) {
-		pr_int(s, (uint64_t)fd);
-	} else if (s->j) {
-		st_obj_begin(s);
-		st_jkey(s, "fd");
-		st_jint(s, fd);
-		st_jkey(s, "path");
-		st_jstr(s, path);
-		st_obj_end(s);
-	} else {
-		sb_printf(s->o, "%d", fd);
-		pr_fd_path(s, path);
-	}
+	struct stat sb;
+
+	if (s->opt->decode_fds < 2 || !s->opt->resolve_links || strncmp(path, "/dev/", 5) ||
+	    stat(path, &sb) || !(S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)))
+		return "";
+	snprintf(buf, len, "<%s %u:%u>", S_ISCHR(sb.st_mode) ? "char" : "block",
+		 major(sb.st_rdev), minor(sb.st_rdev));
+	return buf;
 }
 
 void pr_fd(struct st *s, int fd)
 {
 	const char *path;
+	char yy[256];
 
-	if (s->j && s->fds && s->opt->decode_fds) {
-		pr_jfd(s, fd, NULL);
-		return;
-	}
 	if (s->j) {
 		st_jint(s, fd);
 		return;
@@ -218,17 +221,21 @@ void pr_fd(struct st *s, int fd)
 	sb_printf(s->o, "%d", fd);
 	if (s->fds && s->opt->decode_fds && fd >= 0) {
 		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
-		if (path)
-			pr_fd_path(s, path);
+		/* -yy: a socket's endpoints, printed as strace does, raw. */
+		if (path && s->opt->decode_fds >= 2 &&
+		    fdtab_detail(s->fds, s->sc->hdr.tid, fd, yy, sizeof(yy)))
+			sb_printf(s->o, "<%s>", yy);
+		else if (path)
+			pr_fd_path(s, path, dev_suffix(s, path, yy, sizeof(yy)));
+		if (path && s->fdmap)
+			fdmap_add(s->fdmap, fd, path);
 	}
 }
 
 void pr_dirfd(struct st *s, uint64_t v)
 {
 	if ((int)v == -100) {
-		if (s->j && s->fds && s->opt->decode_fds)
-			pr_jfd(s, -100, "AT_FDCWD");
-		else if (s->j)
+		if (s->j)
 			st_jstr(s, "AT_FDCWD");
 		else if (s->opt->xlat == SONDE_XLAT_RAW)
 			sb_puts(s->o, "-100");
@@ -239,7 +246,7 @@ void pr_dirfd(struct st *s, uint64_t v)
 		if (!s->j && s->fds && s->opt->decode_fds) {
 			const char *cwd = fdtab_path(s->fds, s->sc->hdr.tid, -100);
 			if (cwd)
-				pr_fd_path(s, cwd);
+				pr_fd_path(s, cwd, "");
 		}
 		return;
 	}

@@ -20,6 +20,8 @@
 
 #include <sonde/signal.h>
 #include <sonde/render.h>
+#include <sonde/payload.h>
+#include <sonde/analysis.h>
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/callq.h"
@@ -73,6 +75,7 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 		free(st);
 		return NULL;
 	}
+	fdtab_resolve_links(st->fds, o->resolve_links);
 	return st;
 }
 
@@ -88,11 +91,6 @@ void sonde_strace_free(struct sonde_strace *st)
 	sb_free(&st->odump);
 	callq_free(&st->q);
 	free(st);
-}
-
-void sonde_strace_resolve_links(struct sonde_strace *st, int on)
-{
-	fdtab_resolve_links(st->fds, on);
 }
 
 int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
@@ -115,7 +113,7 @@ size_t sonde_strace_format(struct sonde_strace *st,
 
 	sb_init(&a);
 	sb_init(&r);
-	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL);
+	st_format_args(&a, o, c, st ? st->fds : NULL, &r, NULL, NULL, NULL);
 	sb_puts(&a, " = ");
 	if (r.s)
 		sb_puts(&a, r.s);
@@ -125,6 +123,39 @@ size_t sonde_strace_format(struct sonde_strace *st,
 	sb_free(&a);
 	sb_free(&r);
 	return n;
+}
+
+int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call *c,
+		      struct sonde_line *call, struct sonde_line *ret)
+{
+	struct strbuf a, r;
+
+	if (!sonde_strace_is_decoded(c->sc->nr))
+		return -ENOENT;
+	sb_init(&a);
+	sb_init(&r);
+	st_format_args(&a, o, c, NULL, &r, NULL, NULL, NULL);
+	if (a.oom || r.oom)
+		call->oom = 1;
+	sonde_line_printf(call, "%s", a.s ? a.s : "");
+	sonde_line_printf(ret, "%s", r.s ? r.s : "");
+	sb_free(&a);
+	sb_free(&r);
+	return 0;
+}
+
+int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call *c,
+		      struct sonde_line *args, struct sonde_line *res)
+{
+	struct sonde_strace_opts jo = *o;
+
+	jo.verbose = 1;
+	jo.xlat = SONDE_XLAT_ABBREV;
+	jo.xstr = 0;
+	jo.decode_fds = 0;
+	if (!jo.strsize)
+		jo.strsize = UINT32_MAX;
+	return st_format_json(args, res, &jo, c) ? -ENOENT : 0;
 }
 
 static void pr_prefix(struct sonde_strace *st, uint32_t tid)
@@ -258,6 +289,96 @@ static void pr_dumps(struct sonde_strace *st, const struct sonde_call *c, struct
 	}
 }
 
+/* A string argument's bytes, NUL-terminated in tmp, for the fd tables. */
+static const char *arg_string(const struct sonde_call *c, uint64_t addr,
+			      char *tmp, size_t len)
+{
+	const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_ENTRY, addr, 0);
+	size_t n;
+
+	if (!addr || !p || (p->flags & SONDE_PLF_UNREADABLE))
+		return NULL;
+	n = p->captured - (addr - p->addr);
+	if (n >= len)
+		n = len - 1;
+	if (n)
+		memcpy(tmp, p->data + (addr - p->addr), n);
+	tmp[n] = 0;
+	return tmp;
+}
+
+/* What the kernel said the new descriptors are (socket:[N], pipe:[N]). */
+static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+
+		if (p->phase != SONDE_PL_FDINFO || (p->flags & SONDE_PLF_UNREADABLE))
+			continue;
+		for (uint32_t off = 0; off + sizeof(struct sonde_fdinfo) <= p->captured;
+		     off += sizeof(struct sonde_fdinfo)) {
+			struct sonde_fdinfo fi;
+			char name[64];
+
+			memcpy(&fi, p->data + off, sizeof(fi));
+			if (!sonde_fdinfo_name(&fi, name, sizeof(name)))
+				fdtab_name(st->fds, c->sc->hdr.tid, fi.fd, name);
+		}
+	}
+}
+
+/* -yy: what the kernel said the call's sockets are named and bound to. */
+static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+
+		if (p->phase != SONDE_PL_SOCKINFO || (p->flags & SONDE_PLF_UNREADABLE))
+			continue;
+		for (uint32_t off = 0; off + sizeof(struct sonde_sockinfo) <= p->captured;
+		     off += sizeof(struct sonde_sockinfo)) {
+			struct sonde_sockinfo si;
+
+			memcpy(&si, p->data + off, sizeof(si));
+			fdtab_sock(st->fds, c->sc->hdr.tid, &si);
+		}
+	}
+}
+
+static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	struct fdtab_call f = { .tid = sc->hdr.tid, .nr = sc->nr, .ret = sc->ret };
+	char p0[4096], p1[4096];
+
+	for (int i = 0; i < 6; i++)
+		f.args[i] = sc->args[i];
+
+	if (sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED))
+		return;
+	f.path0 = arg_string(c, sc->args[0], p0, sizeof(p0));
+	f.path1 = arg_string(c, sc->args[1], p1, sizeof(p1));
+	if (sc->nr == __NR_openat2 || sc->nr == __NR_clone3) {
+		const struct sonde_payload *p = sonde_call_mem(
+			c, SONDE_PL_ENTRY, sc->args[sc->nr == __NR_openat2 ? 2 : 0], 8);
+
+		if (p && !(p->flags & SONDE_PLF_UNREADABLE))
+			memcpy(&f.aux, p->data + (sc->args[sc->nr == __NR_openat2 ? 2 : 0] - p->addr), 8);
+	}
+	if (sc->nr == __NR_pipe || sc->nr == __NR_pipe2 || sc->nr == __NR_socketpair) {
+		uint64_t a = sc->args[sc->nr == __NR_socketpair ? 3 : 0];
+		const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_EXIT, a, 8);
+
+		if (p && !(p->flags & SONDE_PLF_UNREADABLE)) {
+			memcpy(f.fds, p->data + (a - p->addr), 8);
+			f.have_fds = 1;
+		}
+	}
+	fdtab_apply(st->fds, &f);
+	track_fdinfo(st, c);
+	track_sockinfo(st, c);
+}
+
 struct track_ctx {
 	struct sonde_strace *st;
 	const struct sonde_call *c;
@@ -267,7 +388,12 @@ static void track_mid(void *arg)
 {
 	struct track_ctx *t = arg;
 
-	fdtab_track(t->st->fds, t->c);
+	track_fds(t->st, t->c);
+}
+
+static int creates_fd_args(uint32_t nr)
+{
+	return nr == __NR_pipe || nr == __NR_pipe2 || nr == __NR_socketpair;
 }
 
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
@@ -427,8 +553,9 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	struct track_ctx tc = { st, c };
 	int rc = release(st, sc->hdr.ts), r;
 
+	fdtab_thread(st->fds, sc->hdr.pid, sc->hdr.tid);
 	if (!shown(st, sc)) {
-		fdtab_track(st->fds, c);
+		track_fds(st, c);
 		return rc;
 	}
 	r = cut_open(st);
@@ -436,8 +563,16 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	sb_reset(&st->otext);
 	sb_reset(&st->oret);
 	sb_reset(&st->odump);
-	st_format_split(&st->otext, &st->o, c, st->fds, &st->oret, track_mid, &tc,
-			&st->open_cut);
+	/* Their arguments name the new descriptors, which -y shows already
+	 * decorated ([3<pipe:[N]>, 4<pipe:[N]>]). */
+	if (creates_fd_args(sc->nr)) {
+		track_fds(st, c);
+		st_format_split(&st->otext, &st->o, c, st->fds, &st->oret, NULL, NULL, NULL,
+				&st->open_cut);
+	} else {
+		st_format_split(&st->otext, &st->o, c, st->fds, &st->oret, track_mid, &tc, NULL,
+				&st->open_cut);
+	}
 	if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
 		r = pr_unfinished(st, sc);
 		return rc ? rc : r;
@@ -530,13 +665,86 @@ static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	return emit(st);
 }
 
-int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
+/* What a process held when recording began (attached, or the command
+ * sonde started), replacing what the table guessed for it. */
+static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	char path[4097];
+	const char *p;
+	unsigned int fl;
+	size_t off = 0, len;
+	int fd, e;
+
+	if (!(rec->flags & SONDE_PROC_FDS))
+		return 0;
+	/* A continuation adds to the list of the record before. */
+	e = rec->flags & SONDE_PROC_FDS_CONT ? 0 : fdtab_reset(st->fds, rec->tid);
+	while (!e && sonde_proc_fd_next(rec, &off, &fd, &p, &len, &fl)) {
+		if (len >= sizeof(path))
+			continue;
+		memcpy(path, p, len);
+		path[len] = 0;
+		e = fdtab_open(st->fds, rec->tid, fd, path, !!(fl & SONDE_PROC_FD_CLOEXEC));
+	}
+	return e;
+}
+
+/* A tracker (no output): only what the descriptor tables learn from. */
+static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
 	int rc = release(st, rec->ts);
 
 	if (rc)
 		return rc;
 	switch (rec->type) {
+	case SONDE_REC_PROC:
+		return track_proc(st, rec);
+	case SONDE_REC_FORK:
+		if (rec->size < sizeof(struct sonde_ev_fork))
+			return -EINVAL;
+		return fdtab_fork(st->fds, rec->tid, ((const struct sonde_ev_fork *)rec)->child_tid,
+				  ((const struct sonde_ev_fork *)rec)->clone_flags);
+	case SONDE_REC_EXIT:
+		fdtab_exit(st->fds, rec->tid);
+		return 0;
+	}
+	return 0;
+}
+
+int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
+			  struct sonde_line *members)
+{
+	struct track_ctx tc = { st, c };
+	struct strbuf a, r;
+	int e;
+
+	sb_init(&a);
+	sb_init(&r);
+	fdtab_thread(st->fds, c->sc->hdr.pid, c->sc->hdr.tid);
+	if (creates_fd_args(c->sc->nr)) {
+		track_fds(st, c);
+		st_format_args(&a, &st->o, c, st->fds, &r, NULL, NULL, members);
+	} else {
+		st_format_args(&a, &st->o, c, st->fds, &r, track_mid, &tc, members);
+	}
+	e = a.oom || r.oom || members->oom ? -ENOMEM : 0;
+	sb_free(&a);
+	sb_free(&r);
+	return e;
+}
+
+int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	int rc;
+
+	if (!st->out)
+		return track_record(st, rec);
+	rc = release(st, rec->ts);
+	if (rc)
+		return rc;
+	switch (rec->type) {
+	case SONDE_REC_PROC:
+		return track_proc(st, rec);
 	case SONDE_REC_FORK: {
 		const struct sonde_ev_fork *f = (const void *)rec;
 
@@ -599,7 +807,7 @@ int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
 
 	if (!e)
 		e = release(st, t);
-	if (!e && fflush(st->out))
+	if (!e && st->out && fflush(st->out))
 		e = -EIO;
 	return e;
 }

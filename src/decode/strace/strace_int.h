@@ -84,6 +84,7 @@ struct st {
 	const struct sonde_call *c;
 	const struct sonde_ev_syscall *sc;
 	struct fdtab *fds; /* NULL: no -y decoration */
+	struct sonde_line *fdmap; /* -y: "FD":"PATH" members of each fd decorated */
 	int64_t ret;
 	int err;         /* errno of a failed call, else 0 */
 	int noret;       /* never returned: "= ?" */
@@ -198,8 +199,6 @@ void pr_ulong(struct st *s, uint64_t v); /* unsigned long */
 void pr_hex(struct st *s, uint64_t v);   /* %#lx, 0 as 0 */
 void pr_oct(struct st *s, uint64_t v);   /* mode bits, %#03o */
 void pr_fd(struct st *s, int fd);
-/* A descriptor the call created, with what -y knows of it already. */
-void pr_fd_new(struct st *s, int fd, const char *path);
 void pr_dirfd(struct st *s, uint64_t v);
 /* Quotes len bytes as strace does; ellipsis appends "..." */
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
@@ -389,24 +388,22 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i);
  */
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
 		    const struct sonde_call *c, struct fdtab *fds,
-		    struct strbuf *ret, void (*mid)(void *arg), void *arg);
+		    struct strbuf *ret, void (*mid)(void *arg), void *arg,
+		    struct sonde_line *fdmap);
 /* The same, also giving the offset in o where strace's entering half ends
  * (st_entry_end). */
 void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		     const struct sonde_call *c, struct fdtab *fds,
 		     struct strbuf *ret, void (*mid)(void *arg), void *arg,
-		     size_t *split);
+		     struct sonde_line *fdmap, size_t *split);
 /*
  * decode.c: the JSON sink. Appends the object of named arguments to args
  * ("{...}") and the members of the "result" object (without braces, may
- * stay empty) to res; fds and mid as for st_format_args (-y: descriptors
- * {"fd":3,"path":"/x"}, a returned one's path in "result"). Returns 0, or
- * -1 when the syscall has no decoder.
+ * stay empty) to res. Returns 0, or -1 when the syscall has no decoder.
  */
 int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		   const struct sonde_strace_opts *opt,
-		   const struct sonde_call *c, struct fdtab *fds,
-		   void (*mid)(void *arg), void *arg);
+		   const struct sonde_call *c);
 
 /* Decoder functions (dec_*.c). */
 #define DEC(name) void dec_##name(struct st *s)

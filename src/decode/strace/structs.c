@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/times.h>
@@ -529,19 +528,15 @@ void ps_off(struct st *s, int phase, uint64_t addr)
 
 void ps_fdpair(struct st *s, int phase, uint64_t addr)
 {
-	const char *what;
 	int v[2];
 
 	if (!st_fetch(s, phase, addr, v, sizeof(v)))
 		return;
-	/* -y: strace reads /proc at exit, [3<pipe:[1234]>, 4<pipe:[1234]>];
-	 * the inode is not in the trace. */
-	what = s->sc->nr == __NR_socketpair ? "socket:[?]" : "pipe:[?]";
 	st_arr_begin(s);
 	st_elem(s);
-	pr_fd_new(s, v[0], what);
+	pr_fd(s, v[0]);
 	st_elem(s);
-	pr_fd_new(s, v[1], what);
+	pr_fd(s, v[1]);
 	st_arr_end(s);
 }
 
