@@ -92,7 +92,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_statx, { I(STR, 1, EN, 0, 0), I(FIXED, 4, EX, 0, 256) } },
 	{ __NR_utimensat, { I(STR, 1, EN, 0, 0), I(FIXED, 2, EN, 0, 32) } },
 	{ __NR_clone, { I(FIXED, 2, EX, 0, 4) } },
-	{ __NR_clone3, { I(ARGLEN, 0, EN, 1, 0), I(FIELD, 0, EX, 24, 4) } },
+	{ __NR_clone3, { I(ARGLEN, 0, EN, 1, 0), I(FIELD, 0, EX, 24, 4), I(FIELD, 0, EX, 8, 4) } },
 	{ __NR_execve, { I(STR, 0, EN, 0, 0), I(STRV, 1, EN, 0, 0), I(STRV, 2, EN, 0, 0) } },
 	{ __NR_execveat, { I(STR, 1, EN, 0, 0), I(STRV, 2, EN, 0, 0), I(STRV, 3, EN, 0, 0) } },
 	{ __NR_wait4, { I(FIXED, 1, EX, 0, 4), I(FIXED, 3, EX, 0, sizeof(struct rusage)) } },
