@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <linux/magic.h>
 #include <linux/types.h>
 
 #include <sonde/events.h>
@@ -29,8 +28,6 @@
 #include <sonde/strace.h>
 #include "decode/strace/fdtab.h"
 
-/* pidfs (6.9+): its files still read as anon_inode:[pidfd]. */
-#define SONDE_PID_FS_MAGIC 0x50494446
 
 struct fdent {
 	char *path;
@@ -390,29 +387,6 @@ int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path)
 	if (!e)
 		k->files->fd[fd].pid = pid;
 	return e;
-}
-
-int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len)
-{
-	char name[SONDE_FDINFO_NAME + 1];
-
-	memcpy(name, fi->name, SONDE_FDINFO_NAME);
-	name[SONDE_FDINFO_NAME] = 0;
-	switch (fi->magic) {
-	case SOCKFS_MAGIC:
-		snprintf(buf, len, "socket:[%llu]", (unsigned long long)fi->ino);
-		return 0;
-	case PIPEFS_MAGIC:
-		snprintf(buf, len, "pipe:[%llu]", (unsigned long long)fi->ino);
-		return 0;
-	case ANON_INODE_FS_MAGIC:
-		snprintf(buf, len, "anon_inode:%s", name);
-		return 0;
-	case SONDE_PID_FS_MAGIC:
-		snprintf(buf, len, "anon_inode:[pidfd]");
-		return 0;
-	}
-	return -ENOENT;
 }
 
 static struct files *files_copy(const struct files *f)
