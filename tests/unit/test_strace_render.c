@@ -439,7 +439,7 @@ TEST(feed_marker_then_bytes)
 	sonde_strace_feed(r.st, (const struct sonde_hdr *)b2);
 	sonde_strace_feed(r.st, &T.sc.hdr);
 	sonde_strace_flush(r.st);
-	CHECK_EQ_STR(rr_close(&r), "unlink(\"/a/long/enough/path\")          = 0\n");
+	CHECK_EQ_STR(rr_close(&r), "unlink(\"/a/long/enough/path\")           = 0\n");
 }
 
 int main(void)
