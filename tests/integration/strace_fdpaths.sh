@@ -54,7 +54,8 @@ for w in "sh -c 'cat /etc/hostname | wc -l'" "ls -la /etc/hostname /usr/share/do
 	(cd "$D" && eval "strace -f -y -o $TMP/r.strace $w" </dev/null >/dev/null 2>&1)
 	rm -f "$D/t.tar"
 	(cd "$D" && eval "$SONDE strace -f -y -o $TMP/r.sonde $w" </dev/null >/dev/null 2>&1)
-	read -r _ m t <<<"$(python3 tests/integration/strace_norm.py "$TMP/r.strace" "$TMP/r.sonde" | head -1)"
+	res=$(python3 tests/integration/strace_norm.py "$TMP/r.strace" "$TMP/r.sonde")
+	read -r _ m t <<<"$(head -1 <<<"$res")"
 	ym=$((ym + m)); yt=$((yt + t))
 done
 echo "# strace_fdpaths real programs: $ym of $yt strace -f -y lines matched"
