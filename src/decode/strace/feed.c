@@ -18,6 +18,7 @@
 struct pl_build {
 	struct sonde_payload p;
 	uint32_t tid;
+	uint32_t size; /* of buf: the first chunk's captured length */
 	uint8_t *buf;
 };
 
@@ -40,38 +41,61 @@ void feed_free(struct feed *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The payload a chunk belongs to, created on its first chunk. */
-static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
-			       const struct sonde_ev_payload *r)
+/* A payload's reassembly buffer, from its first record. */
+static struct pl_build *pl_init(struct pl_build *b, const struct sonde_ev_payload *r)
 {
-	for (size_t i = 0; i < *n; i++) {
-		struct pl_build *b = &v[i];
-
-		if (b->tid == r->hdr.tid && b->p.addr == r->addr &&
-		    b->p.phase == r->phase && b->p.arg == r->arg)
-			return b;
-	}
-	if (*n >= cap)
-		return NULL;
-	v[*n].tid = r->hdr.tid;
+	b->tid = r->hdr.tid;
 	/* Never NULL, even for an empty string: decoders may memchr it. */
-	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
-	if (!v[*n].buf)
+	b->buf = calloc(1, r->captured ? r->captured : 1);
+	if (!b->buf) {
+		b->size = 0;
 		return NULL;
-	v[*n].p.addr = r->addr;
-	v[*n].p.data = v[*n].buf;
-	v[*n].p.requested = r->requested;
-	v[*n].p.returned = r->returned;
-	v[*n].p.captured = 0;
-	v[*n].p.arg = r->arg;
-	v[*n].p.phase = r->phase;
+	}
+	b->size = r->captured;
+	b->p.addr = r->addr;
+	b->p.data = b->buf;
+	b->p.requested = r->requested;
+	b->p.returned = r->returned;
+	b->p.captured = 0;
+	b->p.arg = r->arg;
+	b->p.phase = r->phase;
 	/* SONDE_PLR_* and SONDE_PLF_* share their bits; a payload shed, or
 	 * whose blob the trace lost, is as good as unreadable to a decoder:
 	 * it prints the address. */
-	v[*n].p.flags = r->flags & (SONDE_PLF_UNREADABLE | SONDE_PLF_STRING | SONDE_PLF_NUL);
+	b->p.flags = r->flags & (SONDE_PLF_UNREADABLE | SONDE_PLF_STRING | SONDE_PLF_NUL);
 	if (r->flags & (SONDE_PLR_SHED | SONDE_PLR_MISSING))
-		v[*n].p.flags |= SONDE_PLF_UNREADABLE;
-	return &v[(*n)++];
+		b->p.flags |= SONDE_PLF_UNREADABLE;
+	return b;
+}
+
+/*
+ * The payload a chunk belongs to, created on its first chunk. An entry
+ * read that faulted is retried at exit (bpf/capture.bpf.h): the call then
+ * has an unreadable marker and a second payload with the same key, whose
+ * bytes replace the marker.
+ */
+static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
+			       const struct sonde_ev_payload *r)
+{
+	size_t at = *n;
+
+	for (size_t i = 0; i < *n; i++) {
+		struct pl_build *b = &v[i];
+
+		if (b->tid != r->hdr.tid || b->p.addr != r->addr || b->p.phase != r->phase ||
+		    b->p.arg != r->arg)
+			continue;
+		if (!(b->p.flags & SONDE_PLF_UNREADABLE) || !r->captured || r->offset)
+			return b;
+		free(b->buf);
+		at = i;
+		break;
+	}
+	if (at == *n && *n >= cap)
+		return NULL;
+	if (at == *n)
+		(*n)++;
+	return pl_init(&v[at], r);
 }
 
 static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
@@ -80,7 +104,11 @@ static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 	uint32_t room = r->hdr.size - (uint32_t)sizeof(*r);
 	uint32_t n = r->chunk < room ? r->chunk : room;
 
-	if (!b->buf || r->offset >= r->captured || n > r->captured - r->offset)
+	/* Later chunks of the same key may claim another length (a hostile
+	 * file, or a second payload of the same argument): the buffer's own
+	 * size bounds the copy. */
+	if (!b->buf || r->offset >= r->captured || n > r->captured - r->offset ||
+	    r->offset >= b->size || n > b->size - r->offset)
 		return;
 	memcpy(b->buf + r->offset, data, n);
 	/* Contiguous bytes from the start are what decoders may read. */
