@@ -207,3 +207,6 @@ check "strace_fdpaths -yy: the comparison covers connected TCPv6 names" \
 	grep -qE 'TCPv6:\[\[::1\]:[0-9]+->\[::1\]:[0-9]+\]' "$TMP/n.sonde"
 check "strace_fdpaths -yy: the comparison covers bound NETLINK names" \
 	grep -qE 'NETLINK:\[ROUTE:[0-9]+\]' "$TMP/n.sonde"
+"$SONDE" record -q -o "$TMP/n.trace" -- python3 -S "$TMP/net.py" 2>/dev/null
+check "strace_fdpaths --json -yy: fd_paths name sockets by their endpoints" \
+	grep -qE '"fd_paths":\{[^}]*"TCPv6:\[\[::1\]:[0-9]+->\[::1\]:[0-9]+\]"' <("$SONDE" print --json -yy "$TMP/n.trace")

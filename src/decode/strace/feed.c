@@ -18,8 +18,8 @@
 struct pl_build {
 	struct sonde_payload p;
 	uint32_t tid;
-	uint32_t size; /* of buf: the first chunk's captured length */
 	uint8_t *buf;
+	uint32_t size; /* bytes allocated at buf */
 };
 
 void feed_init(struct feed *f)
@@ -41,61 +41,61 @@ void feed_free(struct feed *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* A payload's reassembly buffer, from its first record. */
-static struct pl_build *pl_init(struct pl_build *b, const struct sonde_ev_payload *r)
-{
-	b->tid = r->hdr.tid;
-	/* Never NULL, even for an empty string: decoders may memchr it. */
-	b->buf = calloc(1, r->captured ? r->captured : 1);
-	if (!b->buf) {
-		b->size = 0;
-		return NULL;
-	}
-	b->size = r->captured;
-	b->p.addr = r->addr;
-	b->p.data = b->buf;
-	b->p.requested = r->requested;
-	b->p.returned = r->returned;
-	b->p.captured = 0;
-	b->p.arg = r->arg;
-	b->p.phase = r->phase;
-	/* SONDE_PLR_* and SONDE_PLF_* share their bits; a payload shed, or
-	 * whose blob the trace lost, is as good as unreadable to a decoder:
-	 * it prints the address. */
-	b->p.flags = r->flags & (SONDE_PLF_UNREADABLE | SONDE_PLF_STRING | SONDE_PLF_NUL);
-	if (r->flags & (SONDE_PLR_SHED | SONDE_PLR_MISSING))
-		b->p.flags |= SONDE_PLF_UNREADABLE;
-	return b;
-}
-
-/*
- * The payload a chunk belongs to, created on its first chunk. An entry
- * read that faulted is retried at exit (bpf/capture.bpf.h): the call then
- * has an unreadable marker and a second payload with the same key, whose
- * bytes replace the marker.
- */
+/* The payload a chunk belongs to, created on its first chunk. */
 static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 			       const struct sonde_ev_payload *r)
 {
-	size_t at = *n;
-
 	for (size_t i = 0; i < *n; i++) {
 		struct pl_build *b = &v[i];
 
-		if (b->tid != r->hdr.tid || b->p.addr != r->addr || b->p.phase != r->phase ||
-		    b->p.arg != r->arg)
-			continue;
-		if (!(b->p.flags & SONDE_PLF_UNREADABLE) || !r->captured || r->offset)
+		if (b->tid == r->hdr.tid && b->p.addr == r->addr &&
+		    b->p.phase == r->phase && b->p.arg == r->arg)
 			return b;
-		free(b->buf);
-		at = i;
-		break;
 	}
-	if (at == *n && *n >= cap)
+	if (*n >= cap)
 		return NULL;
-	if (at == *n)
-		(*n)++;
-	return pl_init(&v[at], r);
+	v[*n].tid = r->hdr.tid;
+	/* Never NULL, even for an empty string: decoders may memchr it. */
+	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
+	if (!v[*n].buf)
+		return NULL;
+	v[*n].size = r->captured ? r->captured : 1;
+	v[*n].p.addr = r->addr;
+	v[*n].p.data = v[*n].buf;
+	v[*n].p.requested = r->requested;
+	v[*n].p.returned = r->returned;
+	v[*n].p.captured = 0;
+	v[*n].p.arg = r->arg;
+	v[*n].p.phase = r->phase;
+	/* SONDE_PLR_* and SONDE_PLF_* share their bits; a payload shed, or
+	 * whose blob the trace lost, is as good as unreadable to a decoder:
+	 * it prints the address. */
+	v[*n].p.flags = r->flags & (SONDE_PLF_UNREADABLE | SONDE_PLF_STRING | SONDE_PLF_NUL);
+	if (r->flags & (SONDE_PLR_SHED | SONDE_PLR_MISSING))
+		v[*n].p.flags |= SONDE_PLF_UNREADABLE;
+	return &v[(*n)++];
+}
+
+/*
+ * Two payloads of a call with the same address, phase and argument: an
+ * entry read recorded as unreadable, then the same memory read again
+ * once resident (capture.bpf.h's retry), or a hostile file. The bytes
+ * win over the marker; the buffer grows to the larger announced size
+ * (pl_valid bounds it) so no chunk is ever written past it.
+ */
+static int pl_grow(struct pl_build *b, const struct sonde_ev_payload *r)
+{
+	uint8_t *nb = realloc(b->buf, r->captured);
+
+	if (!nb)
+		return -1;
+	memset(nb + b->size, 0, r->captured - b->size);
+	b->buf = nb;
+	b->p.data = nb;
+	b->size = r->captured;
+	b->p.requested = r->requested;
+	b->p.returned = r->returned;
+	return 0;
 }
 
 static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
@@ -104,12 +104,13 @@ static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 	uint32_t room = r->hdr.size - (uint32_t)sizeof(*r);
 	uint32_t n = r->chunk < room ? r->chunk : room;
 
-	/* Later chunks of the same key may claim another length (a hostile
-	 * file, or a second payload of the same argument): the buffer's own
-	 * size bounds the copy. */
-	if (!b->buf || r->offset >= r->captured || n > r->captured - r->offset ||
-	    r->offset >= b->size || n > b->size - r->offset)
+	if (!b->buf || (r->captured > b->size && pl_grow(b, r)))
 		return;
+	if (r->offset >= r->captured || n > r->captured - r->offset)
+		return;
+	if (n && (b->p.flags & SONDE_PLF_UNREADABLE) &&
+	    !(r->flags & (SONDE_PLR_UNREADABLE | SONDE_PLR_SHED | SONDE_PLR_MISSING)))
+		b->p.flags = r->flags & (SONDE_PLF_STRING | SONDE_PLF_NUL);
 	memcpy(b->buf + r->offset, data, n);
 	/* Contiguous bytes from the start are what decoders may read. */
 	if (r->offset <= b->p.captured && r->offset + n > b->p.captured)
