@@ -4,7 +4,9 @@
 #   sudo bench/capture.sh [BUILD_DIR]
 #   env: REPEAT=3 (runs per cell, median kept), DD_COUNT=50000 (4 KiB
 #        blocks), SNAPLEN=full, RING=256M (sonde --ring-size; "default"
-#        for the 64M default), OUT=dir (default BUILD_DIR/bench-capture)
+#        for the 64M default), OUT=dir (default BUILD_DIR/bench-capture),
+#        TRACERS="none sonde strace" (the columns to run; strace takes
+#        minutes), WORKLOADS="tar dd"
 #
 # Workloads, each timed by bench/timed (the workload's own wall time;
 # tracer start-up and tear-down are not counted):
@@ -47,7 +49,7 @@ declare -A WL=(
 	[tar]="$PWD/bench/tar.sh"
 	[dd]="dd if=/dev/zero of=$OUT/dd.out bs=4k count=$DD_COUNT status=none"
 )
-TRACERS=(none sonde strace)
+read -r -a TRACERS <<< "${TRACERS:-none sonde strace}"
 
 run_one() {
 	local t=$1 w=$2 times=$OUT/$1.$2.times cmd=${WL[$2]}
@@ -64,7 +66,7 @@ run_one() {
 	[ $? -eq 0 ] || echo "bench/capture.sh: $t on $w failed" >&2
 }
 
-for w in tar dd; do
+for w in ${WORKLOADS:-tar dd}; do
 	${WL[$w]} > /dev/null # warm the page cache and the binaries
 	for i in $(seq "$REPEAT"); do
 		for t in "${TRACERS[@]}"; do
@@ -81,7 +83,7 @@ sfield() {
 
 echo "| workload | untraced | sonde -s $SNAPLEN ${RINGOPT[*]} | strace -f -s 65536 -e read=all -e write=all |"
 echo "|---|---|---|---|"
-for w in tar dd; do
+for w in ${WORKLOADS:-tar dd}; do
 	base=$(awk '{ print $1 }' "$OUT/none.$w.times" | median)
 	row="| $w | $base s"
 	for t in sonde strace; do
@@ -96,7 +98,7 @@ done
 echo
 echo "| sonde | syscalls | lost | payload captured | stored | dedup | shed | recorder CPU | bytes on disk | strace output |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-for w in tar dd; do
+for w in ${WORKLOADS:-tar dd}; do
 	j=$OUT/sonde.$w.json
 	[ -s "$j" ] || continue
 	st=$(stat -c %s "$OUT/strace.$w.strace" 2> /dev/null || echo 0)

@@ -10,11 +10,17 @@
  * from the decoders' signature table, src/decode/strace/capture_plan.c),
  * so the kernel side is a small interpreter of a few capture kinds.
  *
- * Records are built in a per-CPU scratch slot (cap_buf, indexed by CPU:
- * a PERCPU_ARRAY value cannot exceed 32 KiB) and copied to this CPU's ring
- * with bpf_ringbuf_output, which takes a variable size:
+ * Records go to this CPU's ring three ways:
  *
- *   cap_buf[cpu] = | struct sonde_ev_payload | data[SONDE_PL_CHUNK] |
+ *   payload <= CAP_SMALL (256)   bpf_ringbuf_reserve of a constant size,
+ *                                bpf_probe_read_user in place (cap_small)
+ *   <= SONDE_PL_CHUNK (16 KiB)   bpf_ringbuf_reserve_dynptr of the exact
+ *   per chunk, larger ones cut   size, bpf_probe_read_user_dynptr into it
+ *   by a bpf_loop                (cap_chunk): no second copy
+ *   strings (length unknown      read into a per-CPU scratch slot (cap_buf,
+ *   until read)                  indexed by CPU: a PERCPU_ARRAY value
+ *                                cannot exceed 32 KiB), then
+ *                                bpf_ringbuf_output (cap_str)
  *
  * Shedding: before each chunk the ring's fill level is checked; above half
  * full the payload is dropped (the syscall records, 96 bytes, must keep
@@ -23,7 +29,12 @@
  *
  * Faults: bpf_probe_read_user never sleeps; memory not present (paged
  * out, bad pointer) is recorded as SONDE_PLR_UNREADABLE and the
- * application is unaffected.
+ * application is unaffected. The faulting bpf_copy_from_user* helpers
+ * need a sleepable program, which 6.18 refuses for tp_btf, raw_tp and
+ * tracepoint programs alike ("Only fentry/fexit/fmod_ret, lsm, iter,
+ * uprobe, and struct_ops programs can be sleepable"), fentry being
+ * refused here anyway: an entry read that faults is retried at sys_exit
+ * instead (cap_retry below).
  */
 #ifndef SONDE_BPF_CAPTURE_H
 #define SONDE_BPF_CAPTURE_H
@@ -32,6 +43,16 @@
 
 /* 0: no payloads; else the per-call byte cap. */
 const volatile __u32 cap_snaplen;
+/* Ring fill (bytes) above which payloads are shed: half a ring. */
+const volatile __u64 cap_shed_at = 1 << 20;
+
+/*
+ * A generic kfunc (kernel/bpf/helpers.c; in this 6.18 kernel's BTF, not
+ * declared by the vmlinux.h of bpftool 7.1, which has no kfuncs): like
+ * bpf_probe_read_user, non-sleepable, a page that is not present fails.
+ */
+extern int bpf_probe_read_user_dynptr(struct bpf_dynptr *dptr, __u64 off, __u64 size,
+				      const void *unsafe_ptr__ign) __ksym;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -83,6 +104,14 @@ struct {
 	__type(value, __u32);
 } cap_retry SEC(".maps");
 
+/*
+ * Tasks with a retry pending, machine-wide: sys_exit looks the task's
+ * storage up only when some task has one (a helper call saved on nearly
+ * every exit). A task that dies between entry and exit (exit_group)
+ * leaves the count high: later exits then only look up in vain.
+ */
+__u64 cap_retry_pending;
+
 struct cap_req {
 	__u64 addr;
 	__u32 requested, returned, len;
@@ -124,13 +153,21 @@ static __always_inline int cap_marker(struct cap_call *c, struct cap_req *r, __u
 	return 0;
 }
 
-/* Ring fill above half: payloads give way to the small records. */
+/*
+ * Ring fill above cap_shed_at (half the ring, set by user space): payloads
+ * give way to the small records. One helper call: the ring size is known.
+ */
 static __always_inline int cap_pressure(void *ring, __u32 n)
 {
-	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
-	__u64 size = bpf_ringbuf_query(ring, BPF_RB_RING_SIZE);
+	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) + n + 4096 > cap_shed_at;
+}
 
-	return avail + n + 4096 > size / 2;
+/* A capture failed for want of ring space: counted like any lost record. */
+static __always_inline void cap_lost(struct emit *em, __u64 ts)
+{
+	if (__sync_fetch_and_add(&em->cs->lost, 1) == 0)
+		em->cs->lost_ts = ts;
+	__sync_fetch_and_add(&em->cs->lost_total, 1);
 }
 
 struct cap_loop {
@@ -138,9 +175,19 @@ struct cap_loop {
 	struct cap_req *r;
 };
 
+static const __u8 cap_zero[8];
+
 /*
- * Chunk i of a payload: a bpf_loop callback, so the verifier checks the
- * body once instead of once per possible chunk. The offset derives from
+ * Chunk i of a payload, read straight into its ring record: the record is
+ * reserved as a dynptr (a reservation of a size known only at run time,
+ * which plain bpf_ringbuf_reserve cannot make) and the user bytes land in
+ * it with bpf_probe_read_user_dynptr, without the copy through a scratch
+ * buffer that bpf_ringbuf_output needs:
+ *
+ *   | sonde_ev_payload (stack, dynptr_write) | n user bytes | 0..7 zeros |
+ *
+ * Also a bpf_loop callback for multi-chunk payloads, so the verifier checks
+ * the body once instead of once per possible chunk. The offset derives from
  * the index, never accumulates in the context: an accumulated offset is a
  * known constant per iteration and keeps the verifier from converging.
  * Returns 1 to stop; on a failure r->len is cut to what was emitted.
@@ -151,15 +198,12 @@ static long cap_chunk(__u32 i, void *ctx)
 	struct cap_call *c = l->c;
 	struct cap_req *r = l->r;
 	struct sonde_cap_cpu *cc;
-	struct cap_scratch *b;
+	struct sonde_ev_payload h;
+	struct bpf_dynptr dp;
 	struct emit em;
-	__u32 n, sz, key, off = i * SONDE_PL_CHUNK;
+	__u32 n, sz, off = i * SONDE_PL_CHUNK;
 
 	if (off >= r->len || emit_begin(&em, c->ts))
-		return 1;
-	key = em.cpu;
-	b = bpf_map_lookup_elem(&cap_buf, &key);
-	if (!b)
 		return 1;
 	cc = &cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
 	n = r->len - off;
@@ -172,7 +216,16 @@ static long cap_chunk(__u32 i, void *ctx)
 		cap_marker(c, r, SONDE_PLR_SHED);
 		return 1;
 	}
-	if (bpf_probe_read_user(b->data, n, (void *)(r->addr + off))) {
+	sz = (sizeof(h) + n + 7) & ~7u;
+	if (bpf_ringbuf_reserve_dynptr(em.ring, sz, 0, &dp)) {
+		/* A failed reservation must be released all the same. */
+		bpf_ringbuf_discard_dynptr(&dp, BPF_RB_NO_WAKEUP);
+		cap_lost(&em, c->ts);
+		r->len = off;
+		return 1;
+	}
+	if (bpf_probe_read_user_dynptr(&dp, sizeof(h), n, (void *)(r->addr + off))) {
+		bpf_ringbuf_discard_dynptr(&dp, BPF_RB_NO_WAKEUP);
 		if (!off && c->quiet_fault) {
 			c->faulted = 1;
 		} else if (!off) {
@@ -182,34 +235,101 @@ static long cap_chunk(__u32 i, void *ctx)
 		r->len = off;
 		return 1;
 	}
-	cap_hdr(&b->p, c, r, em.cpu);
-	b->p.captured = r->len;
-	b->p.offset = off;
-	b->p.chunk = n;
-	sz = (sizeof(b->p) + n + 7) & ~7u;
-	if (sz > sizeof(*b))
-		sz = sizeof(*b);
-	b->p.hdr.size = sz;
-	if (bpf_ringbuf_output(em.ring, b, sz, BPF_RB_NO_WAKEUP)) {
-		if (__sync_fetch_and_add(&em.cs->lost, 1) == 0)
-			em.cs->lost_ts = c->ts;
-		__sync_fetch_and_add(&em.cs->lost_total, 1);
-		r->len = off;
-		return 1;
-	}
+	cap_hdr(&h, c, r, em.cpu);
+	h.hdr.size = sz;
+	h.captured = r->len;
+	h.offset = off;
+	h.chunk = n;
+	bpf_dynptr_write(&dp, 0, &h, sizeof(h), 0);
+	/* Ring memory is not cleared: the padding must not show old records. */
+	bpf_dynptr_write(&dp, sizeof(h) + n, (void *)cap_zero, (sz - sizeof(h) - n) & 7, 0);
+	bpf_ringbuf_submit_dynptr(&dp, BPF_RB_NO_WAKEUP);
 	__sync_fetch_and_add(&cc->records, 1);
 	__sync_fetch_and_add(&cc->bytes, n);
 	return 0;
 }
 
-/* Copies r->len bytes (already capped by the snaplen) at r->addr. */
+/*
+ * Small payloads (structs, short buffers: most of them) take fewer helper
+ * calls: a reservation of constant size, filled in place with
+ * bpf_probe_read_user. The record only uses hdr.size bytes of it (the
+ * consumer accepts a ring record longer than hdr.size); the rest of the
+ * CAP_SMALL bytes is ring space left unused until the consumer passes.
+ *
+ *   | sonde_ev_payload | n user bytes | 0..7 zeros | unused up to CAP_SMALL |
+ */
+#define CAP_SMALL 256
+#define CAP_SMALL_CHECK 8
+
+struct cap_small_rec {
+	struct sonde_ev_payload p;
+	__u8 data[CAP_SMALL];
+};
+
+static __always_inline void cap_small(struct cap_call *c, struct cap_req *r)
+{
+	struct sonde_cap_cpu *cc;
+	struct cap_small_rec *s;
+	struct emit em;
+	__u32 n = r->len;
+
+	if (n > CAP_SMALL || emit_begin(&em, c->ts))
+		return;
+	cc = &cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)];
+	/* The fill level is checked on one small payload in CAP_SMALL_CHECK
+	 * (a helper call saved on the others), counting the room the next
+	 * CAP_SMALL_CHECK of them may take. The counter is this CPU's; a
+	 * nested program's lost increment only shifts the sampling. */
+	if (!(cc->nsmall++ % CAP_SMALL_CHECK) && cap_pressure(em.ring, CAP_SMALL * CAP_SMALL_CHECK)) {
+		__sync_fetch_and_add(&cc->shed, 1);
+		__sync_fetch_and_add(&cc->shed_bytes, n);
+		r->len = 0;
+		cap_marker(c, r, SONDE_PLR_SHED);
+		return;
+	}
+	s = bpf_ringbuf_reserve(em.ring, sizeof(*s), 0);
+	if (!s) {
+		cap_lost(&em, c->ts);
+		r->len = 0;
+		return;
+	}
+	/* The padding word first: the read then overwrites its data part. */
+	if (n & 7)
+		*(__u64 *)&s->data[n & (CAP_SMALL - 8)] = 0;
+	if (bpf_probe_read_user(s->data, n, (void *)r->addr)) {
+		bpf_ringbuf_discard(s, BPF_RB_NO_WAKEUP);
+		if (c->quiet_fault) {
+			c->faulted = 1;
+		} else {
+			__sync_fetch_and_add(&cc->faults, 1);
+			cap_marker(c, r, SONDE_PLR_UNREADABLE);
+		}
+		r->len = 0;
+		return;
+	}
+	cap_hdr(&s->p, c, r, em.cpu);
+	s->p.hdr.size = (sizeof(s->p) + n + 7) & ~7u;
+	s->p.captured = n;
+	s->p.chunk = n;
+	bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
+	__sync_fetch_and_add(&cc->records, 1);
+	__sync_fetch_and_add(&cc->bytes, n);
+}
+
+/* Copies r->len bytes (already capped by the snaplen) at r->addr; a
+ * single-chunk payload without the bpf_loop call. */
 __noinline int cap_bytes(struct cap_call *c, struct cap_req *r)
 {
 	struct cap_loop l = { .c = c, .r = r };
 
-	if (!c || !r)
+	if (!c || !r || !r->len)
 		return 0;
-	bpf_loop(SONDE_PL_MAX_CHUNKS, cap_chunk, &l, 0);
+	if (r->len <= CAP_SMALL)
+		cap_small(c, r);
+	else if (r->len <= SONDE_PL_CHUNK)
+		cap_chunk(0, &l);
+	else
+		bpf_loop(SONDE_PL_MAX_CHUNKS, cap_chunk, &l, 0);
 	return r->len;
 }
 
@@ -439,6 +559,12 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;
+	case SONDE_CAP_FLOCK:
+		/* F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms (36-38). */
+		if ((cap_arg(c, x) >= 5 && cap_arg(c, x) <= 7) ||
+		    (cap_arg(c, x) >= 36 && cap_arg(c, x) <= 38))
+			cap_len(c, a, addr, size, size, size);
+		break;
 	case SONDE_CAP_FDINFO:
 		cap_fdinfo(c, a, size);
 		break;
@@ -462,12 +588,23 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	return 0;
 }
 
+/*
+ * A successful execve returns in a new address space: an exit-time retry
+ * would read the new image's memory at the old addresses (a fault at best,
+ * unrelated bytes at worst). Their entry faults are recorded at once.
+ */
+static __always_inline int cap_may_retry(__u32 nr)
+{
+	return nr != 59 && nr != 322; /* execve, execveat */
+}
+
 static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
 				    long ret, __u32 phase)
 {
 	struct sonde_cap_plan *pl;
 	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
-			      .phase = phase, .ret = ret, .quiet_fault = !phase };
+			      .phase = phase, .ret = ret,
+			      .quiet_fault = !phase && cap_may_retry(nr) };
 	__u32 key = nr, retry = 0, *rp = NULL;
 
 	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)
@@ -477,11 +614,13 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		return;
 	for (int i = 0; i < 6; i++)
 		c.args[i] = args[i];
-	if (phase) {
+	if (phase && cap_retry_pending) {
 		rp = bpf_task_storage_get(&cap_retry, t, NULL, 0);
 		retry = rp ? *rp : 0;
-		if (rp)
+		if (retry) {
 			*rp = 0;
+			__sync_fetch_and_add(&cap_retry_pending, -1);
+		}
 	}
 	for (int i = 0; i < SONDE_CAP_ITEMS; i++) {
 		const struct sonde_cap_item *it = &pl->it[i];
@@ -507,8 +646,11 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 	}
 	if (!phase && retry) {
 		rp = bpf_task_storage_get(&cap_retry, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (rp)
+		if (rp) {
+			if (!*rp)
+				__sync_fetch_and_add(&cap_retry_pending, 1);
 			*rp = retry;
+		}
 	}
 }
 

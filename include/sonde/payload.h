@@ -168,6 +168,8 @@ enum sonde_cap_kind {
 			     * and addresses for -yy (bpf/fdinfo.h): size 0 =
 			     * the return value, 1 = the fd in arg, 2 = the
 			     * int[2] at arg */
+	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command
+			    * (elsewhere arg is a number: reading it would fault) */
 };
 
 /* sonde_cap_item.phase bits */
@@ -193,7 +195,8 @@ struct sonde_cap_cpu {
 	__u64 shed;        /* payloads dropped under ring pressure */
 	__u64 shed_bytes;  /* their bytes */
 	__u64 faults;      /* reads that faulted (recorded as unreadable) */
-	__u64 _pad[3];
+	__u64 nsmall;      /* small payloads seen (BPF: samples the fill check) */
+	__u64 _pad[2];
 };
 
 #endif /* SONDE_PAYLOAD_H */

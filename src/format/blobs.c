@@ -192,75 +192,11 @@ static int blob_store(struct blob_job *b, const uint8_t *hash, const uint8_t *da
 	return 0;
 }
 
-/* A fast 64-bit hash (four multiply-rotate lanes, the round of xxHash's
- * XXH64): only picks the candidate that memcmp then confirms. */
-static uint64_t fast_hash(const uint8_t *p, size_t n)
-{
-	const uint64_t p1 = 0x9e3779b185ebca87ull, p2 = 0xc2b2ae3d27d4eb4full;
-	uint64_t v[4] = { p1 + p2, p2, 0, -p1 }, h, x;
-	size_t i = 0;
-
-	for (; i + 32 <= n; i += 32)
-		for (int l = 0; l < 4; l++) {
-			memcpy(&x, p + i + 8 * l, 8);
-			v[l] += x * p2;
-			v[l] = ((v[l] << 31) | (v[l] >> 33)) * p1;
-		}
-	h = ((v[0] << 1) | (v[0] >> 63)) + ((v[1] << 7) | (v[1] >> 57)) +
-	    ((v[2] << 12) | (v[2] >> 52)) + ((v[3] << 18) | (v[3] >> 46)) + n;
-	for (; i < n; i++)
-		h = ((h ^ p[i]) * p1) ^ (h >> 29);
-	h ^= h >> 33;
-	h *= p2;
-	return h ^ (h >> 29);
-}
-
-static struct blob_recent_slot *recent_find(struct blob_recent *r, uint64_t fast,
-					    const uint8_t *data, uint32_t len)
-{
-	struct blob_recent_slot *s;
-
-	if (!r->slot)
-		return NULL;
-	s = &r->slot[fast & (BLOB_RECENT_SLOTS - 1)];
-	/* Bytes older than one ring length have been overwritten. */
-	if (s->len != len || s->fast != fast || s->pos + BLOB_RECENT_BYTES < r->end)
-		return NULL;
-	return memcmp(r->ring + s->pos % BLOB_RECENT_BYTES, data, len) ? NULL : s;
-}
-
-static void recent_put(struct blob_recent *r, uint64_t fast, const uint8_t *data, uint32_t len,
-		       const uint8_t *hash)
-{
-	struct blob_recent_slot *s;
-	uint64_t at = r->end;
-
-	if (!r->slot) {
-		r->slot = calloc(BLOB_RECENT_SLOTS, sizeof(*r->slot));
-		r->ring = malloc(BLOB_RECENT_BYTES);
-		if (!r->slot || !r->ring) {
-			free(r->slot);
-			free(r->ring);
-			r->slot = NULL;
-			r->ring = NULL;
-			return; /* a cache: run without it */
-		}
-	}
-	/* Pieces never wrap around the ring's end. */
-	if (at % BLOB_RECENT_BYTES + len > BLOB_RECENT_BYTES)
-		at += BLOB_RECENT_BYTES - at % BLOB_RECENT_BYTES;
-	memcpy(r->ring + at % BLOB_RECENT_BYTES, data, len);
-	r->end = at + len;
-	s = &r->slot[fast & (BLOB_RECENT_SLOTS - 1)];
-	*s = (struct blob_recent_slot){ .fast = fast, .pos = at, .len = len };
-	memcpy(s->hash, hash, SONDE_BLOB_HASH_LEN);
-}
-
 /* The BLAKE2b-128 of a piece, from the recent pieces when it repeats one. */
 static void piece_digest(struct blob_job *b, const uint8_t *data, uint32_t len, uint8_t *hash)
 {
-	uint64_t fast = fast_hash(data, len);
-	struct blob_recent_slot *s = recent_find(&b->recent, fast, data, len);
+	uint64_t fast = blob_probe_key(data, len);
+	struct blob_recent_slot *s = blob_recent_find(&b->recent, fast, data, len);
 
 	if (s) {
 		memcpy(hash, s->hash, SONDE_BLOB_HASH_LEN);
@@ -269,17 +205,15 @@ static void piece_digest(struct blob_job *b, const uint8_t *data, uint32_t len, 
 	}
 	blake2b(hash, SONDE_BLOB_HASH_LEN, data, len);
 	b->recent.misses++;
-	recent_put(&b->recent, fast, data, len, hash);
+	blob_recent_put(&b->recent, fast, data, len, hash);
 }
 
-/* Cuts data into pieces, stores the new ones, lists all in b->ext. */
-static int piece_hash(struct blob_job *b, struct blob_table *t, uint64_t ticket,
-		      const uint8_t *data, size_t len)
+/* Cuts data into pieces and lists them (hash, length) in b->ext. */
+static int piece_cut(struct blob_job *b, const uint8_t *data, size_t len)
 {
 	b->next = 0;
 	for (size_t off = 0, k; off < len; off += k) {
 		struct sonde_plref_ext *x;
-		int rc;
 
 		k = cdc_cut(data + off, len - off);
 		if (grow((void **)&b->ext, &b->ext_cap, b->next + 1, sizeof(*b->ext)))
@@ -287,13 +221,48 @@ static int piece_hash(struct blob_job *b, struct blob_table *t, uint64_t ticket,
 		x = &b->ext[b->next++];
 		piece_digest(b, data + off, (uint32_t)k, x->hash);
 		x->len = (uint32_t)k;
-		rc = table_claim(t, x->hash, ticket);
+	}
+	return 0;
+}
+
+/* Claims the pieces listed in b->ext; stores those new to the table. */
+static int piece_claim(struct blob_job *b, struct blob_table *t, uint64_t ticket,
+		       const uint8_t *data)
+{
+	size_t off = 0;
+
+	for (size_t i = 0; i < b->next; off += b->ext[i++].len) {
+		const struct sonde_plref_ext *x = &b->ext[i];
+		int rc = table_claim(t, x->hash, ticket);
+
 		if (rc < 0)
 			return rc;
-		if (!rc && blob_store(b, x->hash, data + off, (uint32_t)k))
+		if (!rc && blob_store(b, x->hash, data + off, x->len))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Lists the pieces of data in b->ext: a repeated payload's from the
+ * whole-payload cache, else cut and hashed (and then remembered). */
+static int piece_hash(struct blob_job *b, struct blob_table *t, uint64_t ticket,
+		      const uint8_t *data, size_t len)
+{
+	uint64_t fast = 0;
+	int rc;
+
+	if (len <= BLOB_WHOLE_MAX) {
+		fast = blob_probe_key(data, len);
+		if (blob_whole_get(&b->whole, fast, data, (uint32_t)len, &b->ext, &b->ext_cap,
+				   &b->next))
+			return piece_claim(b, t, ticket, data);
+	}
+	rc = piece_cut(b, data, len);
+	if (rc)
+		return rc;
+	if (len <= BLOB_WHOLE_MAX)
+		blob_whole_put(&b->whole, fast, data, (uint32_t)len, b->ext, b->next);
+	return piece_claim(b, t, ticket, data);
 }
 
 /* Writes the PLREF records of the current piece: each covers whole
@@ -431,7 +400,7 @@ void blob_job_free(struct blob_job *b)
 	free(b->gather);
 	free(b->nw);
 	free(b->ext);
-	free(b->recent.ring);
-	free(b->recent.slot);
+	blob_recent_free(&b->recent);
+	blob_whole_free(&b->whole);
 	memset(b, 0, sizeof(*b));
 }

@@ -69,10 +69,10 @@ struct blob_piece {
 };
 
 /*
- * Recently hashed pieces of one compressor, so that a repeat costs a fast
- * 64-bit hash and a memcmp instead of BLAKE2b: a direct-mapped table keyed
- * by the fast hash, over a ring of the pieces' bytes (byte equality, not
- * the fast hash, decides). Misses just compute BLAKE2b.
+ * Recently hashed pieces of one compressor, so that a repeat costs a probe
+ * key (blob_probe_key) and a memcmp instead of BLAKE2b: a direct-mapped
+ * table keyed by it, over a ring of the pieces' bytes (byte equality, not
+ * the key, decides). Misses just compute BLAKE2b.
  */
 #define BLOB_RECENT_BYTES (32u << 20)
 #define BLOB_RECENT_SLOTS (1u << 15)
@@ -91,6 +91,34 @@ struct blob_recent {
 	uint64_t hits, misses;
 };
 
+/*
+ * Recent whole payloads of one compressor with the extents they were cut
+ * into: a payload that repeats one byte for byte (cat, cp and dd write the
+ * buffer they just read; a file read twice) is resolved with one probe key
+ * and a memcmp, without cutting or hashing its pieces again. Same shape as
+ * blob_recent: direct-mapped by the probe key over a ring of the bytes.
+ */
+#define BLOB_WHOLE_BYTES (16u << 20)
+#define BLOB_WHOLE_SLOTS (1u << 12)
+/* Longer payloads are not remembered: they would flush the ring. */
+#define BLOB_WHOLE_MAX (BLOB_WHOLE_BYTES / 8)
+
+struct blob_whole_slot {
+	uint64_t fast;
+	uint64_t pos; /* absolute ring position of the bytes */
+	uint32_t len; /* 0 = empty */
+	uint32_t next; /* extents */
+	struct sonde_plref_ext *ext;
+	size_t ext_cap;
+};
+
+struct blob_whole {
+	uint8_t *ring; /* BLOB_WHOLE_BYTES */
+	uint64_t end;
+	struct blob_whole_slot *slot;
+	uint64_t hits, misses;
+};
+
 /* Per-compressor work area, reused from chunk to chunk. */
 struct blob_job {
 	uint8_t *out;
@@ -106,9 +134,24 @@ struct blob_job {
 	size_t next, ext_cap;
 	struct blob_piece cur;
 	struct blob_recent recent;
+	struct blob_whole whole;
 	struct blob_stats st;
 	int err;
 };
+
+/* blobcache.c */
+uint64_t blob_probe_key(const uint8_t *p, size_t n);
+struct blob_recent_slot *blob_recent_find(struct blob_recent *r, uint64_t fast,
+					  const uint8_t *data, uint32_t len);
+void blob_recent_put(struct blob_recent *r, uint64_t fast, const uint8_t *data, uint32_t len,
+		     const uint8_t *hash);
+void blob_recent_free(struct blob_recent *r);
+/* 1 and the extents of data in ext[0..*n) if data repeats a recent payload. */
+int blob_whole_get(struct blob_whole *w, uint64_t fast, const uint8_t *data, uint32_t len,
+		   struct sonde_plref_ext **ext, size_t *cap, size_t *n);
+void blob_whole_put(struct blob_whole *w, uint64_t fast, const uint8_t *data, uint32_t len,
+		    const struct sonde_plref_ext *ext, size_t n);
+void blob_whole_free(struct blob_whole *w);
 
 int blob_table_init(struct blob_table *t);
 void blob_table_free(struct blob_table *t);

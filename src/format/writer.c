@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -45,6 +47,8 @@
 /* Blobs are mostly unique file data: a fast level keeps the compression
  * threads ahead of the capture. */
 #define WRITER_DEFAULT_PAYLOAD_LEVEL 1
+/* Workers' nice value while the queue is less than half full. */
+#define WRITER_NICE_IDLE 19
 
 struct chunk_job {
 	struct chunk_job *next;
@@ -82,6 +86,7 @@ struct sonde_writer {
 	struct chunk_job *free_jobs;
 	unsigned int nfree;
 	int stop;
+	int can_renice; /* may return from WRITER_NICE_IDLE to 0 */
 	pthread_t threads[WRITER_MAX_THREADS];
 	int nthreads;
 	struct compressor inline_comp;
@@ -347,11 +352,37 @@ static void job_put_locked(struct sonde_writer *w, struct chunk_job *j)
 	w->nfree++;
 }
 
+/*
+ * Pacing: while the queue is less than half full the workers run at nice
+ * 19, on the CPU time the traced programs leave, and a burst of payloads
+ * waits in the queue (hashing and compressing it costs more CPU than
+ * capturing it; competing for the CPUs would slow the programs down by
+ * that much). From half full on they run at nice 0, so the queue does not
+ * fill: a full queue blocks append(), the rings then fill and payloads are
+ * shed. Returning to nice 0 needs CAP_SYS_NICE (or RLIMIT_NICE): without
+ * it the workers never lower their priority.
+ */
+static void worker_pace(int want, int *nice_now)
+{
+	if (want != *nice_now && !setpriority(PRIO_PROCESS, (id_t)gettid(), want))
+		*nice_now = want;
+}
+
+static int writer_can_renice(void)
+{
+	struct rlimit r;
+
+	if (!geteuid())
+		return 1;
+	return !getrlimit(RLIMIT_NICE, &r) && r.rlim_cur >= 20;
+}
+
 static void *worker_main(void *arg)
 {
 	struct sonde_writer *w = arg;
 	struct compressor c = { 0 };
 	int ok = comp_init(&c, w->chunk_bytes, w->level, w->payload_level) == 0;
+	int nice_now = getpriority(PRIO_PROCESS, (id_t)gettid()), want;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
@@ -365,7 +396,9 @@ static void *worker_main(void *arg)
 		w->qhead = j->next;
 		if (!w->qhead)
 			w->qtail = &w->qhead;
+		want = w->can_renice && w->pending * 2 < w->max_queued ? WRITER_NICE_IDLE : 0;
 		pthread_mutex_unlock(&w->lock);
+		worker_pace(want, &nice_now);
 		if (ok)
 			chunk_emit(w, &c, j);
 		else
@@ -378,6 +411,22 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&w->lock);
 	comp_free(&c);
 	return NULL;
+}
+
+/*
+ * A fresh buffer is faulted in with one call rather than one page fault
+ * per 4 KiB as append() fills it: under a burst of payloads the appender
+ * (the thread draining the rings) spent more time in page faults than in
+ * copying. Best effort: without MADV_POPULATE_WRITE (Linux < 5.14) the
+ * pages fault in as before.
+ */
+static void job_prefault(void *p, size_t len)
+{
+	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+
+	if (e > a)
+		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 }
 
 /* A buffer for a new chunk; waits while too many chunks are queued. */
@@ -394,10 +443,12 @@ static struct chunk_job *job_get(struct sonde_writer *w, uint32_t stream)
 		w->nfree--;
 	}
 	pthread_mutex_unlock(&w->lock);
-	if (!j)
+	if (!j) {
 		j = malloc(sizeof(*j) + w->chunk_bytes);
-	if (!j)
-		return NULL;
+		if (!j)
+			return NULL;
+		job_prefault(j, sizeof(*j) + w->chunk_bytes);
+	}
 	j->next = NULL;
 	j->stream = stream;
 	j->nrecords = 0;
@@ -730,6 +781,7 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 	w->level = o && o->zstd_level ? o->zstd_level : WRITER_DEFAULT_LEVEL;
 	w->payload_level = o && o->payload_level ? o->payload_level : WRITER_DEFAULT_PAYLOAD_LEVEL;
 	w->qtail = &w->qhead;
+	w->can_renice = writer_can_renice();
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_mutex_init(&w->io_lock, NULL);
 	pthread_cond_init(&w->io_turn, NULL);

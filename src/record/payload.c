@@ -23,6 +23,7 @@ int rec_payload_config(struct rec_bpf *b, const struct sonde_record_opts *o)
 	uint32_t snap = o->snaplen > SONDE_SNAPLEN_MAX ? SONDE_SNAPLEN_MAX : o->snaplen;
 
 	b->skel->rodata->cap_snaplen = snap;
+	b->skel->rodata->cap_shed_at = b->ring_bytes / 2;
 	/* One scratch slot per CPU; indexed by the CPU number. */
 	return bpf_map__set_max_entries(b->skel->maps.cap_buf, b->ncpus);
 }

@@ -475,12 +475,60 @@ TEST(store_reader_stats)
 	free(wk.stream);
 }
 
+/*
+ * Payloads of one length that agree on the bytes the caches' probe key
+ * samples (head, middle, tail) but differ elsewhere, alternating, so that
+ * every lookup after the first finds a candidate with the same key: each
+ * must still read back as its own bytes (memcmp decides, not the key).
+ */
+TEST(store_probe_key_twins)
+{
+	enum { LEN = 60000, TWINS = 4 };
+	struct sonde_writer_stats st;
+	struct sonde_meta m = tf_meta();
+	struct sonde_writer *w;
+	struct verdict v;
+	struct work wk;
+	uint8_t *twin[TWINS];
+	char err[256];
+	int trunc = -1;
+
+	work_init(&wk);
+	for (int i = 0; i < TWINS; i++) {
+		twin[i] = malloc(LEN);
+		if (!twin[i])
+			abort();
+		memcpy(twin[i], wk.data, LEN);
+		/* Outside the samples: [0,256), [LEN/2-128,LEN/2+128), [LEN-256,LEN) */
+		twin[i][1000] = (uint8_t)('A' + i);
+		twin[i][LEN / 2 + 5000] = (uint8_t)('a' + i);
+	}
+	CHECK_EQ_INT(sonde_writer_open(&w, tf_path("twins.trace"), &m, NULL, err, sizeof(err)), 0);
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < TWINS; i++)
+			work_call(&wk, w, 0, 10, twin[i], LEN);
+	CHECK_EQ_INT(sonde_writer_flush(w), 0);
+	sonde_writer_stats(w, &st);
+	CHECK_EQ_INT(sonde_writer_close(w), 0);
+	v = work_verify(&wk, tf_path("twins.trace"), &trunc);
+	CHECK_EQ_INT(v.errors, 0);
+	CHECK_EQ_INT(v.bad, 0);
+	CHECK_EQ_INT(v.missing, 0);
+	CHECK_EQ_INT(v.good, work_data(&wk));
+	/* The twins' common pieces are stored once: well under 2 copies. */
+	CHECK(st.payload_stored < 2 * LEN);
+	for (int i = 0; i < TWINS; i++)
+		free(twin[i]);
+	free(wk.stream);
+}
+
 int main(void)
 {
 	RUN(blake2b_vectors);
 	RUN(cdc_content_defined);
 	RUN(store_roundtrip_dedup);
 	RUN(store_threads);
+	RUN(store_probe_key_twins);
 	RUN(store_truncated);
 	RUN(store_corrupt_blob_chunk);
 	RUN(store_missing_blob);

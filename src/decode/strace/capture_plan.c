@@ -71,7 +71,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_open, { I(STR, 0, EN, 0, 0) } },
 	{ __NR_openat, { I(STR, 1, EN, 0, 0) } },
 	{ __NR_openat2, { I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
-	{ __NR_fcntl, { I(FIXED, 2, BOTH, 0, 32) } },
+	{ __NR_fcntl, { I(FLOCK, 2, BOTH, 1, 32) } },
 	{ __NR_ioctl, { I(FIXED, 2, BOTH, 0, 36) } },
 	{ __NR_getdents, { I(RETLEN, 1, EX, 2, 0) } },
 	{ __NR_getdents64, { I(RETLEN, 1, EX, 2, 0) } },
