@@ -25,42 +25,8 @@
 #include <sonde/analysis.h>
 
 #include "decode/strace/strace_int.h"
-#include "decode/strace/callq.h"
-#include "decode/strace/feed.h"
+#include "decode/strace/render_int.h"
 
-/*
- * strace prints a call's line in two steps, the arguments known at entry
- * when the call enters and the rest when it returns; when another task's
- * line comes in between, the first half ends with " <unfinished ...>" and
- * the second is printed later as "<... NAME resumed>REST = RET". A trace
- * holds one record per call (entry time + duration), so the renderer
- * replays that: the calls come in entry order, the latest one is the open
- * line (o*), printed whole at its exit unless another line must be
- * printed first, which cuts it: its first half goes out, the rest waits
- * in q for its exit time.
- *
- *   entry A ─ open=A ─ entry B ─┬─ "A(x,  <unfinished ...>"   q: A
- *                               └─ open=B ─ exit B ─ "B(...) = 0"
- *                                           exit A ─ "<... A resumed>y) = 1"
- */
-struct sonde_strace {
-	struct sonde_strace_opts o;
-	struct feed feed;
-	FILE *out;
-	struct fdtab *fds;
-	uint64_t lines;
-	uint64_t last_ts;
-	uint32_t first_tid;
-	int multi; /* more than one task seen: "[pid N] " prefixes */
-	struct strbuf line;
-	/* The open line. */
-	int open;
-	uint64_t open_ts, open_end;
-	uint32_t open_tid, open_nr;
-	size_t open_cut; /* where otext's entering half ends */
-	struct strbuf otext, oret, odump;
-	struct callq q; /* the returning halves of cut lines */
-};
 
 struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 				      FILE *out)
@@ -159,7 +125,7 @@ int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call
 	return st_format_json(args, res, &jo, c) ? -ENOENT : 0;
 }
 
-static void pr_prefix(struct sonde_strace *st, uint32_t tid)
+void strace_pr_prefix(struct sonde_strace *st, uint32_t tid)
 {
 	if (!st->first_tid)
 		st->first_tid = tid;
@@ -171,7 +137,7 @@ static void pr_prefix(struct sonde_strace *st, uint32_t tid)
 		sb_printf(&st->line, "[pid %5u] ", tid);
 }
 
-static void pr_tstamp(struct sonde_strace *st, uint64_t ts)
+void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
 {
 	int64_t wall = (int64_t)ts + st->o.wall_offset_ns;
 	time_t sec = (time_t)(wall / 1000000000);
@@ -201,7 +167,7 @@ static void pr_tstamp(struct sonde_strace *st, uint64_t ts)
 		sb_printf(&st->line, "%s ", b);
 }
 
-static int emit(struct sonde_strace *st)
+int strace_emit(struct sonde_strace *st)
 {
 	if (st->line.oom)
 		return -ENOMEM;
@@ -453,155 +419,18 @@ static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *s
 	return 1;
 }
 
-static const char *sb_str(const struct strbuf *b)
-{
-	return b->s ? b->s : "";
-}
-
-static void sb_reset(struct strbuf *b)
-{
-	b->len = 0;
-	if (b->s)
-		b->s[0] = 0;
-}
-
-/* " = RET\n" with " = " at the -a column, then the hexdumps. */
-static void pr_ret_tail(struct sonde_strace *st, const char *ret, const char *dump)
-{
-	size_t col;
-
-	sb_putc(&st->line, ' ');
-	for (col = sb_col(&st->line); col < st->o.acolumn; col++)
-		sb_putc(&st->line, ' ');
-	sb_puts(&st->line, "= ");
-	sb_puts(&st->line, ret);
-	sb_putc(&st->line, '\n');
-	if (dump)
-		sb_puts(&st->line, dump);
-}
-
-/* Another line is due: the open line's entering half goes out, its
- * returning half into q. */
-static int cut_open(struct sonde_strace *st)
-{
-	struct callq_ent e = { .end = st->open_end, .tid = st->open_tid };
-	int rc, rq;
-
-	if (!st->open)
-		return 0;
-	st->open = 0;
-	pr_prefix(st, st->open_tid);
-	pr_tstamp(st, st->open_ts);
-	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
-	sb_puts(&st->line, " <unfinished ...>\n");
-	rc = emit(st);
-	e.nr = st->open_nr;
-	e.rest = strdup(sb_str(&st->otext) + st->open_cut);
-	e.ret = strdup(sb_str(&st->oret));
-	e.dump = st->odump.len ? strdup(st->odump.s) : NULL;
-	if (!e.rest || !e.ret || (st->odump.len && !e.dump)) {
-		callq_ent_free(&e);
-		return -ENOMEM;
-	}
-	rq = callq_push(&st->q, &e);
-	return rc ? rc : rq;
-}
-
-static int close_open(struct sonde_strace *st)
-{
-	st->open = 0;
-	pr_prefix(st, st->open_tid);
-	pr_tstamp(st, st->open_ts);
-	sb_puts(&st->line, sb_str(&st->otext));
-	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);
-	return emit(st);
-}
-
-/* "<... read resumed>\"data\", 4) = 4", at the call's exit time. */
-static int resume(struct sonde_strace *st, const struct callq_ent *e)
-{
-	const char *name = sonde_syscall_name(e->nr);
-	int rc = cut_open(st), re;
-
-	pr_prefix(st, e->tid);
-	pr_tstamp(st, e->end);
-	if (name)
-		sb_printf(&st->line, "<... %s resumed>", name);
-	else
-		sb_printf(&st->line, "<... syscall_%#x resumed>", e->nr);
-	sb_puts(&st->line, e->rest);
-	pr_ret_tail(st, e->ret, e->dump);
-	re = emit(st);
-	return rc ? rc : re;
-}
-
-/* Prints, in exit order, the calls that returned by time t. */
-static int release(struct sonde_strace *st, uint64_t t)
-{
-	int rc = 0;
-
-	for (;;) {
-		const struct callq_ent *top = callq_top(&st->q);
-		struct callq_ent e;
-		int r;
-
-		if (st->open && st->open_end <= t && (!top || st->open_end <= top->end)) {
-			r = close_open(st);
-		} else if (top && top->end <= t) {
-			callq_pop(&st->q, &e);
-			r = resume(st, &e);
-			callq_ent_free(&e);
-		} else {
-			break;
-		}
-		if (r && !rc)
-			rc = r;
-	}
-	return rc;
-}
-
-/*
- * A signal sent to a task in a syscall is recorded when it is sent; a
- * ptracer sees it when the task takes it, once that call has returned: the
- * call's line comes first.
- */
-static int settle_tid(struct sonde_strace *st, uint32_t tid)
-{
-	struct callq_ent e;
-	int rc;
-
-	if (st->open && st->open_tid == tid)
-		return close_open(st);
-	if (!callq_take_tid(&st->q, tid, &e))
-		return 0;
-	rc = resume(st, &e);
-	callq_ent_free(&e);
-	return rc;
-}
-
-/* A call still blocked when recording stopped: its entering half only,
- * as strace leaves it when it detaches. */
-static int pr_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc)
-{
-	pr_prefix(st, sc->hdr.tid);
-	pr_tstamp(st, sc->hdr.ts);
-	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
-	sb_puts(&st->line, " <unfinished ...>\n");
-	return emit(st);
-}
-
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
 	struct track_ctx tc = { st, c };
-	int rc = release(st, sc->hdr.ts), r;
+	int rc = split_release(st, sc->hdr.ts), r;
 
 	fdtab_thread(st->fds, sc->hdr.pid, sc->hdr.tid);
 	if (!shown(st, sc)) {
 		track_fds(st, c);
 		return rc;
 	}
-	r = cut_open(st);
+	r = split_cut_open(st);
 	rc = rc ? rc : r;
 	sb_reset(&st->otext);
 	sb_reset(&st->oret);
@@ -617,7 +446,7 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 				&st->open_cut);
 	}
 	if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
-		r = pr_unfinished(st, sc);
+		r = split_unfinished(st, sc);
 		return rc ? rc : r;
 	}
 	if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN))
@@ -645,11 +474,11 @@ static int pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 	fdtab_exit(st->fds, e->hdr.tid);
 	if (st->o.quiet >= 2)
 		return 0;
-	rc = cut_open(st);
+	rc = split_cut_open(st);
 	if (rc)
 		return rc;
-	pr_prefix(st, e->hdr.tid);
-	pr_tstamp(st, e->hdr.ts);
+	strace_pr_prefix(st, e->hdr.tid);
+	strace_pr_tstamp(st, e->hdr.ts);
 	if (WIFSIGNALED(code)) {
 		const char *n = st_signame(WTERMSIG(code), buf, sizeof(buf));
 
@@ -662,7 +491,7 @@ static int pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 	} else {
 		sb_printf(&st->line, "+++ exited with %d +++\n", WEXITSTATUS(code));
 	}
-	return emit(st);
+	return strace_emit(st);
 }
 
 /*
@@ -695,17 +524,17 @@ static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 
 	if (!sig_shown(st, e))
 		return 0;
-	rc = settle_tid(st, e->hdr.tid);
+	rc = split_settle_tid(st, e->hdr.tid);
 	if (!rc)
-		rc = cut_open(st);
+		rc = split_cut_open(st);
 	if (rc)
 		return rc;
-	pr_prefix(st, e->hdr.tid);
-	pr_tstamp(st, e->hdr.ts);
+	strace_pr_prefix(st, e->hdr.tid);
+	strace_pr_tstamp(st, e->hdr.ts);
 	n = sonde_sig_name(e->si.signo, name, sizeof(name));
 	sonde_siginfo_format_x(si, sizeof(si), &e->si, st->o.xlat);
 	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
-	return emit(st);
+	return strace_emit(st);
 }
 
 /* What a process held when recording began (attached, or the command
@@ -735,7 +564,7 @@ static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
 /* A tracker (no output): only what the descriptor tables learn from. */
 static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
-	int rc = release(st, rec->ts);
+	int rc = split_release(st, rec->ts);
 
 	if (rc)
 		return rc;
@@ -782,7 +611,7 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 
 	if (!st->out)
 		return track_record(st, rec);
-	rc = release(st, rec->ts);
+	rc = split_release(st, rec->ts);
 	if (rc)
 		return rc;
 	switch (rec->type) {
@@ -810,7 +639,7 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		if (rec->size < sizeof(*l))
 			return -EINVAL;
 		/* No strace equivalent: say it rather than leave a silent hole. */
-		rc = cut_open(st);
+		rc = split_cut_open(st);
 		if (rc)
 			return rc;
 		if (l->kind == SONDE_LOST_LIVE)
@@ -820,7 +649,7 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		else
 			sb_printf(&st->line, "+++ sonde: %llu events lost on cpu %u +++\n",
 				  (unsigned long long)l->count, rec->cpu);
-		return emit(st);
+		return strace_emit(st);
 	}
 	}
 	return 0;
@@ -849,7 +678,7 @@ int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
 	int e = feed_flush(&st->feed, &k);
 
 	if (!e)
-		e = release(st, t);
+		e = split_release(st, t);
 	if (!e && st->out && fflush(st->out))
 		e = -EIO;
 	return e;

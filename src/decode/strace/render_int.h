@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The strace renderer's state, shared by render.c and split.c. */
+#ifndef SONDE_STRACE_RENDER_INT_H
+#define SONDE_STRACE_RENDER_INT_H
+
+#include <stdio.h>
+
+#include "decode/strace/strace_int.h"
+#include "decode/strace/callq.h"
+#include "decode/strace/feed.h"
+
+/*
+ * strace prints a call's line in two steps, the arguments known at entry
+ * when the call enters and the rest when it returns; when another task's
+ * line comes in between, the first half ends with " <unfinished ...>" and
+ * the second is printed later as "<... NAME resumed>REST = RET". A trace
+ * holds one record per call (entry time + duration), so the renderer
+ * replays that: the calls come in entry order, the latest one is the open
+ * line (o*), printed whole at its exit unless another line must be
+ * printed first, which cuts it: its first half goes out, the rest waits
+ * in q for its exit time.
+ *
+ *   entry A ─ open=A ─ entry B ─┬─ "A(x,  <unfinished ...>"   q: A
+ *                               └─ open=B ─ exit B ─ "B(...) = 0"
+ *                                           exit A ─ "<... A resumed>y) = 1"
+ */
+struct sonde_strace {
+	struct sonde_strace_opts o;
+	struct feed feed;
+	FILE *out;
+	struct fdtab *fds;
+	uint64_t lines;
+	uint64_t last_ts;
+	uint32_t first_tid;
+	int multi; /* more than one task seen: "[pid N] " prefixes */
+	struct strbuf line;
+	/* The open line. */
+	int open;
+	uint64_t open_ts, open_end;
+	uint32_t open_tid, open_nr;
+	size_t open_cut; /* where otext's entering half ends */
+	struct strbuf otext, oret, odump;
+	struct callq q; /* the returning halves of cut lines */
+};
+
+static inline const char *sb_str(const struct strbuf *b)
+{
+	return b->s ? b->s : "";
+}
+
+static inline void sb_reset(struct strbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = 0;
+}
+
+/* render.c: "PID  " / "[pid N] " and the -t/-r timestamp of a line
+ * starting at ts; writing out st->line. */
+void strace_pr_prefix(struct sonde_strace *st, uint32_t tid);
+void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts);
+int strace_emit(struct sonde_strace *st);
+
+/* split.c: the open line and the cut ones (see above). */
+/* Another line is due: the open line's entering half goes out. */
+int split_cut_open(struct sonde_strace *st);
+/* Prints, in exit order, the calls that returned by time t. */
+int split_release(struct sonde_strace *st, uint64_t t);
+/* tid's call in progress, if any, is printed now (a signal follows it). */
+int split_settle_tid(struct sonde_strace *st, uint32_t tid);
+/* A call still blocked when recording stopped (its text in otext). */
+int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc);
+
+#endif

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strace's "<unfinished ...>" / "<... NAME resumed>" split, replayed from
+ * one record per call (render_int.h): the open line, cut when another
+ * line must be printed first, and the returning halves of cut lines,
+ * printed in exit order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sonde/syscalls.h>
+
+#include "decode/strace/render_int.h"
+
+/* " = RET\n" with " = " at the -a column, then the hexdumps. */
+static void pr_ret_tail(struct sonde_strace *st, const char *ret, const char *dump)
+{
+	size_t col;
+
+	sb_putc(&st->line, ' ');
+	for (col = sb_col(&st->line); col < st->o.acolumn; col++)
+		sb_putc(&st->line, ' ');
+	sb_puts(&st->line, "= ");
+	sb_puts(&st->line, ret);
+	sb_putc(&st->line, '\n');
+	if (dump)
+		sb_puts(&st->line, dump);
+}
+
+/* Another line is due: the open line's entering half goes out, its
+ * returning half into q. */
+int split_cut_open(struct sonde_strace *st)
+{
+	struct callq_ent e = { .end = st->open_end, .tid = st->open_tid };
+	int rc, rq;
+
+	if (!st->open)
+		return 0;
+	st->open = 0;
+	strace_pr_prefix(st, st->open_tid);
+	strace_pr_tstamp(st, st->open_ts);
+	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
+	sb_puts(&st->line, " <unfinished ...>\n");
+	rc = strace_emit(st);
+	e.nr = st->open_nr;
+	e.rest = strdup(sb_str(&st->otext) + st->open_cut);
+	e.ret = strdup(sb_str(&st->oret));
+	e.dump = st->odump.len ? strdup(st->odump.s) : NULL;
+	if (!e.rest || !e.ret || (st->odump.len && !e.dump)) {
+		callq_ent_free(&e);
+		return -ENOMEM;
+	}
+	rq = callq_push(&st->q, &e);
+	return rc ? rc : rq;
+}
+
+static int split_close_open(struct sonde_strace *st)
+{
+	st->open = 0;
+	strace_pr_prefix(st, st->open_tid);
+	strace_pr_tstamp(st, st->open_ts);
+	sb_puts(&st->line, sb_str(&st->otext));
+	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);
+	return strace_emit(st);
+}
+
+/* "<... read resumed>\"data\", 4) = 4", at the call's exit time. */
+static int split_resume(struct sonde_strace *st, const struct callq_ent *e)
+{
+	const char *name = sonde_syscall_name(e->nr);
+	int rc = split_cut_open(st), re;
+
+	strace_pr_prefix(st, e->tid);
+	strace_pr_tstamp(st, e->end);
+	if (name)
+		sb_printf(&st->line, "<... %s resumed>", name);
+	else
+		sb_printf(&st->line, "<... syscall_%#x resumed>", e->nr);
+	sb_puts(&st->line, e->rest);
+	pr_ret_tail(st, e->ret, e->dump);
+	re = strace_emit(st);
+	return rc ? rc : re;
+}
+
+/* Prints, in exit order, the calls that returned by time t. */
+int split_release(struct sonde_strace *st, uint64_t t)
+{
+	int rc = 0;
+
+	for (;;) {
+		const struct callq_ent *top = callq_top(&st->q);
+		struct callq_ent e;
+		int r;
+
+		if (st->open && st->open_end <= t && (!top || st->open_end <= top->end)) {
+			r = split_close_open(st);
+		} else if (top && top->end <= t) {
+			callq_pop(&st->q, &e);
+			r = split_resume(st, &e);
+			callq_ent_free(&e);
+		} else {
+			break;
+		}
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
+}
+
+/*
+ * A signal sent to a task in a syscall is recorded when it is sent; a
+ * ptracer sees it when the task takes it, once that call has returned: the
+ * call's line comes first.
+ */
+int split_settle_tid(struct sonde_strace *st, uint32_t tid)
+{
+	struct callq_ent e;
+	int rc;
+
+	if (st->open && st->open_tid == tid)
+		return split_close_open(st);
+	if (!callq_take_tid(&st->q, tid, &e))
+		return 0;
+	rc = split_resume(st, &e);
+	callq_ent_free(&e);
+	return rc;
+}
+
+/* A call still blocked when recording stopped: its entering half only,
+ * as strace leaves it when it detaches. */
+int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc)
+{
+	strace_pr_prefix(st, sc->hdr.tid);
+	strace_pr_tstamp(st, sc->hdr.ts);
+	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
+	sb_puts(&st->line, " <unfinished ...>\n");
+	return strace_emit(st);
+}
