@@ -26,13 +26,21 @@ import hashlib, os, re, sys
 out, root = sys.argv[1], sys.argv[2]
 got, cur = {}, None
 line_re = re.compile(r'^\d+\s+read\(\d+<' + re.escape(root) + r'/([^>]+)>, .*\) += (\d+)$')
+# A read cat's lines interleave with is split: "PID read(3</f>,  <unfinished
+# ...>", later "PID <... read resumed>..." and its hexdump.
+open_re = re.compile(r'^(\d+)\s+read\(\d+<' + re.escape(root) + r'/([^>]+)>,  <unfinished \.\.\.>$')
+resumed_re = re.compile(r'^(\d+)\s+<\.\.\. read resumed>.*\) += (\d+)$')
+pending = {}
 for l in open(out, errors="replace"):
     if l.startswith(" | "):
         if cur is not None:
             got[cur] += bytes.fromhex(l[10:59].replace("  ", " "))
         continue
-    m = line_re.match(l.rstrip("\n"))
-    cur = m.group(1) if m else None
+    l = l.rstrip("\n")
+    m, o, r = line_re.match(l), open_re.match(l), resumed_re.match(l)
+    if o:
+        pending[o.group(1)] = o.group(2)
+    cur = m.group(1) if m else pending.pop(r.group(1), None) if r else None
     if cur is not None:
         got.setdefault(cur, bytearray())
 bad = 0
