@@ -588,12 +588,23 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	return 0;
 }
 
+/*
+ * A successful execve returns in a new address space: an exit-time retry
+ * would read the new image's memory at the old addresses (a fault at best,
+ * unrelated bytes at worst). Their entry faults are recorded at once.
+ */
+static __always_inline int cap_may_retry(__u32 nr)
+{
+	return nr != 59 && nr != 322; /* execve, execveat */
+}
+
 static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
 				    long ret, __u32 phase)
 {
 	struct sonde_cap_plan *pl;
 	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
-			      .phase = phase, .ret = ret, .quiet_fault = !phase };
+			      .phase = phase, .ret = ret,
+			      .quiet_fault = !phase && cap_may_retry(nr) };
 	__u32 key = nr, retry = 0, *rp = NULL;
 
 	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)

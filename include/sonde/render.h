@@ -53,7 +53,8 @@ struct sonde_render_opts {
 	 * 32 as strace, json: every captured byte) */
 	unsigned int strsize;
 	int payload; /* json: each call's captured bytes, enum sonde_payload_enc */
-	int fd_paths; /* json: "fd_paths", what each descriptor named refers to (-y) */
+	int fd_paths; /* json: "fd_paths", what each descriptor named refers to
+		       * (1: -y; 2: -yy, sockets by their endpoints) */
 	/* Options of renderers added later (e.g. strace-grade decoding);
 	 * the built-in ones ignore it. */
 	const void *ext;

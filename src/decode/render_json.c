@@ -76,7 +76,7 @@ static int json_open(struct sonde_render *r)
 		struct sonde_strace_opts yo;
 
 		sonde_strace_opts_init(&yo);
-		yo.decode_fds = 1;
+		yo.decode_fds = (uint8_t)r->opts.fd_paths; /* -yy: socket endpoints */
 		yo.resolve_links = !r->meta || sonde_meta_this_host(r->meta);
 		p->fdp = sonde_strace_new(&yo, NULL);
 		if (!p->fdp) {

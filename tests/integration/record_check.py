@@ -335,8 +335,14 @@ def check_diff(ev, label, strace_out):
 
 
 def main():
-    ev = load(sys.argv[2])
     what = sys.argv[1]
+    try:
+        ev = load(sys.argv[2])
+    except (OSError, ValueError) as e:
+        # A crashed or truncated `sonde print --json` must fail the test,
+        # not silently remove its checks from the count.
+        print("not ok - record_check.py %s: cannot read %s: %s" % (what, sys.argv[2], e))
+        return 1
     if what == "seq":
         check_seq(ev, facts(sys.argv[3]), sys.argv[3], sys.argv[4:] != ["nosched"])
     elif what == "names":

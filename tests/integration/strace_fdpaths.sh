@@ -54,7 +54,8 @@ for w in "sh -c 'cat /etc/hostname | wc -l'" "ls -la /etc/hostname /usr/share/do
 	(cd "$D" && eval "strace -f -y -o $TMP/r.strace $w" </dev/null >/dev/null 2>&1)
 	rm -f "$D/t.tar"
 	(cd "$D" && eval "$SONDE strace -f -y -o $TMP/r.sonde $w" </dev/null >/dev/null 2>&1)
-	read -r _ m t <<<"$(python3 tests/integration/strace_norm.py "$TMP/r.strace" "$TMP/r.sonde" | head -1)"
+	res=$(python3 tests/integration/strace_norm.py "$TMP/r.strace" "$TMP/r.sonde")
+	read -r _ m t <<<"$(head -1 <<<"$res")"
 	ym=$((ym + m)); yt=$((yt + t))
 done
 echo "# strace_fdpaths real programs: $ym of $yt strace -f -y lines matched"
@@ -207,3 +208,6 @@ check "strace_fdpaths -yy: the comparison covers connected TCPv6 names" \
 	grep -qE 'TCPv6:\[\[::1\]:[0-9]+->\[::1\]:[0-9]+\]' "$TMP/n.sonde"
 check "strace_fdpaths -yy: the comparison covers bound NETLINK names" \
 	grep -qE 'NETLINK:\[ROUTE:[0-9]+\]' "$TMP/n.sonde"
+"$SONDE" record -q -o "$TMP/n.trace" -- python3 -S "$TMP/net.py" 2>/dev/null
+check "strace_fdpaths --json -yy: fd_paths name sockets by their endpoints" \
+	grep -qE '"fd_paths":\{[^}]*"TCPv6:\[\[::1\]:[0-9]+->\[::1\]:[0-9]+\]"' <("$SONDE" print --json -yy "$TMP/n.trace")

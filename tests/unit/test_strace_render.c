@@ -419,6 +419,29 @@ TEST(feed_groups_and_chunks)
 				   "unlink(\"\")                              = -1 ENOENT (No such file or directory)\n");
 }
 
+/* An unreadable marker, then the same memory read once resident, in one
+ * call: the bytes win and the buffer grows to hold them. */
+TEST(feed_marker_then_bytes)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+	uint8_t b1[256], b2[256];
+
+	sonde_strace_opts_init(&o);
+	rr_open(&r, &o);
+	mk_payload(b1, 1000, 90, 0x7000, "", 0, 0, 0, SONDE_PL_ENTRY, 0);
+	((struct sonde_ev_payload *)b1)->flags = SONDE_PLR_UNREADABLE;
+	mk_payload(b2, 1000, 90, 0x7000, "/a/long/enough/path", 19, 0, 19, SONDE_PL_ENTRY, 0);
+	((struct sonde_ev_payload *)b2)->flags = SONDE_PLR_STRING | SONDE_PLR_NUL;
+	tc_new(&T, SYS_unlink, 0, 0x7000, 0, 0, 0, 0, 0);
+	T.sc.hdr.ts = 90;
+	sonde_strace_feed(r.st, (const struct sonde_hdr *)b1);
+	sonde_strace_feed(r.st, (const struct sonde_hdr *)b2);
+	sonde_strace_feed(r.st, &T.sc.hdr);
+	sonde_strace_flush(r.st);
+	CHECK_EQ_STR(rr_close(&r), "unlink(\"/a/long/enough/path\")           = 0\n");
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -430,5 +453,6 @@ int main(void)
 	RUN(sockinfo_names);
 	RUN(hexdump);
 	RUN(feed_groups_and_chunks);
+	RUN(feed_marker_then_bytes);
 	CHECK_EXIT();
 }

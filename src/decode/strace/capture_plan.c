@@ -92,7 +92,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_statx, { I(STR, 1, EN, 0, 0), I(FIXED, 4, EX, 0, 256) } },
 	{ __NR_utimensat, { I(STR, 1, EN, 0, 0), I(FIXED, 2, EN, 0, 32) } },
 	{ __NR_clone, { I(FIXED, 2, EX, 0, 4) } },
-	{ __NR_clone3, { I(ARGLEN, 0, EN, 1, 0), I(FIELD, 0, EX, 24, 4) } },
+	{ __NR_clone3, { I(ARGLEN, 0, EN, 1, 0), I(FIELD, 0, EX, 24, 4), I(FIELD, 0, EX, 8, 4) } },
 	{ __NR_execve, { I(STR, 0, EN, 0, 0), I(STRV, 1, EN, 0, 0), I(STRV, 2, EN, 0, 0) } },
 	{ __NR_execveat, { I(STR, 1, EN, 0, 0), I(STRV, 2, EN, 0, 0), I(STRV, 3, EN, 0, 0) } },
 	{ __NR_wait4, { I(FIXED, 1, EX, 0, 4), I(FIXED, 3, EX, 0, sizeof(struct rusage)) } },
@@ -140,11 +140,11 @@ static const struct custom_plan custom_plans[] = {
 /*
  * Calls that create descriptors without a path: the kernel records what
  * they are (bpf/fdinfo.h) for -y. arg 0xff: the descriptor is the return
- * value; else the int[2] at that argument.
+ * value; else the int[2] at that argument. Sockets are named by their
+ * socket facts (sock_namers below), one record instead of two.
  */
 static const struct { unsigned int nr; uint8_t arg; } fd_creators[] = {
-	{ __NR_socket, 0xff }, { __NR_accept, 0xff }, { __NR_accept4, 0xff },
-	{ __NR_socketpair, 3 }, { __NR_pipe, 0 }, { __NR_pipe2, 0 },
+	{ __NR_pipe, 0 }, { __NR_pipe2, 0 },
 	{ __NR_eventfd, 0xff }, { __NR_eventfd2, 0xff },
 	{ __NR_epoll_create, 0xff }, { __NR_epoll_create1, 0xff },
 	{ __NR_signalfd, 0xff }, { __NR_signalfd4, 0xff },
@@ -158,7 +158,8 @@ static const struct { unsigned int nr; uint8_t arg; } fd_creators[] = {
 	{ __NR_fspick, 0xff },
 };
 
-/* -yy: calls after which a socket has a new name or address. */
+/* Calls that create sockets or after which a socket has a new address:
+ * -y's socket:[INO] and -yy's endpoints (bpf/fdinfo.h). */
 static const struct { unsigned int nr; uint8_t arg, size; } sock_namers[] = {
 	{ __NR_socket, 0, 0 }, { __NR_accept, 0, 0 }, { __NR_accept4, 0, 0 },
 	{ __NR_socketpair, 3, 2 }, { __NR_bind, 0, 1 }, { __NR_listen, 0, 1 },

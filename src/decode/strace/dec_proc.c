@@ -45,6 +45,18 @@ static void clone_arg(struct st *s, int i, const char *label)
 	sb_putc(s->o, '=');
 }
 
+/* The pidfd CLONE_PIDFD stored: [3<anon_inode:[pidfd]>] with -y. */
+static void pr_pidfd(struct st *s, int fd)
+{
+	if (s->j) {
+		st_jint(s, fd);
+		return;
+	}
+	sb_putc(s->o, '[');
+	pr_fd(s, fd);
+	sb_putc(s->o, ']');
+}
+
 /* x86-64 clone(flags, stack, parent_tid, child_tid, tls). */
 void dec_clone(struct st *s)
 {
@@ -54,9 +66,14 @@ void dec_clone(struct st *s)
 	pr_addr(s, st_arg(s, 1));
 	clone_arg(s, 0, "flags");
 	pr_clone_flags(s, f);
-	if (f & CLONE_PARENT_SETTID) {
+	if (f & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+		int v;
+
+		/* With CLONE_PIDFD the kernel stores the pidfd there. */
 		clone_arg(s, 2, "parent_tid");
-		if (st_ok(s))
+		if (st_ok(s) && (f & CLONE_PIDFD) && st_peek(s, SONDE_PL_EXIT, st_arg(s, 2), &v, 4))
+			pr_pidfd(s, v);
+		else if (st_ok(s))
 			ps_int(s, SONDE_PL_EXIT, st_arg(s, 2));
 		else
 			pr_addr(s, st_arg(s, 2));
@@ -96,10 +113,8 @@ static void clone3_out(struct st *s, const struct clone_args_k *ca)
 		st_field(&t, "pidfd");
 		if (!st_peek(&t, SONDE_PL_EXIT, ca->pidfd, &v, sizeof(v)))
 			pr_unfetched(&t, SONDE_PL_EXIT, ca->pidfd);
-		else if (t.j)
-			st_jint(&t, v);
 		else
-			sb_printf(t.o, "[%d]", v);
+			pr_pidfd(&t, v);
 	}
 	if (ca->flags & CLONE_PARENT_SETTID) {
 		st_field(&t, "parent_tid");

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -yy names of sockets, from what the kernel recorded of their struct sock
- * (bpf/fdinfo.h, struct sonde_sockinfo), in the form strace builds from
- * sock_diag replies:
+ * Names of descriptors from what the kernel recorded about them
+ * (bpf/fdinfo.h): -y's "socket:[INO]", "pipe:[INO]", "anon_inode:[eventfd]"
+ * from the file's file system and dentry (struct sonde_fdinfo), and -yy's
+ * names of sockets from their struct sock (struct sonde_sockinfo), in the
+ * form strace builds from sock_diag replies:
  *
  *   TCP:[127.0.0.1:80]  TCP:[127.0.0.1:80->127.0.0.1:5555]
  *   TCPv6:[[::1]:80->[::1]:5555]  UDP:[0.0.0.0:53]
@@ -14,15 +16,43 @@
  * does not ask it (raw, packet... sockets).
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/magic.h>
 #include <linux/types.h>
 
 #include <sonde/events.h>
 #include <sonde/payload.h>
 #include <sonde/strace.h>
+
+/* pidfs (6.9+): its files still read as anon_inode:[pidfd]. */
+#define SONDE_PID_FS_MAGIC 0x50494446
+
+int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len)
+{
+	char name[SONDE_FDINFO_NAME + 1];
+
+	memcpy(name, fi->name, SONDE_FDINFO_NAME);
+	name[SONDE_FDINFO_NAME] = 0;
+	switch (fi->magic) {
+	case SOCKFS_MAGIC:
+		snprintf(buf, len, "socket:[%llu]", (unsigned long long)fi->ino);
+		return 0;
+	case PIPEFS_MAGIC:
+		snprintf(buf, len, "pipe:[%llu]", (unsigned long long)fi->ino);
+		return 0;
+	case ANON_INODE_FS_MAGIC:
+		snprintf(buf, len, "anon_inode:%s", name);
+		return 0;
+	case SONDE_PID_FS_MAGIC:
+		snprintf(buf, len, "anon_inode:[pidfd]");
+		return 0;
+	}
+	return -ENOENT;
+}
 
 static const char *const netlink_names[] = {
 	[0] = "ROUTE",	       [1] = "UNUSED",	       [2] = "USERSOCK",   [3] = "FIREWALL",

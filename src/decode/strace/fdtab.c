@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <linux/magic.h>
 #include <linux/types.h>
 
 #include <sonde/events.h>
@@ -29,8 +28,6 @@
 #include <sonde/strace.h>
 #include "decode/strace/fdtab.h"
 
-/* pidfs (6.9+): its files still read as anon_inode:[pidfd]. */
-#define SONDE_PID_FS_MAGIC 0x50494446
 
 struct fdent {
 	char *path;
@@ -392,29 +389,6 @@ int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path)
 	return e;
 }
 
-int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len)
-{
-	char name[SONDE_FDINFO_NAME + 1];
-
-	memcpy(name, fi->name, SONDE_FDINFO_NAME);
-	name[SONDE_FDINFO_NAME] = 0;
-	switch (fi->magic) {
-	case SOCKFS_MAGIC:
-		snprintf(buf, len, "socket:[%llu]", (unsigned long long)fi->ino);
-		return 0;
-	case PIPEFS_MAGIC:
-		snprintf(buf, len, "pipe:[%llu]", (unsigned long long)fi->ino);
-		return 0;
-	case ANON_INODE_FS_MAGIC:
-		snprintf(buf, len, "anon_inode:%s", name);
-		return 0;
-	case SONDE_PID_FS_MAGIC:
-		snprintf(buf, len, "anon_inode:[pidfd]");
-		return 0;
-	}
-	return -ENOENT;
-}
-
 static struct files *files_copy(const struct files *f)
 {
 	struct files *n = calloc(1, sizeof(*n));
@@ -620,6 +594,29 @@ static void on_exec(struct fdtab *t, uint32_t tid)
 			fdent_clear(&k->files->fd[i]);
 }
 
+/* A pidfd (pidfd_open, CLONE_PIDFD): close-on-exec, -yy "pid:N". */
+static void on_pidfd(struct fdtab *t, uint32_t tid, int fd, int pid)
+{
+	struct task *k;
+
+	fd_new(t, tid, fd, "anon_inode:[pidfd]", 1);
+	k = task_find(t, tid);
+	if (k && fd >= 0 && fd < k->files->n)
+		k->files->fd[fd].pid = pid;
+}
+
+/* A reaped process: its pidfds no longer name it (fdinfo's Pid: -1). */
+static void on_reaped(struct fdtab *t, int pid)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		struct files *f = t->tasks[i].tid ? t->tasks[i].files : NULL;
+
+		for (int k = 0; f && k < f->n; k++)
+			if (f->fd[k].pid == pid)
+				f->fd[k].pid = 0;
+	}
+}
+
 static void on_open(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 		    int fd, uint64_t flags)
 {
@@ -728,15 +725,14 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 	case __NR_inotify_init1:
 		fd_new(t, tid, r, "anon_inode:inotify", c->nr == __NR_inotify_init1 && (a[0] & O_CLOEXEC));
 		break;
-	case __NR_pidfd_open: {
-		struct task *k;
-
-		fd_new(t, tid, r, "anon_inode:[pidfd]", 1);
-		k = task_find(t, tid);
-		if (k && r >= 0 && r < k->files->n)
-			k->files->fd[r].pid = (int)a[0];
+	case __NR_pidfd_open:
+		on_pidfd(t, tid, r, (int)a[0]);
 		break;
-	}
+	case __NR_wait4:
+	case __NR_waitid:
+		if (c->reaped > 0)
+			on_reaped(t, c->reaped);
+		break;
 	case __NR_memfd_create:
 		if (c->path0) {
 			char name[300];
@@ -779,10 +775,14 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 			fdtab_fork(t, tid, (uint32_t)r,
 				   c->nr == __NR_clone ? a[0] :
 				   c->nr == __NR_vfork ? CLONE_VM : 0);
+		if (r > 0 && c->have_pidfd)
+			on_pidfd(t, tid, c->pidfd, r);
 		break;
 	case __NR_clone3:
 		if (r > 0)
 			fdtab_fork(t, tid, (uint32_t)r, c->aux);
+		if (r > 0 && c->have_pidfd)
+			on_pidfd(t, tid, c->pidfd, r);
 		break;
 	}
 }

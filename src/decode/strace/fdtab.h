@@ -19,6 +19,9 @@ struct fdtab_call {
 	uint64_t aux;      /* openat2 flags, clone3 flags */
 	int fds[2];        /* pipe, socketpair results */
 	int have_fds;
+	int pidfd;         /* clone, clone3 with CLONE_PIDFD */
+	int have_pidfd;
+	int reaped;        /* wait4, waitid: the child reaped, 0 if none */
 };
 
 struct fdtab *fdtab_new(void);

@@ -19,6 +19,7 @@ struct pl_build {
 	struct sonde_payload p;
 	uint32_t tid;
 	uint8_t *buf;
+	uint32_t size; /* bytes allocated at buf */
 };
 
 void feed_init(struct feed *f)
@@ -58,6 +59,7 @@ static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
 	if (!v[*n].buf)
 		return NULL;
+	v[*n].size = r->captured ? r->captured : 1;
 	v[*n].p.addr = r->addr;
 	v[*n].p.data = v[*n].buf;
 	v[*n].p.requested = r->requested;
@@ -74,14 +76,41 @@ static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 	return &v[(*n)++];
 }
 
+/*
+ * Two payloads of a call with the same address, phase and argument: an
+ * entry read recorded as unreadable, then the same memory read again
+ * once resident (capture.bpf.h's retry), or a hostile file. The bytes
+ * win over the marker; the buffer grows to the larger announced size
+ * (pl_valid bounds it) so no chunk is ever written past it.
+ */
+static int pl_grow(struct pl_build *b, const struct sonde_ev_payload *r)
+{
+	uint8_t *nb = realloc(b->buf, r->captured);
+
+	if (!nb)
+		return -1;
+	memset(nb + b->size, 0, r->captured - b->size);
+	b->buf = nb;
+	b->p.data = nb;
+	b->size = r->captured;
+	b->p.requested = r->requested;
+	b->p.returned = r->returned;
+	return 0;
+}
+
 static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 {
 	const uint8_t *data = (const uint8_t *)(r + 1);
 	uint32_t room = r->hdr.size - (uint32_t)sizeof(*r);
 	uint32_t n = r->chunk < room ? r->chunk : room;
 
-	if (!b->buf || r->offset >= r->captured || n > r->captured - r->offset)
+	if (!b->buf || (r->captured > b->size && pl_grow(b, r)))
 		return;
+	if (r->offset >= r->captured || n > r->captured - r->offset)
+		return;
+	if (n && (b->p.flags & SONDE_PLF_UNREADABLE) &&
+	    !(r->flags & (SONDE_PLR_UNREADABLE | SONDE_PLR_SHED | SONDE_PLR_MISSING)))
+		b->p.flags = r->flags & (SONDE_PLF_STRING | SONDE_PLF_NUL);
 	memcpy(b->buf + r->offset, data, n);
 	/* Contiguous bytes from the start are what decoders may read. */
 	if (r->offset <= b->p.captured && r->offset + n > b->p.captured)

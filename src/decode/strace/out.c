@@ -223,10 +223,12 @@ void pr_fd(struct st *s, int fd)
 		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
 		/* -yy: a socket's endpoints, printed as strace does, raw. */
 		if (path && s->opt->decode_fds >= 2 &&
-		    fdtab_detail(s->fds, s->sc->hdr.tid, fd, yy, sizeof(yy)))
+		    fdtab_detail(s->fds, s->sc->hdr.tid, fd, yy, sizeof(yy))) {
 			sb_printf(s->o, "<%s>", yy);
-		else if (path)
+			path = yy;
+		} else if (path) {
 			pr_fd_path(s, path, dev_suffix(s, path, yy, sizeof(yy)));
+		}
 		if (path && s->fdmap)
 			fdmap_add(s->fdmap, fd, path);
 	}

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -319,6 +320,45 @@ static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
 	}
 }
 
+/* CLONE_PIDFD: the kernel stored the pidfd at clone's parent_tid, or
+ * where clone3's cl_args.pidfd points. */
+static void track_pidfd(const struct sonde_call *c, struct fdtab_call *f)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	const struct sonde_payload *p;
+	uint64_t at = sc->args[2];
+
+	if (sc->nr == __NR_clone3) {
+		p = sonde_call_mem(c, SONDE_PL_ENTRY, sc->args[0], 16);
+		if (!p || (p->flags & SONDE_PLF_UNREADABLE) || !(f->aux & CLONE_PIDFD))
+			return;
+		memcpy(&at, p->data + (sc->args[0] - p->addr) + 8, 8);
+	} else if (sc->nr != __NR_clone || !(sc->args[0] & CLONE_PIDFD)) {
+		return;
+	}
+	p = sonde_call_mem(c, SONDE_PL_EXIT, at, 4);
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE))
+		return;
+	memcpy(&f->pidfd, p->data + (at - p->addr), 4);
+	f->have_pidfd = 1;
+}
+
+/* The child a wait reaped: wait4's value, waitid's si_pid (WNOWAIT
+ * leaves it waitable). */
+static void track_reaped(const struct sonde_call *c, struct fdtab_call *f)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	const struct sonde_payload *p;
+
+	if (sc->nr == __NR_wait4 && sc->ret > 0) {
+		f->reaped = (int)sc->ret;
+	} else if (sc->nr == __NR_waitid && !sc->ret && !(sc->args[3] & WNOWAIT)) {
+		p = sonde_call_mem(c, SONDE_PL_EXIT, sc->args[2], 20);
+		if (p && !(p->flags & SONDE_PLF_UNREADABLE))
+			memcpy(&f->reaped, p->data + (sc->args[2] - p->addr) + 16, 4);
+	}
+}
+
 static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
@@ -339,6 +379,8 @@ static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 		if (p && !(p->flags & SONDE_PLF_UNREADABLE))
 			memcpy(&f.aux, p->data + (sc->args[sc->nr == __NR_openat2 ? 2 : 0] - p->addr), 8);
 	}
+	track_pidfd(c, &f);
+	track_reaped(c, &f);
 	if (sc->nr == __NR_pipe || sc->nr == __NR_pipe2 || sc->nr == __NR_socketpair) {
 		uint64_t a = sc->args[sc->nr == __NR_socketpair ? 3 : 0];
 		const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_EXIT, a, 8);
@@ -367,7 +409,8 @@ static void track_mid(void *arg)
 
 static int creates_fd_args(uint32_t nr)
 {
-	return nr == __NR_pipe || nr == __NR_pipe2 || nr == __NR_socketpair;
+	return nr == __NR_pipe || nr == __NR_pipe2 || nr == __NR_socketpair ||
+	       nr == __NR_clone || nr == __NR_clone3; /* CLONE_PIDFD */
 }
 
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
