@@ -63,6 +63,23 @@ static __always_inline int fdinfo_read(struct task_struct *t, int fd, struct son
 	return 1;
 }
 
+/* The payload header of a record of kernel facts (len bytes of them). */
+static __always_inline void facts_hdr(struct sonde_ev_payload *p, struct cap_call *c, __u32 arg,
+				      __u32 phase, __u32 len, __u32 cpu)
+{
+	hdr_fill(&p->hdr, c->ts, c->tgid, c->tid, SONDE_REC_PAYLOAD, sizeof(*p) + len, cpu, 0);
+	p->addr = 0;
+	p->requested = p->returned = p->captured = len;
+	p->offset = 0;
+	p->nr = c->nr;
+	p->arg = arg;
+	p->phase = phase;
+	p->flags = 0;
+	p->_pad[0] = p->_pad[1] = p->_pad[2] = 0;
+	p->chunk = len;
+	p->_pad2 = 0;
+}
+
 /*
  * The descriptors of a successful call: its return value, or (pipe,
  * pipe2, socketpair) the int[2] the kernel just wrote at arg, resident
@@ -98,18 +115,7 @@ __noinline int cap_fdinfo(struct cap_call *c, __u32 arg, __u32 size)
 		bpf_ringbuf_discard(r, BPF_RB_NO_WAKEUP);
 		return 0;
 	}
-	hdr_fill(&r->p.hdr, c->ts, c->tgid, c->tid, SONDE_REC_PAYLOAD,
-		 sizeof(r->p) + n * sizeof(r->fi[0]), em.cpu, 0);
-	r->p.addr = 0;
-	r->p.requested = r->p.returned = r->p.captured = n * sizeof(r->fi[0]);
-	r->p.offset = 0;
-	r->p.nr = c->nr;
-	r->p.arg = arg;
-	r->p.phase = SONDE_PLR_PHASE_FDINFO;
-	r->p.flags = 0;
-	r->p._pad[0] = r->p._pad[1] = r->p._pad[2] = 0;
-	r->p.chunk = n * sizeof(r->fi[0]);
-	r->p._pad2 = 0;
+	facts_hdr(&r->p, c, arg, SONDE_PLR_PHASE_FDINFO, n * sizeof(r->fi[0]), em.cpu);
 	if (n == 1)
 		__builtin_memset(&r->fi[1], 0, sizeof(r->fi[1]));
 	emit_submit(&em, r);
@@ -227,18 +233,7 @@ __noinline int cap_sockinfo(struct cap_call *c, __u32 arg, __u32 size)
 		bpf_ringbuf_discard(r, BPF_RB_NO_WAKEUP);
 		return 0;
 	}
-	hdr_fill(&r->p.hdr, c->ts, c->tgid, c->tid, SONDE_REC_PAYLOAD,
-		 sizeof(r->p) + n * sizeof(r->si[0]), em.cpu, 0);
-	r->p.addr = 0;
-	r->p.requested = r->p.returned = r->p.captured = n * sizeof(r->si[0]);
-	r->p.offset = 0;
-	r->p.nr = c->nr;
-	r->p.arg = arg;
-	r->p.phase = SONDE_PLR_PHASE_SOCKINFO;
-	r->p.flags = 0;
-	r->p._pad[0] = r->p._pad[1] = r->p._pad[2] = 0;
-	r->p.chunk = n * sizeof(r->si[0]);
-	r->p._pad2 = 0;
+	facts_hdr(&r->p, c, arg, SONDE_PLR_PHASE_SOCKINFO, n * sizeof(r->si[0]), em.cpu);
 	if (n == 1)
 		__builtin_memset(&r->si[1], 0, sizeof(r->si[1]));
 	emit_submit(&em, r);
