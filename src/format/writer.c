@@ -87,6 +87,7 @@ struct sonde_writer {
 	unsigned int nfree;
 	int stop;
 	int can_renice; /* may return from WRITER_NICE_IDLE to 0 */
+	unsigned int draining; /* flushes waiting for the queue to empty */
 	pthread_t threads[WRITER_MAX_THREADS];
 	int nthreads;
 	struct compressor inline_comp;
@@ -359,8 +360,10 @@ static void job_put_locked(struct sonde_writer *w, struct chunk_job *j)
  * capturing it; competing for the CPUs would slow the programs down by
  * that much). From half full on they run at nice 0, so the queue does not
  * fill: a full queue blocks append(), the rings then fill and payloads are
- * shed. Returning to nice 0 needs CAP_SYS_NICE (or RLIMIT_NICE): without
- * it the workers never lower their priority.
+ * shed. They also run at nice 0 while a flush waits (the end of a
+ * recording: its backlog must not starve behind other programs).
+ * Returning to nice 0 needs CAP_SYS_NICE (or RLIMIT_NICE): without it the
+ * workers never lower their priority.
  */
 static void worker_pace(int want, int *nice_now)
 {
@@ -396,7 +399,9 @@ static void *worker_main(void *arg)
 		w->qhead = j->next;
 		if (!w->qhead)
 			w->qtail = &w->qhead;
-		want = w->can_renice && w->pending * 2 < w->max_queued ? WRITER_NICE_IDLE : 0;
+		want = w->can_renice && !w->draining && w->pending * 2 < w->max_queued
+			       ? WRITER_NICE_IDLE
+			       : 0;
 		pthread_mutex_unlock(&w->lock);
 		worker_pace(want, &nice_now);
 		if (ok)
@@ -592,8 +597,10 @@ int sonde_writer_flush(struct sonde_writer *w)
 {
 	streams_for_each(w, stream_flush);
 	pthread_mutex_lock(&w->lock);
+	w->draining++;
 	while (w->pending)
 		pthread_cond_wait(&w->done, &w->lock);
+	w->draining--;
 	pthread_mutex_unlock(&w->lock);
 	return __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
 }
