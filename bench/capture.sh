@@ -37,6 +37,8 @@ SONDE=$PWD/$B/sonde
 TIMED=$PWD/$B/bench/timed
 
 [ "$(id -u)" -eq 0 ] || { echo "bench/capture.sh: needs root (BPF)" >&2; exit 1; }
+. bench/quiet.sh
+bench_stats_off bench/capture.sh
 for f in "$SONDE" "$TIMED"; do
 	[ -x "$f" ] || { echo "bench/capture.sh: $f missing; run 'make' first" >&2; exit 1; }
 done

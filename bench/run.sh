@@ -36,6 +36,9 @@ if [ ! -e /sys/kernel/tracing/events ]; then
 		echo "bench/run.sh: cannot mount tracefs at /sys/kernel/tracing: perf trace will fail" >&2
 fi
 
+. bench/quiet.sh
+bench_stats_off bench/run.sh
+
 declare -A WL=(
 	[loop]="$PWD/$B/bench/loop $LOOP_N"
 	[tar]="$PWD/bench/tar.sh"
