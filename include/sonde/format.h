@@ -50,6 +50,10 @@ struct sonde_writer_opts {
 	int zstd_level;      /* 0 = default */
 	int threads;         /* compression threads; 0 = compress inline */
 	int payload_level;   /* zstd level of the payload store; 0 = default (1) */
+	/* Chunk buffers allocated and faulted in by open() (at most 16): a
+	 * recorder opens the writer before the traced program starts, so its
+	 * first chunks then cost no page zeroing while the program runs. */
+	unsigned int prefault_chunks;
 };
 
 struct sonde_writer;

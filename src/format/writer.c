@@ -434,6 +434,20 @@ static void job_prefault(void *p, size_t len)
 		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 }
 
+/* opts.prefault_chunks: buffers made ready on the free list at open. */
+static int writer_prefault(struct sonde_writer *w, unsigned int n)
+{
+	for (unsigned int i = 0; i < n && w->nfree < WRITER_FREE_KEEP; i++) {
+		struct chunk_job *j = malloc(sizeof(*j) + w->chunk_bytes);
+
+		if (!j)
+			return -ENOMEM;
+		job_prefault(j, sizeof(*j) + w->chunk_bytes);
+		job_put_locked(w, j);
+	}
+	return 0;
+}
+
 /* A buffer for a new chunk; waits while too many chunks are queued. */
 static struct chunk_job *job_get(struct sonde_writer *w, uint32_t stream)
 {
@@ -794,7 +808,7 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 	pthread_cond_init(&w->io_turn, NULL);
 	pthread_cond_init(&w->work, NULL);
 	pthread_cond_init(&w->done, NULL);
-	if (blob_table_init(&w->blobs))
+	if (blob_table_init(&w->blobs) || writer_prefault(w, o ? o->prefault_chunks : 0))
 		return -ENOMEM;
 	return comp_init(&w->inline_comp, cb, w->level, w->payload_level);
 }

@@ -92,6 +92,10 @@ static int record_open_writer(struct sonde_writer **w, const struct sonde_record
 		.threads = 1,
 		.zstd_level = o->zstd_level ? o->zstd_level : SONDE_RECORD_DEFAULT_ZSTD,
 		.chunk_bytes = SONDE_RECORD_CHUNK,
+		/* Two buffers per CPU made ready before the command starts: a
+		 * tar | cat run of 0.2 s spent 38 ms of its recorder's CPU
+		 * zeroing fresh chunk buffers, on CPUs tar and cat needed. */
+		.prefault_chunks = 2 * ncpus,
 	};
 	struct sonde_meta m = { .version = SONDE_FORMAT_VERSION };
 	struct timespec mono, wall;
