@@ -434,15 +434,24 @@ static void job_prefault(void *p, size_t len)
 		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 }
 
+/* A new chunk buffer, faulted in. */
+static struct chunk_job *job_alloc(struct sonde_writer *w)
+{
+	struct chunk_job *j = malloc(sizeof(*j) + w->chunk_bytes);
+
+	if (j)
+		job_prefault(j, sizeof(*j) + w->chunk_bytes);
+	return j;
+}
+
 /* opts.prefault_chunks: buffers made ready on the free list at open. */
 static int writer_prefault(struct sonde_writer *w, unsigned int n)
 {
 	for (unsigned int i = 0; i < n && w->nfree < WRITER_FREE_KEEP; i++) {
-		struct chunk_job *j = malloc(sizeof(*j) + w->chunk_bytes);
+		struct chunk_job *j = job_alloc(w);
 
 		if (!j)
 			return -ENOMEM;
-		job_prefault(j, sizeof(*j) + w->chunk_bytes);
 		job_put_locked(w, j);
 	}
 	return 0;
@@ -462,12 +471,8 @@ static struct chunk_job *job_get(struct sonde_writer *w, uint32_t stream)
 		w->nfree--;
 	}
 	pthread_mutex_unlock(&w->lock);
-	if (!j) {
-		j = malloc(sizeof(*j) + w->chunk_bytes);
-		if (!j)
-			return NULL;
-		job_prefault(j, sizeof(*j) + w->chunk_bytes);
-	}
+	if (!j && !(j = job_alloc(w)))
+		return NULL;
 	j->next = NULL;
 	j->stream = stream;
 	j->nrecords = 0;
