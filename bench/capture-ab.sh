@@ -20,7 +20,7 @@ RING=${RING:-256M} SNAPLEN=${SNAPLEN:-full}
 OUT=${OUT:-$(mktemp -d /tmp/capture-ab.XXXXXX)}
 [ "$(id -u)" -eq 0 ] || { echo "bench/capture-ab.sh: needs root (BPF)" >&2; exit 1; }
 . bench/quiet.sh
-bench_stats_off bench/capture-ab.sh
+bench_quiet bench/capture-ab.sh
 for f in "$A/sonde" "$B/sonde" "$A/bench/timed"; do
 	[ -x "$f" ] || { echo "bench/capture-ab.sh: $f missing; run 'make' first" >&2; exit 1; }
 done
