@@ -34,11 +34,20 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.t "$OUT"/*.c
 TIMED=$A/bench/timed
 
-"${CMD[@]}" > /dev/null # warm the page cache
+# Before every timed run: tar's input back in the page cache, dd's output
+# deleted (bench/README.md, "Session 3").
+warm() {
+	case $W in
+	tar) "${CMD[@]}" > /dev/null ;;
+	dd) rm -f "$OUT/dd.out" ;;
+	esac
+}
 for i in $(seq "$N"); do
+	warm
 	$TIMED "$OUT/none.t" "${CMD[@]}" > /dev/null
 	for v in A B; do
 		[ $v = A ] && S=$A/sonde || S=$B/sonde
+		warm
 		"$S" record --json -s "$SNAPLEN" --ring-size "$RING" -o "$OUT/$v.trace" -- \
 			$TIMED "$OUT/$v.t" "${CMD[@]}" 2>&1 > /dev/null | grep '^{' |
 			python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["cpu_s"], d["payload_shed_bytes"], d["lost"])' \
