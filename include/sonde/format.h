@@ -50,9 +50,10 @@ struct sonde_writer_opts {
 	int zstd_level;      /* 0 = default */
 	int threads;         /* compression threads; 0 = compress inline */
 	int payload_level;   /* zstd level of the payload store; 0 = default (1) */
-	/* Chunk buffers allocated and faulted in by open() (at most 16): a
-	 * recorder opens the writer before the traced program starts, so its
-	 * first chunks then cost no page zeroing while the program runs. */
+	/* Chunk buffers allocated and faulted in by open() and kept for the
+	 * whole run (at most the queue's length, 512 MiB of chunks): a
+	 * recorder opens the writer before the traced program starts, so
+	 * these chunks cost no page zeroing while the program runs. */
 	unsigned int prefault_chunks;
 };
 

@@ -22,6 +22,9 @@
 #define SONDE_RECORD_DEFAULT_RING (64u << 20)
 #define SONDE_RECORD_DEFAULT_ZSTD 3
 #define SONDE_RECORD_CHUNK (8u << 20)
+/* Chunk buffers made ready before the command starts, with payload
+ * capture on (without it: two chunks per CPU). See rec_run.c. */
+#define SONDE_RECORD_DEFAULT_BUFFER (64u << 20)
 
 struct sonde_record_opts {
 	const char *output;     /* trace file; NULL = SONDE_RECORD_DEFAULT_OUTPUT */
@@ -33,6 +36,8 @@ struct sonde_record_opts {
 	bool failed_only;       /* only syscalls that returned -errno */
 	bool no_sched;          /* no switch/wakeup records */
 	size_t ring_bytes;      /* per-CPU ring; 0 = default; power of 2 */
+	size_t buffer_bytes;    /* user-space chunk buffers ready at start, rounded
+				 * up to SONDE_RECORD_CHUNK; 0 = default */
 	double duration;        /* stop after this many seconds; 0 = no limit */
 	int zstd_level;         /* 1..19; 0 = SONDE_RECORD_DEFAULT_ZSTD */
 	const char *cmdline;    /* the sonde command line, for the header */

@@ -47,6 +47,10 @@ static const char record_usage[] =
 	"      --no-sched       no context-switch and wakeup records\n"
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
 	"                       default 64M)\n"
+	"      --buffer-size SIZE  memory for chunks waiting to be compressed,\n"
+	"                       made ready before CMD starts (suffix K/M/G, whole\n"
+	"                       8M chunks); default 64M with payloads, 2 chunks\n"
+	"                       per CPU with -s 0; more is allocated on demand\n"
 	"  -d, --duration SECS  stop recording after SECS seconds\n"
 	"      --compression-level N  zstd level of the trace chunks, 1 (fast) to\n"
 	"                       19 (small); default 3\n"
@@ -58,7 +62,7 @@ static const char record_usage[] =
 	"events (lost events also appear in the trace where they happened).\n"
 	"Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n";
 
-enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_JSON, OPT_ZSTD };
+enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_BUFFER, OPT_JSON, OPT_ZSTD };
 
 static const struct option record_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -69,6 +73,7 @@ static const struct option record_longopts[] = {
 	{ "snaplen", required_argument, NULL, 's' },
 	{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
 	{ "ring-size", required_argument, NULL, OPT_RING },
+	{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "compression-level", required_argument, NULL, OPT_ZSTD },
@@ -108,29 +113,50 @@ static int parse_pids(struct record_cli *c, const char *arg)
 	return 0;
 }
 
-static int parse_size(const char *arg, size_t *out)
+/* A byte count with an optional K/M/G suffix (and B or iB); -1 if not. */
+static int parse_bytes(const char *arg, unsigned long long *out)
 {
 	unsigned long long v;
 	char *end;
 
 	errno = 0;
 	v = strtoull(arg, &end, 10);
-	if (errno || end == arg)
-		goto bad;
+	if (errno || end == arg || *arg == '-' || v > (1ull << 40))
+		return -1;
 	switch (*end) {
 	case 'G': case 'g': v <<= 10; /* fall through */
 	case 'M': case 'm': v <<= 10; /* fall through */
 	case 'K': case 'k': v <<= 10; end++; break;
 	}
 	if (*end && strcmp(end, "B") && strcmp(end, "iB"))
-		goto bad;
-	if (v < 4096 || v > (1ull << 32) || (v & (v - 1)))
-		goto bad;
+		return -1;
 	*out = v;
 	return 0;
-bad:
-	cli_err("record", "--ring-size: '%s' must be a power of two from 4K to 4G", arg);
-	return -1;
+}
+
+static int parse_ring(const char *arg, size_t *out)
+{
+	unsigned long long v;
+
+	if (parse_bytes(arg, &v) || v < 4096 || v > (1ull << 32) || (v & (v - 1))) {
+		cli_err("record", "--ring-size: '%s' must be a power of two from 4K to 4G", arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Up to the writer's queue (512M): buffers past it could never be used. */
+static int parse_buffer(const char *arg, size_t *out)
+{
+	unsigned long long v;
+
+	if (parse_bytes(arg, &v) || !v || v > (512ull << 20)) {
+		cli_err("record", "--buffer-size: '%s' must be a size from 1 to 512M", arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 static int parse_trace(struct record_cli *c, const char *arg)
@@ -200,7 +226,8 @@ static int parse_opt(struct record_cli *c, int opt)
 				  "'full'", optarg);
 		return -1;
 	case OPT_NO_SCHED: c->o.no_sched = true; return 0;
-	case OPT_RING: return parse_size(optarg, &c->o.ring_bytes);
+	case OPT_RING: return parse_ring(optarg, &c->o.ring_bytes);
+	case OPT_BUFFER: return parse_buffer(optarg, &c->o.buffer_bytes);
 	case 'd': return parse_duration(c, optarg);
 	case OPT_JSON: c->json = 1; return 0;
 	case OPT_ZSTD: return parse_level(c, optarg);

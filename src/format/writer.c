@@ -39,7 +39,9 @@
  * than filling the kernel's rings, where payloads would be shed. */
 #define WRITER_MAX_QUEUED 32
 #define WRITER_QUEUE_BYTES (512u << 20)
-/* Chunk buffers kept for reuse: fresh 1 MiB buffers cost page faults. */
+/* Chunk buffers kept for reuse (more if opts.prefault_chunks asks): a
+ * fresh buffer costs page faults, 1-10 us a page on a VM whose free pages
+ * go back to the host (bench/README.md, "Page allocation"). */
 #define WRITER_FREE_KEEP 16
 /* Stream ids below this are looked up directly, others by a linear scan. */
 #define WRITER_DIRECT_STREAMS 1024
@@ -85,6 +87,7 @@ struct sonde_writer {
 	unsigned int max_queued;
 	struct chunk_job *free_jobs;
 	unsigned int nfree;
+	unsigned int free_keep; /* buffers kept on the free list, at least WRITER_FREE_KEEP */
 	int stop;
 	int can_renice; /* may return from WRITER_NICE_IDLE to 0 */
 	unsigned int draining; /* flushes waiting for the queue to empty */
@@ -341,10 +344,10 @@ fail:
 	chunk_write(w, j->ticket, c, err, NULL);
 }
 
-/* Returns a job to the free list (keeping WRITER_FREE_KEEP) under w->lock. */
+/* Returns a job to the free list (keeping w->free_keep) under w->lock. */
 static void job_put_locked(struct sonde_writer *w, struct chunk_job *j)
 {
-	if (w->nfree >= WRITER_FREE_KEEP) {
+	if (w->nfree >= w->free_keep) {
 		free(j);
 		return;
 	}
@@ -444,10 +447,18 @@ static struct chunk_job *job_alloc(struct sonde_writer *w)
 	return j;
 }
 
-/* opts.prefault_chunks: buffers made ready on the free list at open. */
+/*
+ * opts.prefault_chunks: buffers made ready on the free list at open, and
+ * kept there for the whole run: the burst that needs them once (payload
+ * capture of a file copy) tends to come again.
+ */
 static int writer_prefault(struct sonde_writer *w, unsigned int n)
 {
-	for (unsigned int i = 0; i < n && w->nfree < WRITER_FREE_KEEP; i++) {
+	if (n > w->max_queued)
+		n = w->max_queued;
+	if (n > w->free_keep)
+		w->free_keep = n;
+	for (unsigned int i = 0; i < n; i++) {
 		struct chunk_job *j = job_alloc(w);
 
 		if (!j)
@@ -804,6 +815,7 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 	w->chunk_bytes = cb;
 	w->max_queued = WRITER_QUEUE_BYTES / cb > WRITER_MAX_QUEUED ? WRITER_QUEUE_BYTES / cb
 								    : WRITER_MAX_QUEUED;
+	w->free_keep = WRITER_FREE_KEEP;
 	w->level = o && o->zstd_level ? o->zstd_level : WRITER_DEFAULT_LEVEL;
 	w->payload_level = o && o->payload_level ? o->payload_level : WRITER_DEFAULT_PAYLOAD_LEVEL;
 	w->qtail = &w->qhead;

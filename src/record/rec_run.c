@@ -79,6 +79,26 @@ static void record_raise_memlock(void)
 	setrlimit(RLIMIT_MEMLOCK, &r);
 }
 
+/*
+ * Chunk buffers made ready before the command starts. Without payloads,
+ * two per CPU: a tar | cat run of 0.2 s spent 38 ms of its recorder's CPU
+ * zeroing fresh ones, on CPUs tar and cat needed. With payloads, a burst
+ * (tar's 490 MB) queues tens of chunks for the compression thread; made
+ * while the program runs, each 8 MiB buffer cost 4-10 ms of page faults
+ * on the benchmark VM (bench/README.md): 64 MiB by default, --buffer-size
+ * for more.
+ */
+static unsigned int record_buffer_chunks(const struct sonde_record_opts *o, unsigned int ncpus)
+{
+	size_t b = o->buffer_bytes;
+
+	if (!b && !o->snaplen)
+		return 2 * ncpus;
+	if (!b)
+		b = SONDE_RECORD_DEFAULT_BUFFER;
+	return (unsigned int)((b + SONDE_RECORD_CHUNK - 1) / SONDE_RECORD_CHUNK);
+}
+
 static int record_open_writer(struct sonde_writer **w, const struct sonde_record_opts *o,
 			      unsigned int ncpus, char *err, size_t errlen)
 {
@@ -92,10 +112,7 @@ static int record_open_writer(struct sonde_writer **w, const struct sonde_record
 		.threads = 1,
 		.zstd_level = o->zstd_level ? o->zstd_level : SONDE_RECORD_DEFAULT_ZSTD,
 		.chunk_bytes = SONDE_RECORD_CHUNK,
-		/* Two buffers per CPU made ready before the command starts: a
-		 * tar | cat run of 0.2 s spent 38 ms of its recorder's CPU
-		 * zeroing fresh chunk buffers, on CPUs tar and cat needed. */
-		.prefault_chunks = 2 * ncpus,
+		.prefault_chunks = record_buffer_chunks(o, ncpus),
 	};
 	struct sonde_meta m = { .version = SONDE_FORMAT_VERSION };
 	struct timespec mono, wall;

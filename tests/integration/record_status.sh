@@ -43,6 +43,24 @@ check "status: nothing to trace is a usage error (2)" [ $? -eq 2 ]
 check "status: nothing to trace says what to give" grep -q 'nothing to trace' "$TMP/none.err"
 "$SONDE" record --ring-size 3000 -- true 2> "$TMP/ring.err"
 check "status: bad --ring-size rejected (2)" [ $? -eq 2 ]
+for b in 0 1G -8M 12Q; do
+	"$SONDE" record --buffer-size "$b" -- true 2> "$TMP/buf.err"
+	check "status: bad --buffer-size $b rejected (2)" [ $? -eq 2 ]
+done
+check "status: bad --buffer-size says the range" grep -q 'from 1 to 512M' "$TMP/buf.err"
+
+# --buffer-size: the chunk buffers are resident before the command runs
+# (the command reads its parent's, the recorder's, anonymous RSS).
+rss_anon() {
+	"$SONDE" record -q -o "$TMP/rss.trace" "$@" -- \
+		sh -c 'awk "/^RssAnon/ { print \$2 }" /proc/$PPID/status' 2> /dev/null
+}
+r0=$(rss_anon -s 0)
+r1=$(rss_anon --buffer-size 200M)
+check "status: -s 0 keeps a few chunk buffers (RssAnon ${r0:-?} kB < 100 MB)" \
+	[ "${r0:-0}" -gt 0 -a "${r0:-0}" -lt 102400 ]
+check "status: --buffer-size 200M is resident at start (RssAnon ${r1:-?} kB)" \
+	[ "${r1:-0}" -ge 204800 ]
 "$SONDE" record -e trace=no_such_syscall -- true 2> "$TMP/e.err"
 check "status: bad -e trace= rejected (2)" [ $? -eq 2 ]
 check "status: bad -e trace= names the token" grep -q 'no_such_syscall' "$TMP/e.err"
