@@ -478,13 +478,21 @@ __noinline int cap_strv(struct cap_call *c, __u32 arg, __u64 addr)
 	return 0;
 }
 
-/* struct msghdr on x86-64: name, namelen, iov, iovlen, control, controllen. */
-__noinline int cap_msghdr(struct cap_call *c, __u32 arg, __u64 addr)
+__noinline int cap_scm_rights(struct cap_call *c, __u64 ctrl, __u64 clen); /* scm.h */
+
+/*
+ * struct msghdr on x86-64: name, namelen, iov, iovlen, control, controllen.
+ * scm at exit: msg_controllen is what the kernel wrote back, the bytes of
+ * control data it produced; any may carry SCM_RIGHTS descriptors.
+ */
+__noinline int cap_msghdr(struct cap_call *c, __u32 arg, __u64 addr, __u32 scm)
 {
 	__u64 m[7] = {};
 
 	if (!c || !addr || bpf_probe_read_user(m, sizeof(m), (void *)addr))
 		return 0;
+	if (scm && c->phase && m[4] && m[5] >= 20)
+		cap_scm_rights(c, m[4], m[5] > 4096 ? 4096 : m[5]);
 	cap_len(c, arg, addr, 56, 56, 56);
 	if (m[0])
 		cap_len(c, arg, m[0], (__u32)m[1], (__u32)m[1], (__u32)m[1] > 128 ? 128 : (__u32)m[1]);
@@ -511,6 +519,7 @@ static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
 }
 
 #include "fdinfo.h"
+#include "scm.h"
 
 __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
 {
@@ -542,7 +551,7 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		cap_strv(c, a, addr);
 		break;
 	case SONDE_CAP_MSGHDR:
-		cap_msghdr(c, a, addr);
+		cap_msghdr(c, a, addr, size);
 		break;
 	case SONDE_CAP_SOCKLEN:
 		in = 0;

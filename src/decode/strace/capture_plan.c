@@ -129,7 +129,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_getpeername, { I(SOCKLEN, 1, BOTH, 2, 0) } },
 	{ __NR_recvfrom, { I(RETLEN, 1, EX, 2, 0), I(SOCKLEN, 4, BOTH, 5, 0) } },
 	{ __NR_sendmsg, { I(MSGHDR, 1, EN, 0, 0) } },
-	{ __NR_recvmsg, { I(MSGHDR, 1, EX, 0, 0), I(FIXED, 1, EN, 0, 56) } },
+	{ __NR_recvmsg, { I(MSGHDR, 1, EX, 0, 1), I(FIXED, 1, EN, 0, 56) } },
 	{ __NR_setsockopt, { I(ARGLEN, 3, EN, 4, 0) } },
 	{ __NR_getsockopt, { I(SOCKLEN, 3, BOTH, 4, 0) } },
 	{ __NR_sendfile, { I(FIXED, 2, BOTH, 0, 8) } },
