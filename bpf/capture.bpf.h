@@ -578,7 +578,10 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		cap_fdinfo(c, a, size);
 		break;
 	case SONDE_CAP_SOCKINFO:
-		cap_sockinfo(c, a, size);
+		if (size == 3)
+			cap_udp_bound(c, a);
+		else
+			cap_sockinfo(c, a, size);
 		break;
 	case SONDE_CAP_SIGMASK: {
 		/*

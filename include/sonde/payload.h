@@ -180,7 +180,8 @@ enum sonde_cap_kind {
 	SONDE_CAP_SOCKINFO, /* exit, also of a failed call: the sockets' names
 			     * and addresses for -yy (bpf/fdinfo.h): size 0 =
 			     * the return value, 1 = the fd in arg, 2 = the
-			     * int[2] at arg */
+			     * int[2] at arg, 3 = the fd in arg if it is a UDP
+			     * socket whose local port changed (autobind) */
 	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command
 			    * (elsewhere arg is a number: reading it would fault) */
 };
