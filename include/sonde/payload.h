@@ -184,7 +184,14 @@ enum sonde_cap_kind {
 			     * socket whose local port changed (autobind) */
 	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command
 			    * (elsewhere arg is a number: reading it would fault) */
+	SONDE_CAP_MMSG,    /* struct mmsghdr[] at arg, arg[aux] of them at entry,
+			    * the return value at exit (SONDE_CAP_MMSG_MAX at
+			    * most), and each message as SONDE_CAP_MSGHDR;
+			    * size 1: with MSGHDR's size 1 (SCM_RIGHTS) */
 };
+
+/* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */
+#define SONDE_CAP_MMSG_MAX 64
 
 /* sonde_cap_item.phase bits */
 #define SONDE_CAP_ENTRY 0x1
