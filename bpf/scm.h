@@ -36,7 +36,8 @@ struct fdpath_walk {
 	__u64 root_d, root_mnt; /* the task's fs->root */
 	__u8 *buf;
 	__u32 off;
-	__u32 cut; /* stopped before the root */
+	__u32 cut;    /* stopped before the root */
+	__u32 pseudo; /* a pseudo file's dentry (memfd) */
 };
 
 /*
@@ -51,6 +52,7 @@ static long fdpath_step(__u32 i, void *ctx)
 	struct dentry *d = (struct dentry *)w->d;
 	struct mount *m = (struct mount *)w->mnt, *pm;
 	const unsigned char *name;
+	__u64 parent;
 	long n;
 
 	if (w->d == w->root_d && w->mnt == w->root_mnt)
@@ -64,7 +66,8 @@ static long fdpath_step(__u32 i, void *ctx)
 		w->mnt_root = (__u64)BPF_CORE_READ(pm, mnt.mnt_root);
 		return 0;
 	}
-	if ((__u64)BPF_CORE_READ(d, d_parent) == w->d)
+	parent = (__u64)BPF_CORE_READ(d, d_parent);
+	if (parent == w->d && w->off)
 		return 1;
 	/* The offset is masked, not compared: the verifier needs the
 	 * destination range on this very instruction, and a spilled
@@ -80,7 +83,16 @@ static long fdpath_step(__u32 i, void *ctx)
 		return 1;
 	}
 	w->off += n;
-	w->d = (__u64)BPF_CORE_READ(d, d_parent);
+	/*
+	 * A file's own dentry that is its own parent, not a mount's root: a
+	 * pseudo file (memfd, shared memory), which d_path names with its
+	 * d_dname, simple_dname(): "/NAME (deleted)".
+	 */
+	if (parent == w->d) {
+		w->pseudo = 1;
+		return 1;
+	}
+	w->d = parent;
 	return 0;
 }
 
@@ -121,7 +133,8 @@ static __always_inline void fdpath_emit(struct cap_call *c, struct task_struct *
 	b->p.addr = addr;
 	/* d_unlinked(): unhashed and not a root; /proc/PID/fd adds
 	 * " (deleted)" (memfds, files removed while open). */
-	b->p.returned = !BPF_CORE_READ(d, d_hash.pprev) && BPF_CORE_READ(d, d_parent) != d;
+	b->p.returned = w.pseudo || (!BPF_CORE_READ(d, d_hash.pprev) &&
+				     BPF_CORE_READ(d, d_parent) != d);
 	size = (sizeof(b->p) + w.off + 7) & ~7u;
 	b->p.hdr.size = size;
 	/* The padding must not show an older path's bytes. */

@@ -27,6 +27,7 @@
 #include <sonde/payload.h>
 #include <sonde/strace.h>
 #include "decode/strace/fdtab.h"
+#include "decode/strace/fdpath.h"
 
 
 struct fdent {
@@ -277,7 +278,7 @@ const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_
 	return buf;
 }
 
-int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si)
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, int weak)
 {
 	struct fdent *e = fd_ent(t, tid, si->fd);
 	struct sonde_sockinfo *k = sock_find(t, si->ino), *peer;
@@ -289,6 +290,8 @@ int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si)
 		if (fdtab_name(t, tid, si->fd, name))
 			return -ENOMEM;
 	}
+	if (k && weak)
+		return 0;
 	if (!k) {
 		if (t->nsocks == t->capsocks) {
 			size_t cap = t->capsocks ? t->capsocks * 2 : 16;
@@ -466,87 +469,19 @@ void fdtab_exit(struct fdtab *t, uint32_t tid)
 	}
 }
 
-/* Appends the components of rel to the absolute path in buf, cleaning
- * "." and ".." lexically. */
-static void path_join(char *buf, size_t len, const char *rel)
-{
-	const char *p = rel;
-
-	while (*p) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		size_t bl = strlen(buf);
-
-		if (n == 0 || (n == 1 && p[0] == '.')) {
-			/* nothing */
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *slash = strrchr(buf, '/');
-
-			if (slash && slash != buf)
-				*slash = 0;
-			else
-				buf[1] = 0;
-		} else if (bl + n + 2 < len) {
-			if (bl > 1)
-				buf[bl++] = '/';
-			memcpy(buf + bl, p, n);
-			buf[bl + n] = 0;
-		}
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-}
-
-/* The absolute form of path relative to dirfd (or the cwd); NULL when the
+/* The absolute form of path relative to dirfd (or the cwd); -1 when the
  * base is unknown. */
 static int resolve(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 		   char *out, size_t len)
 {
-	const char *base;
-
-	if (!path)
-		return -1;
-	if (path[0] == '/') {
-		snprintf(out, len, "/");
-		path_join(out, len, path);
-		return 0;
-	}
-	base = fdtab_path(t, tid, dirfd);
-	if (!base || base[0] != '/')
-		return -1;
-	snprintf(out, len, "%s", base);
-	path_join(out, len, path);
-	return 0;
+	return fdpath_resolve(path && path[0] != '/' ? fdtab_path(t, tid, dirfd) : NULL, path,
+			      out, len);
 }
 
-/*
- * The path as /proc/PID/fd would show it: symbolic links resolved on
- * this host (/lib/x.so -> /usr/lib/x.so). A file gone since keeps its
- * resolved directory. /proc/self, /dev/fd, /dev/std* would resolve to
- * sonde's own: left alone, as are paths that do not resolve at all.
- */
 static void resolve_links(struct fdtab *t, char *abs, size_t len)
 {
-	char *r, *slash;
-
-	if (!t->links || !strncmp(abs, "/proc/", 6) || !strcmp(abs, "/proc") ||
-	    !strncmp(abs, "/dev/fd", 7) || !strncmp(abs, "/dev/std", 8))
-		return;
-	r = realpath(abs, NULL);
-	if (!r && (slash = strrchr(abs, '/')) && slash != abs) {
-		char *dir;
-
-		*slash = 0;
-		dir = realpath(abs, NULL);
-		*slash = '/';
-		if (dir && asprintf(&r, "%s%s", strcmp(dir, "/") ? dir : "", slash) < 0)
-			r = NULL;
-		free(dir);
-	}
-	if (r && strlen(r) < len)
-		memcpy(abs, r, strlen(r) + 1);
-	free(r);
+	if (t->links)
+		fdpath_links(abs, len);
 }
 
 static void fd_dup(struct fdtab *t, uint32_t tid, int oldfd, int newfd,

@@ -38,9 +38,11 @@ int fdtab_open(struct fdtab *t, uint32_t tid, int fd, const char *path, int cloe
 /* A thread first seen after recording began shares its process's table. */
 void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid);
 /* -yy: what the kernel said socket si->ino (fd si->fd of tid) is named
- * and bound to now. */
+ * and bound to now; weak: only if nothing was said of it yet (a socket
+ * received with SCM_RIGHTS, whose facts may be later than the calls
+ * of its sender printed after them). */
 struct sonde_sockinfo;
-int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si);
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, int weak);
 /* -yy name of fd in buf, NULL when it is not a socket the kernel described. */
 const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_t len);
 /* Names an open descriptor (kernel facts), keeping its close-on-exec. */
