@@ -62,12 +62,20 @@ struct task {
 	struct fsinfo *fs;
 };
 
+/* Socket facts and when they were read (the call's exit): lines print in
+ * the order calls entered, so a call's facts may be known before the
+ * line of a call that ran before them. */
+struct sockfact {
+	struct sonde_sockinfo si;
+	uint64_t at;
+};
+
 struct fdtab {
 	struct task *tasks; /* open addressing on tid, 0 = free */
 	size_t cap, used;
 	struct task tmpl;   /* what a task seen for the first time inherits */
 	int links;	    /* resolve symbolic links (fdtab_resolve_links) */
-	struct sonde_sockinfo *socks; /* -yy: the last word on each socket */
+	struct sockfact *socks; /* -yy: what was said of each socket, when */
 	size_t nsocks, capsocks;
 };
 
@@ -255,33 +263,62 @@ const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd)
 	return e ? e->path : NULL;
 }
 
-static struct sonde_sockinfo *sock_find(struct fdtab *t, uint64_t ino)
+/* The facts of socket ino as they were at when: the latest read by then,
+ * else the first read (a socket the trace names only later). */
+static struct sockfact *sock_find(struct fdtab *t, uint64_t ino, uint64_t when)
 {
-	for (size_t i = 0; i < t->nsocks; i++)
-		if (t->socks[i].ino == ino)
-			return &t->socks[i];
-	return NULL;
+	struct sockfact *best = NULL, *first = NULL;
+
+	for (size_t i = 0; i < t->nsocks; i++) {
+		struct sockfact *k = &t->socks[i];
+
+		if (k->si.ino != ino)
+			continue;
+		if (k->at <= when && (!best || k->at >= best->at))
+			best = k;
+		if (!first || k->at < first->at)
+			first = k;
+	}
+	return best ? best : first;
 }
 
-const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_t len)
+const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, char *buf,
+			 size_t len)
 {
 	struct fdent *e = fd_ent(t, tid, fd);
-	const struct sonde_sockinfo *si = e && e->ino ? sock_find(t, e->ino) : NULL;
+	const struct sockfact *k = e && e->ino ? sock_find(t, e->ino, when) : NULL;
 
 	if (e && e->pid) {
 		snprintf(buf, len, "pid:%d", e->pid);
 		return buf;
 	}
-	if (!si)
+	if (!k)
 		return NULL;
-	sonde_sockinfo_name(si, buf, len);
+	sonde_sockinfo_name(&k->si, buf, len);
 	return buf;
 }
 
-int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, int weak)
+static struct sockfact *sock_add(struct fdtab *t, const struct sonde_sockinfo *si, uint64_t at)
+{
+	if (t->nsocks == t->capsocks) {
+		size_t cap = t->capsocks ? t->capsocks * 2 : 16;
+		struct sockfact *n = realloc(t->socks, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->socks = n;
+		t->capsocks = cap;
+	}
+	t->socks[t->nsocks].si = *si;
+	t->socks[t->nsocks].at = at;
+	return &t->socks[t->nsocks++];
+}
+
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, uint64_t at)
 {
 	struct fdent *e = fd_ent(t, tid, si->fd);
-	struct sonde_sockinfo *k = sock_find(t, si->ino), *peer;
+	struct sockfact *peer;
+	struct sonde_sockinfo p;
 	char name[48];
 
 	/* A socket the tables did not know (inherited, received). */
@@ -290,29 +327,20 @@ int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, i
 		if (fdtab_name(t, tid, si->fd, name))
 			return -ENOMEM;
 	}
-	if (k && weak)
-		return 0;
-	if (!k) {
-		if (t->nsocks == t->capsocks) {
-			size_t cap = t->capsocks ? t->capsocks * 2 : 16;
-			struct sonde_sockinfo *n = realloc(t->socks, cap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			t->socks = n;
-			t->capsocks = cap;
-		}
-		k = &t->socks[t->nsocks++];
-	}
-	*k = *si;
+	if (!sock_add(t, si, at))
+		return -ENOMEM;
 	/*
 	 * A UNIX stream client's peer has no inode until accept() gives it
 	 * a socket: the accepted side names the client, so the client learns
 	 * its peer then (what sock_diag tells strace from that moment).
 	 */
-	peer = si->family == AF_UNIX && si->peer_ino ? sock_find(t, si->peer_ino) : NULL;
-	if (peer && !peer->peer_ino)
-		peer->peer_ino = si->ino;
+	peer = si->family == AF_UNIX && si->peer_ino ? sock_find(t, si->peer_ino, at) : NULL;
+	if (peer && !peer->si.peer_ino) {
+		p = peer->si;
+		p.peer_ino = si->ino;
+		if (!sock_add(t, &p, at))
+			return -ENOMEM;
+	}
 	return 0;
 }
 

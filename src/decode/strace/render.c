@@ -343,11 +343,10 @@ static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
 }
 
 /*
- * -yy: what the kernel said the call's sockets are named and bound to.
- * Calls are printed in the order they entered: a recvmsg entered before
- * the sender's sendto that bound the socket it receives is printed
- * before it, with facts read after it; those (addr: a received socket)
- * only name sockets the tables know nothing of.
+ * -yy: what the kernel said the call's sockets are named and bound to,
+ * when it returned. Calls are printed in the order they entered: a
+ * recvmsg entered before the sendto that bound the socket it receives
+ * is printed before it, with facts read after it (fdtab_detail's when).
  */
 static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
 {
@@ -361,7 +360,7 @@ static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
 			struct sonde_sockinfo si;
 
 			memcpy(&si, p->data + off, sizeof(si));
-			fdtab_sock(st->fds, c->sc->hdr.tid, &si, p->addr != 0);
+			fdtab_sock(st->fds, c->sc->hdr.tid, &si, c->sc->hdr.ts + c->sc->dur);
 		}
 	}
 }
