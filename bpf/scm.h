@@ -36,7 +36,8 @@ struct fdpath_walk {
 	__u64 root_d, root_mnt; /* the task's fs->root */
 	__u8 *buf;
 	__u32 off;
-	__u32 cut;    /* stopped before the root */
+	__u32 cut;    /* a component could not be read, or too long a path */
+	__u32 done;   /* the walk reached the root (else FDPATH_DEPTH ran out) */
 	__u32 pseudo; /* a pseudo file's dentry (memfd) */
 };
 
@@ -55,20 +56,26 @@ static long fdpath_step(__u32 i, void *ctx)
 	__u64 parent;
 	long n;
 
-	if (w->d == w->root_d && w->mnt == w->root_mnt)
+	if (w->d == w->root_d && w->mnt == w->root_mnt) {
+		w->done = 1;
 		return 1;
+	}
 	if (w->d == w->mnt_root) {
 		pm = BPF_CORE_READ(m, mnt_parent);
-		if (!pm || pm == m)
+		if (!pm || pm == m) {
+			w->done = 1; /* the root of the namespace (or of a pseudo mount) */
 			return 1;
+		}
 		w->d = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
 		w->mnt = (__u64)pm;
 		w->mnt_root = (__u64)BPF_CORE_READ(pm, mnt.mnt_root);
 		return 0;
 	}
 	parent = (__u64)BPF_CORE_READ(d, d_parent);
-	if (parent == w->d && w->off)
+	if (parent == w->d && w->off) {
+		w->done = 1; /* a disconnected tree: d_path's "escaped" case */
 		return 1;
+	}
 	/* The offset is masked, not compared: the verifier needs the
 	 * destination range on this very instruction, and a spilled
 	 * compared value loses its bounds across the callback's ctx. */
@@ -89,7 +96,7 @@ static long fdpath_step(__u32 i, void *ctx)
 	 * d_dname, simple_dname(): "/NAME (deleted)".
 	 */
 	if (parent == w->d) {
-		w->pseudo = 1;
+		w->pseudo = w->done = 1;
 		return 1;
 	}
 	w->d = parent;
@@ -127,7 +134,7 @@ static __always_inline void fdpath_emit(struct cap_call *c, struct task_struct *
 	w.root_mnt = (__u64)container_of(BPF_CORE_READ(t, fs, root.mnt), struct mount, mnt);
 	w.buf = b->data;
 	bpf_loop(FDPATH_DEPTH, fdpath_step, &w, 0);
-	if (w.cut || w.off > FDPATH_MAX) /* no components: the root itself */
+	if (w.cut || !w.done || w.off > FDPATH_MAX) /* no components: the root itself */
 		return;
 	facts_hdr(&b->p, c, 1, SONDE_PLR_PHASE_FDPATH, w.off, em.cpu);
 	b->p.addr = addr;
