@@ -21,6 +21,11 @@
  *
  * A recvmsg without control data costs one compare (cap_msghdr reads the
  * msghdr anyway); every other syscall nothing.
+ *
+ * Call frames, counted by the verifier (8 at most): sys_exit, cap_item,
+ * cap_msghdr, cap_scm_rights, scm_fd_one (bpf_loop callback),
+ * cap_recvfd, fdpath_step (bpf_loop callback): 7. fdpath_emit is
+ * inlined for that reason, and nothing here may add a frame.
  */
 #ifndef SONDE_BPF_SCM_H
 #define SONDE_BPF_SCM_H
@@ -76,9 +81,9 @@ static long fdpath_step(__u32 i, void *ctx)
 		w->done = 1; /* a disconnected tree: d_path's "escaped" case */
 		return 1;
 	}
-	/* The offset is masked, not compared: the verifier needs the
-	 * destination range on this very instruction, and a spilled
-	 * compared value loses its bounds across the callback's ctx. */
+	/* The offset is compared, then masked where it is used: the mask,
+	 * on the very value that forms the destination, is what bounds
+	 * the write for the verifier (off is reloaded from ctx memory). */
 	if (w->off > FDPATH_MAX - FDPATH_NAME) {
 		w->cut = 1;
 		return 1;
