@@ -432,14 +432,14 @@ static long cap_iov_one(__u32 i, void *ctx)
 }
 
 /* iovec array, then each buffer: all of it at entry, at exit only the
- * ret bytes the call produced. */
-__noinline int cap_iov(struct cap_call *c, __u32 arg, __u64 addr, __u64 cnt)
+ * left bytes the call produced. */
+__noinline int cap_iov(struct cap_call *c, __u32 arg, __u64 addr, __u64 cnt, __u64 left)
 {
 	struct cap_vec v = { .c = c, .addr = addr, .cnt = cnt > 64 ? 64 : cnt, .arg = arg };
 
 	if (!c)
 		return 0;
-	v.left = c->phase ? (__u64)c->ret : ~0ULL;
+	v.left = c->phase ? left : ~0ULL;
 	cap_len(c, arg, addr, v.cnt * 16, v.cnt * 16, v.cnt * 16);
 	bpf_loop(64, cap_iov_one, &v, 0);
 	return 0;
@@ -478,21 +478,61 @@ __noinline int cap_strv(struct cap_call *c, __u32 arg, __u64 addr)
 	return 0;
 }
 
-/* struct msghdr on x86-64: name, namelen, iov, iovlen, control, controllen. */
-__noinline int cap_msghdr(struct cap_call *c, __u32 arg, __u64 addr)
+__noinline int cap_scm_rights(struct cap_call *c, __u64 ctrl, __u64 clen); /* scm.h */
+
+/* cap_msghdr's how */
+#define MSGHDR_SCM 0x1	/* exit: also the descriptors received (scm.h) */
+#define MSGHDR_MMSG 0x2 /* in a struct mmsghdr: its msg_len follows */
+
+/*
+ * struct msghdr on x86-64: name, namelen, iov, iovlen, control, controllen.
+ * At exit msg_controllen is what the kernel wrote back, the bytes of
+ * control data it produced, and the message's bytes are the call's
+ * return value or, in a struct mmsghdr, its msg_len.
+ */
+__noinline int cap_msghdr(struct cap_call *c, __u32 arg, __u64 addr, __u32 how)
 {
-	__u64 m[7] = {};
+	__u64 m[7] = {}, left;
+	__u32 len = 0;
 
 	if (!c || !addr || bpf_probe_read_user(m, sizeof(m), (void *)addr))
 		return 0;
+	if ((how & MSGHDR_SCM) && c->phase && m[4] && m[5] >= 20)
+		cap_scm_rights(c, m[4], m[5] > 4096 ? 4096 : m[5]);
+	left = c->ret;
+	if (how & MSGHDR_MMSG) {
+		bpf_probe_read_user(&len, sizeof(len), (void *)(addr + 56));
+		left = len;
+	}
 	cap_len(c, arg, addr, 56, 56, 56);
 	if (m[0])
 		cap_len(c, arg, m[0], (__u32)m[1], (__u32)m[1], (__u32)m[1] > 128 ? 128 : (__u32)m[1]);
 	if (m[2])
-		cap_iov(c, arg, m[2], m[3]);
+		cap_iov(c, arg, m[2], m[3], left);
 	if (m[4])
 		cap_len(c, arg, m[4], m[5], m[5], m[5] > 1024 ? 1024 : m[5]);
 	return 0;
+}
+
+/*
+ * struct mmsghdr[n] (sendmmsg, recvmmsg): a msghdr then the message's
+ * byte count, 64 bytes each; the array, then each message as cap_msghdr.
+ * Inlined into cap_item and a plain bounded loop, not bpf_loop: with a
+ * frame of its own and a callback the deepest chain (cap_msghdr, cap_iov
+ * and its callback, cap_bytes, cap_chunk) passes the verifier's 8 frames.
+ */
+static __always_inline void cap_mmsg(struct cap_call *c, __u32 arg, __u64 addr, __u64 n,
+				     __u32 scm)
+{
+	__u32 how = MSGHDR_MMSG | (scm ? MSGHDR_SCM : 0);
+
+	if (!addr)
+		return;
+	if (n > SONDE_CAP_MMSG_MAX)
+		n = SONDE_CAP_MMSG_MAX;
+	cap_len(c, arg, addr, n * 64, n * 64, n * 64);
+	for (__u32 i = 0; i < SONDE_CAP_MMSG_MAX && i < n; i++)
+		cap_msghdr(c, arg, addr + i * 64, how);
 }
 
 /* Argument i; a switch, because clang turns a bounds-checked index into
@@ -511,6 +551,7 @@ static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
 }
 
 #include "fdinfo.h"
+#include "scm.h"
 
 __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
 {
@@ -536,13 +577,17 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 			cap_len(c, a, addr, cap_arg(c, x) * mul, c->ret * mul, c->ret * mul);
 		break;
 	case SONDE_CAP_IOV:
-		cap_iov(c, a, addr, cap_arg(c, x));
+		cap_iov(c, a, addr, cap_arg(c, x), c->ret);
 		break;
 	case SONDE_CAP_STRV:
 		cap_strv(c, a, addr);
 		break;
 	case SONDE_CAP_MSGHDR:
-		cap_msghdr(c, a, addr);
+		cap_msghdr(c, a, addr, size ? MSGHDR_SCM : 0);
+		break;
+	case SONDE_CAP_MMSG:
+		/* What the call was given at entry; what it did at exit. */
+		cap_mmsg(c, a, addr, c->phase ? (__u64)c->ret : cap_arg(c, x), size);
 		break;
 	case SONDE_CAP_SOCKLEN:
 		in = 0;
@@ -569,7 +614,10 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		cap_fdinfo(c, a, size);
 		break;
 	case SONDE_CAP_SOCKINFO:
-		cap_sockinfo(c, a, size);
+		if (size == 3)
+			cap_udp_bound(c, a);
+		else
+			cap_sockinfo(c, a, size);
 		break;
 	case SONDE_CAP_SIGMASK: {
 		/*

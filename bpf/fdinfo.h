@@ -240,4 +240,52 @@ __noinline int cap_sockinfo(struct cap_call *c, __u32 arg, __u32 size)
 	return 0;
 }
 
+/*
+ * -yy of a UDP socket bound by its first sendto, sendmsg or sendmmsg (the
+ * kernel's autobind picks a port; strace then shows UDP:[0.0.0.0:PORT]).
+ * Those calls are frequent and almost never bind: a socket's facts are
+ * recorded only when its local port differs from the last one recorded
+ * here, so a UDP socket costs one record at its first send, and every
+ * other socket the reads that tell it is not UDP. Keyed by the socket's
+ * inode, not its struct sock, whose address is reused once it is freed;
+ * an LRU map forgets closed sockets by itself.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);   /* socket inode */
+	__type(value, __u32); /* local port last recorded */
+} udp_ports SEC(".maps");
+
+__noinline int cap_udp_bound(struct cap_call *c, __u32 arg)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct file *f;
+	struct socket *sock;
+	struct sock *sk;
+	__u32 port, *last;
+	__u16 family;
+	__u64 ino;
+
+	if (!c)
+		return 0;
+	f = fd_file(t, (int)cap_arg(c, arg < 6 ? arg : 0));
+	if (!f || BPF_CORE_READ(f, f_inode, i_sb, s_magic) != SOCKFS_MAGIC_)
+		return 0;
+	sock = BPF_CORE_READ(f, private_data);
+	sk = BPF_CORE_READ(sock, sk);
+	if (!sk || BPF_CORE_READ(sk, sk_protocol) != 17) /* IPPROTO_UDP */
+		return 0;
+	family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	port = BPF_CORE_READ(sk, __sk_common.skc_num);
+	if ((family != 2 && family != 10) || !port)
+		return 0;
+	ino = BPF_CORE_READ(f, f_inode, i_ino);
+	last = bpf_map_lookup_elem(&udp_ports, &ino);
+	if (last && *last == port)
+		return 0;
+	bpf_map_update_elem(&udp_ports, &ino, &port, BPF_ANY);
+	return cap_sockinfo(c, arg, 1);
+}
+
 #endif /* SONDE_BPF_FDINFO_H */

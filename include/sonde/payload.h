@@ -145,6 +145,17 @@ struct sonde_sockinfo {
 	__u8 _pad2[4];
 };
 
+/*
+ * Descriptors received with SCM_RIGHTS (recvmsg, recvmmsg: bpf/scm.h):
+ * per descriptor an FDINFO record (and a SOCKINFO one for a socket) whose
+ * addr is the user address of the descriptor's int in the cmsg, and for a
+ * file with a path a record of phase SONDE_PLR_PHASE_FDPATH at the same
+ * addr: the path's components from the file up to the task's root, each
+ * NUL-terminated ("passwd\0etc\0" is /etc/passwd); returned is 1 when
+ * the file was unlinked (/proc/PID/fd's " (deleted)"), else 0.
+ */
+#define SONDE_PLR_PHASE_FDPATH 4
+
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items. */
 #define SONDE_CAP_ITEMS 6
 
@@ -156,7 +167,9 @@ enum sonde_cap_kind {
 	SONDE_CAP_RETLEN,  /* ret * size bytes at arg, exit only (size 0 = 1) */
 	SONDE_CAP_IOV,     /* iovec[arg[aux]] at arg, and each buffer */
 	SONDE_CAP_STRV,    /* NULL-terminated char *[] at arg, and each string */
-	SONDE_CAP_MSGHDR,  /* struct msghdr at arg, its name, iov, control */
+	SONDE_CAP_MSGHDR,  /* struct msghdr at arg, its name, iov, control;
+			    * size 1 at exit: also what the descriptors
+			    * received with SCM_RIGHTS are (bpf/scm.h) */
 	SONDE_CAP_SOCKLEN, /* int at arg[aux] (in/out), then that many bytes at arg */
 	SONDE_CAP_FDSET,   /* fd_set of arg[0] descriptors at arg */
 	SONDE_CAP_FIELD,   /* pointer at arg + aux, then size bytes there */
@@ -167,10 +180,18 @@ enum sonde_cap_kind {
 	SONDE_CAP_SOCKINFO, /* exit, also of a failed call: the sockets' names
 			     * and addresses for -yy (bpf/fdinfo.h): size 0 =
 			     * the return value, 1 = the fd in arg, 2 = the
-			     * int[2] at arg */
+			     * int[2] at arg, 3 = the fd in arg if it is a UDP
+			     * socket whose local port changed (autobind) */
 	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command
 			    * (elsewhere arg is a number: reading it would fault) */
+	SONDE_CAP_MMSG,    /* struct mmsghdr[] at arg, arg[aux] of them at entry,
+			    * the return value at exit (SONDE_CAP_MMSG_MAX at
+			    * most), and each message as SONDE_CAP_MSGHDR;
+			    * size 1: with MSGHDR's size 1 (SCM_RIGHTS) */
 };
+
+/* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */
+#define SONDE_CAP_MMSG_MAX 64
 
 /* sonde_cap_item.phase bits */
 #define SONDE_CAP_ENTRY 0x1

@@ -35,6 +35,8 @@ enum sonde_pl_phase {
 	SONDE_PL_FDINFO = 2, /* not memory: struct sonde_fdinfo[] of the
 			      * descriptors the call created (payload.h) */
 	SONDE_PL_SOCKINFO = 3, /* not memory: struct sonde_sockinfo[] (-yy) */
+	SONDE_PL_FDPATH = 4, /* not memory: a received descriptor's path,
+			      * components leaf first (payload.h) */
 };
 
 /* sonde_payload.flags */

@@ -198,7 +198,8 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 				  "\",\"requested\":%" PRIu32 ",\"returned\":%" PRIu32
 				  ",\"captured\":%" PRIu32
 				  ",\"unreadable\":%s,\"encoding\":\"%s\",\"data\":\"",
-				  p->phase == SONDE_PL_SOCKINFO ? "sockinfo"
+				  p->phase == SONDE_PL_FDPATH ? "fdpath"
+				  : p->phase == SONDE_PL_SOCKINFO ? "sockinfo"
 				  : p->phase == SONDE_PL_FDINFO ? "fdinfo"
 				  : p->phase == SONDE_PL_EXIT ? "exit"
 							      : "entry",

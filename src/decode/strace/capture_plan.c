@@ -129,7 +129,9 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_getpeername, { I(SOCKLEN, 1, BOTH, 2, 0) } },
 	{ __NR_recvfrom, { I(RETLEN, 1, EX, 2, 0), I(SOCKLEN, 4, BOTH, 5, 0) } },
 	{ __NR_sendmsg, { I(MSGHDR, 1, EN, 0, 0) } },
-	{ __NR_recvmsg, { I(MSGHDR, 1, EX, 0, 0), I(FIXED, 1, EN, 0, 56) } },
+	{ __NR_recvmsg, { I(MSGHDR, 1, EX, 0, 1), I(FIXED, 1, EN, 0, 56) } },
+	{ __NR_sendmmsg, { I(MMSG, 1, EN, 2, 0), I(RETLEN, 1, EX, 2, 64) } },
+	{ __NR_recvmmsg, { I(ARGLEN, 1, EN, 2, 64), I(MMSG, 1, EX, 0, 1), I(FIXED, 4, EN, 0, 16) } },
 	{ __NR_setsockopt, { I(ARGLEN, 3, EN, 4, 0) } },
 	{ __NR_getsockopt, { I(SOCKLEN, 3, BOTH, 4, 0) } },
 	{ __NR_sendfile, { I(FIXED, 2, BOTH, 0, 8) } },
@@ -159,11 +161,13 @@ static const struct { unsigned int nr; uint8_t arg; } fd_creators[] = {
 };
 
 /* Calls that create sockets or after which a socket has a new address:
- * -y's socket:[INO] and -yy's endpoints (bpf/fdinfo.h). */
+ * -y's socket:[INO] and -yy's endpoints (bpf/fdinfo.h). The sends bind a
+ * UDP socket that has no port yet: size 3 records only that. */
 static const struct { unsigned int nr; uint8_t arg, size; } sock_namers[] = {
 	{ __NR_socket, 0, 0 }, { __NR_accept, 0, 0 }, { __NR_accept4, 0, 0 },
 	{ __NR_socketpair, 3, 2 }, { __NR_bind, 0, 1 }, { __NR_listen, 0, 1 },
-	{ __NR_connect, 0, 1 },
+	{ __NR_connect, 0, 1 }, { __NR_sendto, 0, 3 }, { __NR_sendmsg, 0, 3 },
+	{ __NR_sendmmsg, 0, 3 },
 };
 
 static void plan_add(struct sonde_cap_plan *p, struct sonde_cap_item it)

@@ -27,6 +27,7 @@
 #include <sonde/payload.h>
 #include <sonde/strace.h>
 #include "decode/strace/fdtab.h"
+#include "decode/strace/fdpath.h"
 
 
 struct fdent {
@@ -61,12 +62,20 @@ struct task {
 	struct fsinfo *fs;
 };
 
+/* Socket facts and when they were read (the call's exit): lines print in
+ * the order calls entered, so a call's facts may be known before the
+ * line of a call that ran before them. */
+struct sockfact {
+	struct sonde_sockinfo si;
+	uint64_t at;
+};
+
 struct fdtab {
 	struct task *tasks; /* open addressing on tid, 0 = free */
 	size_t cap, used;
 	struct task tmpl;   /* what a task seen for the first time inherits */
 	int links;	    /* resolve symbolic links (fdtab_resolve_links) */
-	struct sonde_sockinfo *socks; /* -yy: the last word on each socket */
+	struct sockfact *socks; /* -yy: what was said of each socket, when */
 	size_t nsocks, capsocks;
 };
 
@@ -254,33 +263,62 @@ const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd)
 	return e ? e->path : NULL;
 }
 
-static struct sonde_sockinfo *sock_find(struct fdtab *t, uint64_t ino)
+/* The facts of socket ino as they were at when: the latest read by then,
+ * else the first read (a socket the trace names only later). */
+static struct sockfact *sock_find(struct fdtab *t, uint64_t ino, uint64_t when)
 {
-	for (size_t i = 0; i < t->nsocks; i++)
-		if (t->socks[i].ino == ino)
-			return &t->socks[i];
-	return NULL;
+	struct sockfact *best = NULL, *first = NULL;
+
+	for (size_t i = 0; i < t->nsocks; i++) {
+		struct sockfact *k = &t->socks[i];
+
+		if (k->si.ino != ino)
+			continue;
+		if (k->at <= when && (!best || k->at >= best->at))
+			best = k;
+		if (!first || k->at < first->at)
+			first = k;
+	}
+	return best ? best : first;
 }
 
-const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_t len)
+const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, char *buf,
+			 size_t len)
 {
 	struct fdent *e = fd_ent(t, tid, fd);
-	const struct sonde_sockinfo *si = e && e->ino ? sock_find(t, e->ino) : NULL;
+	const struct sockfact *k = e && e->ino ? sock_find(t, e->ino, when) : NULL;
 
 	if (e && e->pid) {
 		snprintf(buf, len, "pid:%d", e->pid);
 		return buf;
 	}
-	if (!si)
+	if (!k)
 		return NULL;
-	sonde_sockinfo_name(si, buf, len);
+	sonde_sockinfo_name(&k->si, buf, len);
 	return buf;
 }
 
-int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si)
+static struct sockfact *sock_add(struct fdtab *t, const struct sonde_sockinfo *si, uint64_t at)
+{
+	if (t->nsocks == t->capsocks) {
+		size_t cap = t->capsocks ? t->capsocks * 2 : 16;
+		struct sockfact *n = realloc(t->socks, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->socks = n;
+		t->capsocks = cap;
+	}
+	t->socks[t->nsocks].si = *si;
+	t->socks[t->nsocks].at = at;
+	return &t->socks[t->nsocks++];
+}
+
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, uint64_t at)
 {
 	struct fdent *e = fd_ent(t, tid, si->fd);
-	struct sonde_sockinfo *k = sock_find(t, si->ino), *peer;
+	struct sockfact *peer;
+	struct sonde_sockinfo p;
 	char name[48];
 
 	/* A socket the tables did not know (inherited, received). */
@@ -289,27 +327,20 @@ int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si)
 		if (fdtab_name(t, tid, si->fd, name))
 			return -ENOMEM;
 	}
-	if (!k) {
-		if (t->nsocks == t->capsocks) {
-			size_t cap = t->capsocks ? t->capsocks * 2 : 16;
-			struct sonde_sockinfo *n = realloc(t->socks, cap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			t->socks = n;
-			t->capsocks = cap;
-		}
-		k = &t->socks[t->nsocks++];
-	}
-	*k = *si;
+	if (!sock_add(t, si, at))
+		return -ENOMEM;
 	/*
 	 * A UNIX stream client's peer has no inode until accept() gives it
 	 * a socket: the accepted side names the client, so the client learns
 	 * its peer then (what sock_diag tells strace from that moment).
 	 */
-	peer = si->family == AF_UNIX && si->peer_ino ? sock_find(t, si->peer_ino) : NULL;
-	if (peer && !peer->peer_ino)
-		peer->peer_ino = si->ino;
+	peer = si->family == AF_UNIX && si->peer_ino ? sock_find(t, si->peer_ino, at) : NULL;
+	if (peer && !peer->si.peer_ino) {
+		p = peer->si;
+		p.peer_ino = si->ino;
+		if (!sock_add(t, &p, at))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -466,87 +497,19 @@ void fdtab_exit(struct fdtab *t, uint32_t tid)
 	}
 }
 
-/* Appends the components of rel to the absolute path in buf, cleaning
- * "." and ".." lexically. */
-static void path_join(char *buf, size_t len, const char *rel)
-{
-	const char *p = rel;
-
-	while (*p) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		size_t bl = strlen(buf);
-
-		if (n == 0 || (n == 1 && p[0] == '.')) {
-			/* nothing */
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *slash = strrchr(buf, '/');
-
-			if (slash && slash != buf)
-				*slash = 0;
-			else
-				buf[1] = 0;
-		} else if (bl + n + 2 < len) {
-			if (bl > 1)
-				buf[bl++] = '/';
-			memcpy(buf + bl, p, n);
-			buf[bl + n] = 0;
-		}
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-}
-
-/* The absolute form of path relative to dirfd (or the cwd); NULL when the
+/* The absolute form of path relative to dirfd (or the cwd); -1 when the
  * base is unknown. */
 static int resolve(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
 		   char *out, size_t len)
 {
-	const char *base;
-
-	if (!path)
-		return -1;
-	if (path[0] == '/') {
-		snprintf(out, len, "/");
-		path_join(out, len, path);
-		return 0;
-	}
-	base = fdtab_path(t, tid, dirfd);
-	if (!base || base[0] != '/')
-		return -1;
-	snprintf(out, len, "%s", base);
-	path_join(out, len, path);
-	return 0;
+	return fdpath_resolve(path && path[0] != '/' ? fdtab_path(t, tid, dirfd) : NULL, path,
+			      out, len);
 }
 
-/*
- * The path as /proc/PID/fd would show it: symbolic links resolved on
- * this host (/lib/x.so -> /usr/lib/x.so). A file gone since keeps its
- * resolved directory. /proc/self, /dev/fd, /dev/std* would resolve to
- * sonde's own: left alone, as are paths that do not resolve at all.
- */
 static void resolve_links(struct fdtab *t, char *abs, size_t len)
 {
-	char *r, *slash;
-
-	if (!t->links || !strncmp(abs, "/proc/", 6) || !strcmp(abs, "/proc") ||
-	    !strncmp(abs, "/dev/fd", 7) || !strncmp(abs, "/dev/std", 8))
-		return;
-	r = realpath(abs, NULL);
-	if (!r && (slash = strrchr(abs, '/')) && slash != abs) {
-		char *dir;
-
-		*slash = 0;
-		dir = realpath(abs, NULL);
-		*slash = '/';
-		if (dir && asprintf(&r, "%s%s", strcmp(dir, "/") ? dir : "", slash) < 0)
-			r = NULL;
-		free(dir);
-	}
-	if (r && strlen(r) < len)
-		memcpy(abs, r, strlen(r) + 1);
-	free(r);
+	if (t->links)
+		fdpath_links(abs, len);
 }
 
 static void fd_dup(struct fdtab *t, uint32_t tid, int oldfd, int newfd,

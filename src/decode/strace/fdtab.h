@@ -38,11 +38,13 @@ int fdtab_open(struct fdtab *t, uint32_t tid, int fd, const char *path, int cloe
 /* A thread first seen after recording began shares its process's table. */
 void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid);
 /* -yy: what the kernel said socket si->ino (fd si->fd of tid) is named
- * and bound to now. */
+ * and bound to, read at time at. */
 struct sonde_sockinfo;
-int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si);
-/* -yy name of fd in buf, NULL when it is not a socket the kernel described. */
-const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, char *buf, size_t len);
+int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, uint64_t at);
+/* -yy name of fd in buf as it was at time when, NULL when it is not a
+ * socket the kernel described. */
+const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, char *buf,
+			 size_t len);
 /* Names an open descriptor (kernel facts), keeping its close-on-exec. */
 int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path);
 const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);

@@ -223,7 +223,8 @@ void pr_fd(struct st *s, int fd)
 		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
 		/* -yy: a socket's endpoints, printed as strace does, raw. */
 		if (path && s->opt->decode_fds >= 2 &&
-		    fdtab_detail(s->fds, s->sc->hdr.tid, fd, yy, sizeof(yy))) {
+		    fdtab_detail(s->fds, s->sc->hdr.tid, fd,
+				 s->sc->hdr.ts + (s->split ? s->sc->dur : 0), yy, sizeof(yy))) {
 			sb_printf(s->o, "<%s>", yy);
 			path = yy;
 		} else if (path) {

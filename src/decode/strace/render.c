@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -274,9 +275,50 @@ static const char *arg_string(const struct sonde_call *c, uint64_t addr,
 	return tmp;
 }
 
-/* What the kernel said the new descriptors are (socket:[N], pipe:[N]). */
+/*
+ * The path the kernel recorded for a descriptor received with SCM_RIGHTS
+ * (bpf/scm.h): its components leaf first, NUL-terminated, joined here
+ * root first. -1 when there is none.
+ */
+static int fdpath_of(const struct sonde_call *c, uint64_t addr, char *out, size_t len)
+{
+	for (unsigned int i = 0; i < c->npl; i++) {
+		const struct sonde_payload *p = &c->pl[i];
+		size_t end, o = 0;
+
+		if (p->phase != SONDE_PL_FDPATH || p->addr != addr ||
+		    (p->flags & SONDE_PLF_UNREADABLE))
+			continue;
+		out[0] = 0;
+		for (end = p->captured; end > 0;) {
+			size_t b = end - 1; /* the component's NUL */
+
+			while (b > 0 && p->data[b - 1])
+				b--;
+			o += (size_t)snprintf(out + (o < len ? o : len), o < len ? len - o : 0, "/%.*s",
+					      (int)(end - 1 - b), (const char *)p->data + b);
+			end = b;
+		}
+		if (!o)
+			snprintf(out, len, "/");
+		if (p->returned == 1)
+			snprintf(out + strlen(out), len - strlen(out), " (deleted)");
+		return strlen(out) + 1 < len ? 0 : -1;
+	}
+	return -1;
+}
+
+/*
+ * What the kernel said the new descriptors are (socket:[N], pipe:[N]);
+ * descriptors received with SCM_RIGHTS (addr: where their number is in
+ * the cmsg) also by their path, close-on-exec under MSG_CMSG_CLOEXEC.
+ */
 static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
 {
+	const struct sonde_ev_syscall *sc = c->sc;
+	int recv = sc->nr == __NR_recvmsg || sc->nr == __NR_recvmmsg;
+	uint64_t flags = sc->args[sc->nr == __NR_recvmsg ? 2 : 3];
+
 	for (unsigned int i = 0; i < c->npl; i++) {
 		const struct sonde_payload *p = &c->pl[i];
 
@@ -285,16 +327,27 @@ static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
 		for (uint32_t off = 0; off + sizeof(struct sonde_fdinfo) <= p->captured;
 		     off += sizeof(struct sonde_fdinfo)) {
 			struct sonde_fdinfo fi;
-			char name[64];
+			char name[4200];
+			int named;
 
 			memcpy(&fi, p->data + off, sizeof(fi));
-			if (!sonde_fdinfo_name(&fi, name, sizeof(name)))
-				fdtab_name(st->fds, c->sc->hdr.tid, fi.fd, name);
+			named = !sonde_fdinfo_name(&fi, name, sizeof(name)) ||
+				(recv && !fdpath_of(c, p->addr, name, sizeof(name)));
+			if (recv && p->addr)
+				fdtab_open(st->fds, sc->hdr.tid, fi.fd, named ? name : NULL,
+					   !!(flags & MSG_CMSG_CLOEXEC));
+			else if (named)
+				fdtab_name(st->fds, sc->hdr.tid, fi.fd, name);
 		}
 	}
 }
 
-/* -yy: what the kernel said the call's sockets are named and bound to. */
+/*
+ * -yy: what the kernel said the call's sockets are named and bound to,
+ * when it returned. Calls are printed in the order they entered: a
+ * recvmsg entered before the sendto that bound the socket it receives
+ * is printed before it, with facts read after it (fdtab_detail's when).
+ */
 static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
 {
 	for (unsigned int i = 0; i < c->npl; i++) {
@@ -307,7 +360,7 @@ static void track_sockinfo(struct sonde_strace *st, const struct sonde_call *c)
 			struct sonde_sockinfo si;
 
 			memcpy(&si, p->data + off, sizeof(si));
-			fdtab_sock(st->fds, c->sc->hdr.tid, &si);
+			fdtab_sock(st->fds, c->sc->hdr.tid, &si, c->sc->hdr.ts + c->sc->dur);
 		}
 	}
 }
@@ -402,7 +455,8 @@ static void track_mid(void *arg)
 static int creates_fd_args(uint32_t nr)
 {
 	return nr == __NR_pipe || nr == __NR_pipe2 || nr == __NR_socketpair ||
-	       nr == __NR_clone || nr == __NR_clone3; /* CLONE_PIDFD */
+	       nr == __NR_clone || nr == __NR_clone3 || /* CLONE_PIDFD */
+	       nr == __NR_recvmsg || nr == __NR_recvmmsg; /* SCM_RIGHTS */
 }
 
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)

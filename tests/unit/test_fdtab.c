@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The offline descriptor tables of -y/-yy (src/decode/strace/fdtab.c,
+ * fdpath.c): socket facts looked up as they were at a line's time,
+ * descriptors named by received facts, lexical paths.
+ */
+#include <arpa/inet.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/types.h>
+
+#include <sonde/events.h>
+#include <sonde/payload.h>
+#include "check.h"
+#include "decode/strace/fdtab.h"
+#include "decode/strace/fdpath.h"
+
+static struct sonde_sockinfo udp(int fd, uint64_t ino, uint16_t lport)
+{
+	struct sonde_sockinfo si;
+
+	memset(&si, 0, sizeof(si));
+	si.fd = fd;
+	si.family = AF_INET;
+	si.type = SOCK_DGRAM;
+	si.ino = ino;
+	si.lport = lport;
+	strcpy(si.proto, "UDP");
+	return si;
+}
+
+/* A UDP socket made at 10, bound by a send that returned at 30: lines
+ * before 30 show its inode, later ones its port; a line before anything
+ * was said of it shows the first facts. */
+TEST(sock_facts_by_time)
+{
+	struct fdtab *t = fdtab_new();
+	struct sonde_sockinfo si = udp(3, 77, 0);
+	char buf[128];
+
+	CHECK(t != NULL);
+	CHECK_EQ_INT(fdtab_open(t, 100, 3, "socket:[77]", 0), 0);
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 10), 0);
+	si = udp(3, 77, 4242);
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 30), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 20, buf, sizeof(buf)), "UDP:[77]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 30, buf, sizeof(buf)), "UDP:[0.0.0.0:4242]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 99, buf, sizeof(buf)), "UDP:[0.0.0.0:4242]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 5, buf, sizeof(buf)), "UDP:[77]");
+	fdtab_free(t);
+}
+
+/* Facts of a socket the tables did not hold (received, inherited) name
+ * its descriptor; the same socket in another process shares them. */
+TEST(sock_facts_name_unknown_fd)
+{
+	struct fdtab *t = fdtab_new();
+	struct sonde_sockinfo si = udp(9, 88, 5000);
+	char buf[128];
+
+	CHECK_EQ_INT(fdtab_sock(t, 200, &si, 50), 0);
+	CHECK_EQ_STR(fdtab_path(t, 200, 9), "socket:[88]");
+	CHECK_EQ_STR(fdtab_detail(t, 200, 9, 60, buf, sizeof(buf)), "UDP:[0.0.0.0:5000]");
+	CHECK_EQ_INT(fdtab_open(t, 300, 4, "socket:[88]", 0), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 300, 4, 60, buf, sizeof(buf)), "UDP:[0.0.0.0:5000]");
+	fdtab_free(t);
+}
+
+/* A UNIX client learns its peer when accept() names it, from then on. */
+TEST(unix_peer_from_accept)
+{
+	struct fdtab *t = fdtab_new();
+	struct sonde_sockinfo c, a;
+	char buf[128];
+
+	memset(&c, 0, sizeof(c));
+	c.fd = 4;
+	c.family = AF_UNIX;
+	c.ino = 10;
+	strcpy(c.proto, "UNIX-STREAM");
+	a = c;
+	a.fd = 5;
+	a.ino = 11;
+	a.peer_ino = 10;
+	CHECK_EQ_INT(fdtab_sock(t, 1, &c, 100), 0);
+	CHECK_EQ_INT(fdtab_sock(t, 1, &a, 200), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 1, 4, 150, buf, sizeof(buf)), "UNIX-STREAM:[10]");
+	CHECK_EQ_STR(fdtab_detail(t, 1, 4, 250, buf, sizeof(buf)), "UNIX-STREAM:[10->11]");
+	CHECK_EQ_STR(fdtab_detail(t, 1, 5, 250, buf, sizeof(buf)), "UNIX-STREAM:[11->10]");
+	fdtab_free(t);
+}
+
+TEST(paths_lexical)
+{
+	char out[64];
+
+	CHECK_EQ_INT(fdpath_resolve(NULL, "/a/./b/../c", out, sizeof(out)), 0);
+	CHECK_EQ_STR(out, "/a/c");
+	CHECK_EQ_INT(fdpath_resolve("/home/x", "../y//z", out, sizeof(out)), 0);
+	CHECK_EQ_STR(out, "/home/y/z");
+	CHECK_EQ_INT(fdpath_resolve(NULL, "rel", out, sizeof(out)), -1);
+	CHECK_EQ_INT(fdpath_resolve("/", "..", out, sizeof(out)), 0);
+	CHECK_EQ_STR(out, "/");
+	CHECK_EQ_INT(fdpath_resolve(NULL, NULL, out, sizeof(out)), -1);
+}
+
+int main(void)
+{
+	RUN(sock_facts_by_time);
+	RUN(sock_facts_name_unknown_fd);
+	RUN(unix_peer_from_accept);
+	RUN(paths_lexical);
+	CHECK_EXIT();
+}
