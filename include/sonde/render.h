@@ -143,6 +143,9 @@ void sonde_render_set_origin(struct sonde_render *r, uint64_t ts);
 /* Renders what the grouping still holds (sonde_render_close does it
  * too), e.g. before reading r->skipped. Returns 0 or -errno. */
 int sonde_render_flush(struct sonde_render *r);
+/* The same for a live stream: renders what no record before t can change
+ * (sonde_calls_advance). */
+int sonde_render_advance(struct sonde_render *r, uint64_t t);
 /* Flushes and frees r. Returns 0, or -errno if any output was lost
  * (disk full, closed pipe). Does not close r->out. */
 int sonde_render_close(struct sonde_render *r);

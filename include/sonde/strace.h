@@ -41,6 +41,10 @@ enum sonde_pl_phase {
 #define SONDE_PLF_UNREADABLE 0x1 /* the read faulted: no bytes, print addr */
 #define SONDE_PLF_STRING 0x2     /* NUL-terminated read (path, argv...) */
 #define SONDE_PLF_NUL 0x4        /* STRING: the NUL was found; data excludes it */
+#define SONDE_PLF_EXEC 0x8       /* not captured: an execve argv string the
+				  * entry read could not get, taken from the
+				  * exec record the call produced (the feed,
+				  * src/decode/strace/execargv.h) */
 
 /*
  * Captured user memory of one call. Lengths make truncation explicit:
@@ -171,7 +175,10 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec);
 /*
  * Takes records in the reader's (time) order, any type: groups each
  * syscall with its payload records (same tid and entry time), reassembles
- * chunked payloads and renders. Call sonde_strace_flush() at the end.
+ * chunked payloads and renders. A successful execve or execveat is
+ * rendered once the exec record it produced came (or time passed its
+ * exit): argv strings the recorder could not read at entry are taken
+ * from that record (SONDE_PLF_EXEC). Call sonde_strace_flush() at the end.
  */
 int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec);
 /*
@@ -197,6 +204,10 @@ struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_ca
 				    int (*record)(void *ctx, const struct sonde_hdr *rec),
 				    void *ctx);
 int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec);
+/* No record before t will come (live: the reorder window's horizon):
+ * hands on what that settles. A successful execve waits for the exec
+ * record it produced (its argv strings, SONDE_PLF_EXEC) until then. */
+int sonde_calls_advance(struct sonde_calls *g, uint64_t t);
 int sonde_calls_flush(struct sonde_calls *g);
 void sonde_calls_free(struct sonde_calls *g);
 

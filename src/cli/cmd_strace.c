@@ -360,7 +360,7 @@ static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
 
 static int live_json_flush(struct live_out *lo)
 {
-	int e = sonde_render_flush(lo->render);
+	int e = sonde_render_advance(lo->render, lo->sink->horizon);
 
 	if (!e && fflush(lo->render->out))
 		e = -EIO;

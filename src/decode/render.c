@@ -130,6 +130,11 @@ int sonde_render_flush(struct sonde_render *r)
 	return sonde_calls_flush(((struct render_core *)r)->calls);
 }
 
+int sonde_render_advance(struct sonde_render *r, uint64_t t)
+{
+	return sonde_calls_advance(((struct render_core *)r)->calls, t);
+}
+
 int sonde_render_close(struct sonde_render *r)
 {
 	struct render_core *c = (struct render_core *)r;

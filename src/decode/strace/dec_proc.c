@@ -244,6 +244,39 @@ static void pr_envp(struct st *s, uint64_t a)
 		sb_printf(s->o, " /* %ld var%s */", n, n == 1 ? "" : "s");
 }
 
+/*
+ * JSON "result":{"argv_from_exec":[0,2]}: the argv elements the recorder
+ * could not read at entry, whose strings come from the exec record the
+ * call produced (execargv.h). Text shows them as strace does.
+ */
+static void argv_from_exec(struct st *s, uint64_t a)
+{
+	const struct sonde_payload *q;
+	struct strbuf b;
+	struct st t;
+	uint64_t p;
+	int open = 0;
+
+	if (!s->j || !a)
+		return;
+	for (unsigned int i = 0; st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)i * 8, &p, 8) && p; i++) {
+		q = sonde_call_mem(s->c, SONDE_PL_ENTRY, p, 0);
+		if (!q || !(q->flags & SONDE_PLF_EXEC))
+			continue;
+		if (!open) {
+			st_res_begin(s, &t, &b, "argv_from_exec");
+			st_arr_begin(&t);
+			open = 1;
+		}
+		st_elem(&t);
+		st_juint(&t, i);
+	}
+	if (open) {
+		st_arr_end(&t);
+		st_res_end(s, &t, &b);
+	}
+}
+
 void dec_execve(struct st *s)
 {
 	pr_path(s, st_arg(s, 0));
@@ -251,6 +284,7 @@ void dec_execve(struct st *s)
 	pr_str_array(s, st_arg(s, 1));
 	st_sep(s);
 	pr_envp(s, st_arg(s, 2));
+	argv_from_exec(s, st_arg(s, 1));
 }
 
 void dec_execveat(struct st *s)
@@ -264,6 +298,7 @@ void dec_execveat(struct st *s)
 	pr_envp(s, st_arg(s, 3));
 	st_sep(s);
 	pr_flags(s, &x_at_flags, (uint32_t)st_arg(s, 4), "AT_???");
+	argv_from_exec(s, st_arg(s, 2));
 }
 
 void dec_wait4(struct st *s)

@@ -675,10 +675,11 @@ int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
 int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
 {
 	struct feed_sink k = { sink_call, sink_record, st };
-	int e = feed_flush(&st->feed, &k);
+	int e = feed_advance(&st->feed, &k, t);
 
+	/* Lines after a call the feed still holds wait for it. */
 	if (!e)
-		e = split_release(st, t);
+		e = split_release(st, feed_horizon(&st->feed, t));
 	if (!e && st->out && fflush(st->out))
 		e = -EIO;
 	return e;
