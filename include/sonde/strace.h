@@ -164,6 +164,17 @@ void sonde_sockinfo_name(const struct sonde_sockinfo *si, char *buf, size_t len)
 struct sonde_line;
 int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
 			  struct sonde_line *members);
+/*
+ * -y for the text renderer (print -y): sonde_strace_text below with the
+ * descriptors decorated from st's tables (st as for sonde_strace_fd_paths,
+ * its -y/-yy level and link resolution; o gives the rest of the style),
+ * 3</etc/passwd>, and the call applied to the tables. -ENOENT when the
+ * syscall has no decoder: nothing is appended nor applied (call
+ * sonde_strace_fd_paths to apply it).
+ */
+int sonde_strace_text_fds(struct sonde_strace *st, const struct sonde_strace_opts *o,
+			  const struct sonde_call *c, struct sonde_line *call,
+			  struct sonde_line *ret);
 /* Renders one syscall (with its payloads). */
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
 /*

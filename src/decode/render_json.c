@@ -221,6 +221,17 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 	sonde_line_putc(l, ']');
 }
 
+/* -y: a call the filters hide still opens and closes descriptors. */
+static int json_hidden(struct sonde_render *r, const struct sonde_call *c)
+{
+	struct json_priv *p = r->priv;
+
+	if (!p->fdp)
+		return 0;
+	sonde_line_reset(&p->fdm);
+	return sonde_strace_fd_paths(p->fdp, c, &p->fdm);
+}
+
 /* A syscall with its captured memory: the raw fields, then what the
  * decoders make of it. */
 static int json_call(struct sonde_render *r, const struct sonde_call *c)
@@ -455,5 +466,6 @@ const struct sonde_renderer sonde_render_json = {
 	.open = json_open,
 	.record = json_record,
 	.call = json_call,
+	.hidden = json_hidden,
 	.close = json_close,
 };
