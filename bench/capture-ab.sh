@@ -20,7 +20,7 @@ RING=${RING:-256M} SNAPLEN=${SNAPLEN:-full}
 OUT=${OUT:-$(mktemp -d /tmp/capture-ab.XXXXXX)}
 [ "$(id -u)" -eq 0 ] || { echo "bench/capture-ab.sh: needs root (BPF)" >&2; exit 1; }
 . bench/quiet.sh
-bench_stats_off bench/capture-ab.sh
+bench_quiet bench/capture-ab.sh
 for f in "$A/sonde" "$B/sonde" "$A/bench/timed"; do
 	[ -x "$f" ] || { echo "bench/capture-ab.sh: $f missing; run 'make' first" >&2; exit 1; }
 done
@@ -34,11 +34,20 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.t "$OUT"/*.c
 TIMED=$A/bench/timed
 
-"${CMD[@]}" > /dev/null # warm the page cache
+# Before every timed run: tar's input back in the page cache, dd's output
+# deleted (bench/README.md, "Session 3").
+warm() {
+	case $W in
+	tar) "${CMD[@]}" > /dev/null ;;
+	dd) rm -f "$OUT/dd.out" ;;
+	esac
+}
 for i in $(seq "$N"); do
+	warm
 	$TIMED "$OUT/none.t" "${CMD[@]}" > /dev/null
 	for v in A B; do
 		[ $v = A ] && S=$A/sonde || S=$B/sonde
+		warm
 		"$S" record --json -s "$SNAPLEN" --ring-size "$RING" -o "$OUT/$v.trace" -- \
 			$TIMED "$OUT/$v.t" "${CMD[@]}" 2>&1 > /dev/null | grep '^{' |
 			python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["cpu_s"], d["payload_shed_bytes"], d["lost"])' \

@@ -5,6 +5,7 @@
 #   env: REPEAT=3 (runs per cell, median kept), DD_COUNT=50000 (4 KiB
 #        blocks), SNAPLEN=full, RING=256M (sonde --ring-size; "default"
 #        for the 64M default), OUT=dir (default BUILD_DIR/bench-capture),
+#        PAGE_REPORTING=pause|keep (bench/quiet.sh),
 #        TRACERS="none sonde strace" (the columns to run; strace takes
 #        minutes), WORKLOADS="tar dd"
 #
@@ -38,7 +39,7 @@ TIMED=$PWD/$B/bench/timed
 
 [ "$(id -u)" -eq 0 ] || { echo "bench/capture.sh: needs root (BPF)" >&2; exit 1; }
 . bench/quiet.sh
-bench_stats_off bench/capture.sh
+bench_quiet bench/capture.sh
 for f in "$SONDE" "$TIMED"; do
 	[ -x "$f" ] || { echo "bench/capture.sh: $f missing; run 'make' first" >&2; exit 1; }
 done
@@ -53,8 +54,19 @@ declare -A WL=(
 )
 read -r -a TRACERS <<< "${TRACERS:-none sonde strace}"
 
+# Before every timed run, whatever the tracer: tar's input back in the
+# page cache (it does not stay there on these VMs, bench/README.md), dd's
+# output file deleted, so that no run times the freeing of the last one's.
+warm() {
+	case $1 in
+	tar) ${WL[tar]} > /dev/null ;;
+	dd) rm -f "$OUT/dd.out" ;;
+	esac
+}
+
 run_one() {
 	local t=$1 w=$2 times=$OUT/$1.$2.times cmd=${WL[$2]}
+	warm "$w"
 	case $t in
 	none) $TIMED "$times" $cmd > /dev/null ;;
 	sonde)

@@ -1,13 +1,34 @@
-# Sourced by the benchmarks: switches off kernel.bpf_stats_enabled for the
-# run (restored on exit). Left on by a profiling session, it adds two clock
-# reads to every BPF program run: the empty-program floor of the syscall
-# loop went from 1.5x to 2.3x, and every BPF tracer's ratio with it.
-bench_stats_off() {
-	local f=/proc/sys/kernel/bpf_stats_enabled was
+# Sourced by the benchmarks: `bench_quiet NAME` sets two kernel knobs for
+# the run and restores them on exit, saying so on stderr.
+#
+# kernel.bpf_stats_enabled: left on by a profiling session, it adds two
+# clock reads to every BPF program run: the empty-program floor of the
+# syscall loop went from 1.5x to 2.3x, and every BPF tracer's ratio with it.
+#
+# Free page reporting (virtio-balloon; /sys/module/page_reporting): the VMs
+# these benchmarks run on hand every free 128 KiB block back to the host at
+# once (page_reporting_order 5, min_free_ms 0), so a page the guest
+# allocates next costs a host fault: 1-10 us per 4 KiB page here, against
+# ~0.1 us on bare metal (bench/README.md, "Page allocation on this VM").
+# Which runs pay it depends on what ran before, and it made tar's runs
+# bimodal under every tracer. PAGE_REPORTING=pause (the default) raises the
+# order to 10 (only free 4 MiB blocks are reported) for the run;
+# PAGE_REPORTING=keep measures the VM as configured.
+bench_restore=""
+
+bench_set() {
+	local name=$1 f=$2 val=$3 was
 	[ -w "$f" ] || return 0
 	was=$(cat "$f")
-	[ "$was" = 0 ] && return 0
-	echo "$1: kernel.bpf_stats_enabled was $was: off for this run (restored at exit)" >&2
-	echo 0 > "$f"
-	trap "echo $was > $f" EXIT
+	[ "$was" = "$val" ] && return 0
+	echo "$name: $f was $was: $val for this run (restored at exit)" >&2
+	echo "$val" > "$f"
+	bench_restore="echo $was > $f; $bench_restore"
+	trap "$bench_restore" EXIT
+}
+
+bench_quiet() {
+	bench_set "$1" /proc/sys/kernel/bpf_stats_enabled 0
+	[ "${PAGE_REPORTING:-pause}" = keep ] ||
+		bench_set "$1" /sys/module/page_reporting/parameters/page_reporting_order 10
 }

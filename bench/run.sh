@@ -5,7 +5,7 @@
 #   env: REPEAT=5 (runs per cell, median kept), SLOW_REPEAT=1 (runs of
 #        strace, perf trace and bpftrace on the loop: ~3 min each),
 #        LOOP_N=2000000, WORKLOADS="loop tar", OUT=dir for traces and raw numbers (default
-#        BUILD_DIR/bench-results)
+#        BUILD_DIR/bench-results), PAGE_REPORTING=pause|keep (bench/quiet.sh)
 #
 # For each workload (the syscall loop, tar of /usr/include into a pipe) and
 # each tracer (none, empty BPF programs, sonde, strace -f, perf trace,
@@ -37,10 +37,17 @@ if [ ! -e /sys/kernel/tracing/events ]; then
 fi
 
 . bench/quiet.sh
-bench_stats_off bench/run.sh
+bench_quiet bench/run.sh
 
 declare -A WL=(
 	[loop]="$PWD/$B/bench/loop $LOOP_N"
+	[tar]="$PWD/bench/tar.sh"
+)
+# Run untimed before every timed run of a workload, whatever the tracer:
+# tar's input must be in the page cache each time, and on these VMs it
+# does not stay there (bench/README.md, "Page cache").
+declare -A WARM=(
+	[loop]=""
 	[tar]="$PWD/bench/tar.sh"
 )
 TRACERS=(none floor sonde strace perf bpftrace)
@@ -56,6 +63,7 @@ END { clear(@t); }'
 # run_one TRACER WORKLOAD RUN: appends "wall user sys" to $OUT/T.W.times
 run_one() {
 	local t=$1 w=$2 i=$3 times=$OUT/$1.$2.times cmd=${WL[$2]}
+	[ -z "${WARM[$w]}" ] || ${WARM[$w]} > /dev/null
 	case $t in
 	none) $TIMED "$times" $cmd > /dev/null ;;
 	floor) "$PWD/$B/bench/floor" $TIMED "$times" $cmd > /dev/null ;;
