@@ -13,7 +13,9 @@ static int argv_arg(uint32_t nr)
 
 int execargv_wanted(const struct sonde_ev_syscall *sc)
 {
-	return argv_arg(sc->nr) >= 0 && sc->ret == 0;
+	/* Returned, and successfully (an unfinished call has no result). */
+	return argv_arg(sc->nr) >= 0 && sc->ret == 0 &&
+	       !(sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
 }
 
 static uint64_t call_end(const struct sonde_ev_syscall *sc)
