@@ -335,6 +335,7 @@ static int hold_release(struct feed *f, const struct feed_sink *k)
 	f->nheld = 0;
 	f->later = NULL;
 	f->nlater = f->caplater = 0;
+	f->later_bytes = 0;
 	rc = group_render(f, grp, ngrp, k);
 	free(grp);
 	for (size_t i = 0; i < nlater; i++) {
@@ -351,8 +352,13 @@ static int feed_in(struct feed *f, const struct feed_sink *k, const struct sonde
 	int rc = 0, e;
 
 	while (f->held) {
-		if (rec->ts <= f->until && !hold_complete(f))
+		/* A call of a damaged file may claim to last for ever: what
+		 * waits behind it is bounded. */
+		if (rec->ts <= f->until && !hold_complete(f) &&
+		    f->later_bytes < FEED_HOLD_MAX_BYTES) {
+			f->later_bytes += rec->size;
 			return list_add(&f->later, &f->nlater, &f->caplater, rec);
+		}
 		e = hold_release(f, k);
 		rc = rc ? rc : e;
 	}
@@ -360,6 +366,7 @@ static int feed_in(struct feed *f, const struct feed_sink *k, const struct sonde
 		rc = group_done(f, k);
 	/* Held now: rec waits behind the group. */
 	if (f->held) {
+		f->later_bytes += rec->size;
 		e = list_add(&f->later, &f->nlater, &f->caplater, rec);
 		return e ? e : rc;
 	}

@@ -9,6 +9,8 @@
 
 /* Exec records kept for the execve calls that wait for theirs. */
 #define FEED_EXECS 8
+/* Most record bytes held behind a call waiting for its exec record. */
+#define FEED_HOLD_MAX_BYTES (64u << 20)
 
 struct feed {
 	void **recs; /* copies of the records of the current timestamp */
@@ -24,7 +26,7 @@ struct feed {
 	size_t nheld;
 	uint64_t from, until; /* the group's timestamp; latest exit of its execs */
 	void **later;
-	size_t nlater, caplater;
+	size_t nlater, caplater, later_bytes;
 	/* The latest exec records, for a call delivered after its exec
 	 * record (the live sink's late records), ring of copies. */
 	void *execs[FEED_EXECS];
