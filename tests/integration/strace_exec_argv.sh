@@ -56,3 +56,16 @@ else
 fi
 check "strace_exec_argv: print text shows the strings" \
 	grep -qF 'rec_child", ["rec_child", "hello", "world"], 0x' <($SONDE print "$TMP/t.sonde")
+
+# An execve by a thread other than the leader: its arguments, read at
+# entry under the thread's tid, belong to the call the leader's tid ends
+# (live and from the trace file).
+py='import os, threading
+t = threading.Thread(target=lambda: os.execv("/bin/true", ["true", "x"]))
+t.start(); t.join()'
+$SONDE strace -f -e trace=execve -o "$TMP/th" --trace-file "$TMP/th.sonde" python3 -c "$py"
+check "strace_exec_argv: execve by a thread: arguments decoded (sonde strace)" \
+	grep -qE '^[0-9]+ +execve\("/bin/true", \["true", "x"\], 0x[0-9a-f]+ /\* [0-9]+ vars \*/' "$TMP/th"
+check "strace_exec_argv: execve by a thread: arguments decoded (print --strace)" \
+	grep -qE '^[0-9]+ +execve\("/bin/true", \["true", "x"\], 0x[0-9a-f]+ /\* [0-9]+ vars \*/' \
+	<($SONDE print --strace -e trace=execve "$TMP/th.sonde")

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/feed.h"
@@ -20,7 +21,8 @@
 
 struct pl_build {
 	struct sonde_payload p;
-	uint32_t tid;
+	uint32_t tid, pid;
+	uint16_t nr;
 	uint8_t *buf;
 	uint32_t size; /* bytes allocated at buf */
 };
@@ -63,6 +65,8 @@ static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 	if (*n >= cap)
 		return NULL;
 	v[*n].tid = r->hdr.tid;
+	v[*n].pid = r->hdr.pid;
+	v[*n].nr = r->nr;
 	/* Never NULL, even for an empty string: decoders may memchr it. */
 	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
 	if (!v[*n].buf)
@@ -176,6 +180,27 @@ static int call_emit(const struct feed *f, const struct feed_sink *k, struct son
 	return rc;
 }
 
+/*
+ * A thread other than the leader that execs becomes the leader: its
+ * execve's payloads, read at entry, carry the thread's tid, the syscall
+ * record written at exit the leader's (same process, same entry time).
+ * b is such a payload of c when no call of the group has b's tid.
+ */
+static int exec_leader_payload(void **recs, size_t nrec, const struct pl_build *b,
+			       const struct sonde_ev_syscall *sc)
+{
+	if ((sc->nr != __NR_execve && sc->nr != __NR_execveat) || b->nr != sc->nr ||
+	    b->pid != sc->hdr.pid || sc->hdr.tid != sc->hdr.pid)
+		return 0;
+	for (size_t i = 0; i < nrec; i++) {
+		const struct sonde_hdr *h = recs[i];
+
+		if (h->type == SONDE_REC_SYSCALL && h->tid == b->tid)
+			return 0;
+	}
+	return 1;
+}
+
 static int group_render(struct feed *f, void **recs, size_t nrec, const struct feed_sink *k)
 {
 	/* A group has at most one payload per record: sized to it, not to the
@@ -217,7 +242,7 @@ static int group_render(struct feed *f, void **recs, size_t nrec, const struct f
 		c.sc = (const void *)h;
 		c.pl = mine;
 		for (size_t k = 0; k < npl; k++)
-			if (pls[k].tid == h->tid)
+			if (pls[k].tid == h->tid || exec_leader_payload(recs, nrec, &pls[k], c.sc))
 				mine[c.npl++] = pls[k].p;
 		e = call_emit(f, k, &c);
 		if (e && !rc)
