@@ -43,6 +43,8 @@ enum sonde_ts_mode {
 	SONDE_TS_START,	 /* seconds since the first record rendered */
 };
 
+struct sonde_filter;
+
 struct sonde_render_opts {
 	enum sonde_ts_mode ts;
 	int no_dur; /* text: leave out " <0.000012>" */
@@ -53,8 +55,13 @@ struct sonde_render_opts {
 	 * 32 as strace, json: every captured byte) */
 	unsigned int strsize;
 	int payload; /* json: each call's captured bytes, enum sonde_payload_enc */
-	int fd_paths; /* json: "fd_paths", what each descriptor named refers to
-		       * (1: -y; 2: -yy, sockets by their endpoints) */
+	int fd_paths; /* text: 3</etc/passwd> (strace -y); json: "fd_paths",
+		       * what each descriptor named refers to (1: -y; 2: -yy,
+		       * sockets by their endpoints) */
+	/* With fd_paths: the syscall filter (-e trace=, -z, -Z) applied here
+	 * rather than before the renderer, so that the calls it hides still
+	 * tell the descriptor tables what they opened (NULL: none). */
+	const struct sonde_filter *shown;
 	/* strace's -X (enum sonde_xlat_style) and -x (1, 2 for -xx): text */
 	int xlat, xstr;
 	/* Options of renderers added later (e.g. strace-grade decoding);
@@ -104,6 +111,9 @@ struct sonde_renderer {
 	/* optional: renders one syscall with its captured memory (c->sc
 	 * checked like rec); without it, syscalls go to record() */
 	int (*call)(struct sonde_render *r, const struct sonde_call *c);
+	/* optional: a call opts.shown hides: learn from it (descriptor
+	 * tables), print nothing */
+	int (*hidden)(struct sonde_render *r, const struct sonde_call *c);
 	/* optional: flush what is held back, free r->priv */
 	int (*close)(struct sonde_render *r);
 };
@@ -143,6 +153,9 @@ void sonde_render_set_origin(struct sonde_render *r, uint64_t ts);
 /* Renders what the grouping still holds (sonde_render_close does it
  * too), e.g. before reading r->skipped. Returns 0 or -errno. */
 int sonde_render_flush(struct sonde_render *r);
+/* The same for a live stream: renders what no record before t can change
+ * (sonde_calls_advance). */
+int sonde_render_advance(struct sonde_render *r, uint64_t t);
 /* Flushes and frees r. Returns 0, or -errno if any output was lost
  * (disk full, closed pipe). Does not close r->out. */
 int sonde_render_close(struct sonde_render *r);

@@ -43,6 +43,10 @@ enum sonde_pl_phase {
 #define SONDE_PLF_UNREADABLE 0x1 /* the read faulted: no bytes, print addr */
 #define SONDE_PLF_STRING 0x2     /* NUL-terminated read (path, argv...) */
 #define SONDE_PLF_NUL 0x4        /* STRING: the NUL was found; data excludes it */
+#define SONDE_PLF_EXEC 0x8       /* not captured: an execve argv string the
+				  * entry read could not get, taken from the
+				  * exec record the call produced (the feed,
+				  * src/decode/strace/execargv.h) */
 
 /*
  * Captured user memory of one call. Lengths make truncation explicit:
@@ -162,6 +166,17 @@ void sonde_sockinfo_name(const struct sonde_sockinfo *si, char *buf, size_t len)
 struct sonde_line;
 int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
 			  struct sonde_line *members);
+/*
+ * -y for the text renderer (print -y): sonde_strace_text below with the
+ * descriptors decorated from st's tables (st as for sonde_strace_fd_paths,
+ * its -y/-yy level and link resolution; o gives the rest of the style),
+ * 3</etc/passwd>, and the call applied to the tables. -ENOENT when the
+ * syscall has no decoder: nothing is appended nor applied (call
+ * sonde_strace_fd_paths to apply it).
+ */
+int sonde_strace_text_fds(struct sonde_strace *st, const struct sonde_strace_opts *o,
+			  const struct sonde_call *c, struct sonde_line *call,
+			  struct sonde_line *ret);
 /* Renders one syscall (with its payloads). */
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c);
 /*
@@ -173,7 +188,10 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec);
 /*
  * Takes records in the reader's (time) order, any type: groups each
  * syscall with its payload records (same tid and entry time), reassembles
- * chunked payloads and renders. Call sonde_strace_flush() at the end.
+ * chunked payloads and renders. A successful execve or execveat is
+ * rendered once the exec record it produced came (or time passed its
+ * exit): argv strings the recorder could not read at entry are taken
+ * from that record (SONDE_PLF_EXEC). Call sonde_strace_flush() at the end.
  */
 int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec);
 /*
@@ -199,6 +217,10 @@ struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_ca
 				    int (*record)(void *ctx, const struct sonde_hdr *rec),
 				    void *ctx);
 int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec);
+/* No record before t will come (live: the reorder window's horizon):
+ * hands on what that settles. A successful execve waits for the exec
+ * record it produced (its argv strings, SONDE_PLF_EXEC) until then. */
+int sonde_calls_advance(struct sonde_calls *g, uint64_t t);
 int sonde_calls_flush(struct sonde_calls *g);
 void sonde_calls_free(struct sonde_calls *g);
 

@@ -46,8 +46,8 @@
 	"  -X raw|abbrev|verbose   text: constants as numbers, names (default) or\n"          \
 	"                          both, as strace -X\n"                                      \
 	"  -x, -xx                 text: non-ASCII strings (-xx: all) in hex\n"               \
-	"  -y                      --strace: descriptors with what they refer to,\n"         \
-	"                          3</etc/passwd>, 4<socket:[1234]> (strace -y);\n"         \
+	"  -y                      text, --strace: descriptors with what they refer\n"      \
+	"                          to, 3</etc/passwd>, 4<socket:[1234]> (strace -y);\n"    \
 	"                          --json: \"fd_paths\", {\"4\":\"socket:[1234]\"};\n"  \
 	"                          -yy: sockets by endpoints, TCP:[1.2.3.4:80]\n"            \
 	"  -T                      --strace: show durations <0.000012> (text\n"               \
@@ -137,7 +137,7 @@ static int print_strsize(const char *arg, unsigned int *v)
 
 /*
  * The strace options in both outputs: --strace takes them all; the other
- * formats -X and -x (and -s, -v, -t..., -r of their own; -y: --json).
+ * formats -X and -x (and -s, -v, -t..., -r of their own; -y: text, --json).
  */
 static int print_opts_finish(struct print_args *a)
 {
@@ -282,8 +282,8 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 		return -1;
 	}
 	a->ropts.fd_paths = a->fdpaths;
-	if (a->fdpaths && !a->strace && strcmp(a->format, "json")) {
-		cli_err("print", "-y needs --strace or --json (the %s output does not show "
+	if (a->fdpaths && !a->strace && strcmp(a->format, "json") && strcmp(a->format, "text")) {
+		cli_err("print", "-y needs text, --strace or --json (the %s output does not show "
 				 "descriptor paths)", a->format);
 		return -1;
 	}
@@ -322,6 +322,7 @@ static int print_run(int argc, char **argv)
 	struct sonde_scan_stats st;
 	struct sonde_reader *r;
 	struct sonde_scan_opts scan;
+	struct sonde_filter shown;
 	uint64_t skipped;
 	FILE *out;
 	int rc;
@@ -342,6 +343,17 @@ static int print_run(int argc, char **argv)
 		rc = output_close("print", a.output, out, rc);
 		sonde_reader_close(r);
 		return rc ? 1 : 0;
+	}
+	if (a.fdpaths && (a.scan.filter.has_sc || a.scan.filter.status != SONDE_STATUS_ANY)) {
+		/* -y names descriptors from every call: the renderer sees them
+		 * all and applies -e trace=, -z and -Z itself, as strace. */
+		sonde_filter_init(&shown);
+		shown.has_sc = a.scan.filter.has_sc;
+		shown.sc = a.scan.filter.sc;
+		shown.status = a.scan.filter.status;
+		a.scan.filter.has_sc = 0;
+		a.scan.filter.status = SONDE_STATUS_ANY;
+		a.ropts.shown = &shown;
 	}
 	rc = sonde_render_open(&p.render, a.format, out, sonde_reader_meta(r), &a.ropts);
 	if (rc) {

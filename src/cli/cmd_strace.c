@@ -330,6 +330,7 @@ struct live_out {
 	struct count *counts;	    /* text -c */
 	struct sonde_render *render; /* --json */
 	struct sonde_filter filter;  /* --json: -e trace=, -z, -Z */
+	struct sonde_filter shown;   /* --json -y: the same, in the renderer */
 	struct sonde_stats *stats;   /* --json -c */
 	uint32_t first_tid;
 	int werr; /* errno of the failed write */
@@ -348,7 +349,9 @@ static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
 
 	if (!sonde_filter_match(&lo->filter, h))
 		return 0;
-	if (c->count && h->type == SONDE_REC_SYSCALL && sonde_stats_add(lo->stats, h))
+	if (c->count && h->type == SONDE_REC_SYSCALL &&
+	    (!c->ropts.shown || sonde_filter_match(c->ropts.shown, h)) &&
+	    sonde_stats_add(lo->stats, h))
 		return -ENOMEM;
 	if (c->count && !c->count_and_print)
 		return 0;
@@ -360,7 +363,7 @@ static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
 
 static int live_json_flush(struct live_out *lo)
 {
-	int e = sonde_render_flush(lo->render);
+	int e = sonde_render_advance(lo->render, lo->sink->horizon);
 
 	if (!e && fflush(lo->render->out))
 		e = -EIO;
@@ -453,6 +456,14 @@ static int live_json_init(struct live_out *lo, FILE *out)
 	lo->filter.status = so->only_failed ? SONDE_STATUS_FAILED :
 			    so->only_ok	    ? SONDE_STATUS_SUCCESSFUL :
 					      SONDE_STATUS_ANY;
+	if (lo->c->ropts.fd_paths) {
+		/* -y names descriptors from every call: the renderer sees them
+		 * all and applies -e trace=, -z and -Z itself, as strace. */
+		lo->shown = lo->filter;
+		lo->filter.has_sc = 0;
+		lo->filter.status = SONDE_STATUS_ANY;
+		lo->c->ropts.shown = &lo->shown;
+	}
 	if (lo->c->count && !(lo->stats = sonde_stats_new(0)))
 		return -ENOMEM;
 	return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);

@@ -55,6 +55,12 @@ static int render_dispatch(struct sonde_render *r, const struct sonde_hdr *rec,
 		return 0;
 	}
 	sonde_tasks_update(r->tasks, rec);
+	if (c && r->opts.shown && !sonde_filter_match(r->opts.shown, rec)) {
+		rc = r->ops->hidden ? r->ops->hidden(r, c) : 0;
+		if (rc)
+			core->write_error = rc;
+		return rc;
+	}
 	if (!r->started) {
 		r->started = 1;
 		r->first_ts = rec->ts;
@@ -128,6 +134,11 @@ void sonde_render_set_origin(struct sonde_render *r, uint64_t ts)
 int sonde_render_flush(struct sonde_render *r)
 {
 	return sonde_calls_flush(((struct render_core *)r)->calls);
+}
+
+int sonde_render_advance(struct sonde_render *r, uint64_t t)
+{
+	return sonde_calls_advance(((struct render_core *)r)->calls, t);
 }
 
 int sonde_render_close(struct sonde_render *r)

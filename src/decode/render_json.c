@@ -175,19 +175,24 @@ static void json_base64(struct sonde_line *l, const uint8_t *p, size_t n)
 }
 
 /* ,"payload":[{...}, ...]: every piece of memory captured for the call,
- * entry before exit, by argument. */
+ * entry before exit, by argument (not the execve argv strings taken from
+ * the exec record: the trace holds those as unreadable). */
 static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 {
 	struct sonde_line *l = &r->line;
 	int hex = r->opts.payload == SONDE_PAYLOAD_HEX;
 	const char *name;
+	int first = 1;
 
 	sonde_line_printf(l, ",\"payload\":[");
 	for (unsigned int i = 0; i < c->npl; i++) {
 		const struct sonde_payload *p = &c->pl[i];
 		int unreadable = !!(p->flags & SONDE_PLF_UNREADABLE);
 
-		sonde_line_printf(l, "%s{\"arg\":%u", i ? "," : "", p->arg);
+		if (p->flags & SONDE_PLF_EXEC)
+			continue;
+		sonde_line_printf(l, "%s{\"arg\":%u", first ? "" : ",", p->arg);
+		first = 0;
 		name = sonde_render_sc_decoded(r, c->sc->nr)
 			       ? sonde_strace_arg_name(c->sc->nr, p->arg)
 			       : NULL;
@@ -215,6 +220,17 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 		sonde_line_printf(l, "\"}");
 	}
 	sonde_line_putc(l, ']');
+}
+
+/* -y: a call the filters hide still opens and closes descriptors. */
+static int json_hidden(struct sonde_render *r, const struct sonde_call *c)
+{
+	struct json_priv *p = r->priv;
+
+	if (!p->fdp)
+		return 0;
+	sonde_line_reset(&p->fdm);
+	return sonde_strace_fd_paths(p->fdp, c, &p->fdm);
 }
 
 /* A syscall with its captured memory: the raw fields, then what the
@@ -451,5 +467,6 @@ const struct sonde_renderer sonde_render_json = {
 	.open = json_open,
 	.record = json_record,
 	.call = json_call,
+	.hidden = json_hidden,
 	.close = json_close,
 };

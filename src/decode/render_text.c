@@ -35,6 +35,8 @@
 struct text_priv {
 	struct sonde_strace_opts so; /* the decoders' options: -s, -v, -X, -x */
 	struct sonde_line ret;	     /* the decoded return value */
+	struct sonde_strace *fdp;    /* -y: descriptor tables, prints nothing */
+	struct sonde_line scratch;   /* -y: what an undecoded call names */
 };
 
 static int text_open(struct sonde_render *r)
@@ -49,6 +51,19 @@ static int text_open(struct sonde_render *r)
 	p->so.verbose = !!r->opts.verbose;
 	p->so.xlat = (uint8_t)r->opts.xlat;
 	p->so.xstr = (uint8_t)r->opts.xstr;
+	if (r->opts.fd_paths) {
+		struct sonde_strace_opts yo;
+
+		sonde_strace_opts_init(&yo);
+		yo.decode_fds = (uint8_t)r->opts.fd_paths; /* -yy: socket endpoints */
+		/* Links resolve on this file system only for a trace made here. */
+		yo.resolve_links = !r->meta || sonde_meta_this_host(r->meta);
+		p->fdp = sonde_strace_new(&yo, NULL);
+		if (!p->fdp) {
+			free(p);
+			return -ENOMEM;
+		}
+	}
 	r->priv = p;
 	return 0;
 }
@@ -58,6 +73,8 @@ static int text_close(struct sonde_render *r)
 	struct text_priv *p = r->priv;
 
 	sonde_line_free(&p->ret);
+	sonde_line_free(&p->scratch);
+	sonde_strace_free(p->fdp);
 	free(p);
 	r->priv = NULL;
 	return 0;
@@ -171,11 +188,19 @@ static int text_call(struct sonde_render *r, const struct sonde_call *c)
 	struct text_priv *p = r->priv;
 	struct sonde_line *l = &r->line;
 
-	if (r->opts.raw || !sonde_render_sc_decoded(r, e->nr))
+	if (r->opts.raw || !sonde_render_sc_decoded(r, e->nr)) {
+		/* -y: the tables follow every call, shown decoded or not. */
+		sonde_line_reset(&p->scratch);
+		if (p->fdp && sonde_strace_fd_paths(p->fdp, c, &p->scratch))
+			l->oom = 1;
 		return text_syscall(r, &e->hdr);
+	}
 	text_prefix(r, &e->hdr);
 	sonde_line_reset(&p->ret);
-	sonde_strace_text(&p->so, c, l, &p->ret);
+	if (p->fdp)
+		sonde_strace_text_fds(p->fdp, &p->so, c, l, &p->ret);
+	else
+		sonde_strace_text(&p->so, c, l, &p->ret);
 	if (p->ret.oom)
 		l->oom = 1;
 	if (e->hdr.flags & SONDE_SC_UNFINISHED) {
@@ -190,6 +215,17 @@ static int text_call(struct sonde_render *r, const struct sonde_call *c)
 	if (!(e->hdr.flags & SONDE_SC_NORETURN))
 		text_dur(r, e->dur);
 	return text_emit_call(r, &e->hdr);
+}
+
+/* -y: a call the filters hide still opens and closes descriptors. */
+static int text_hidden(struct sonde_render *r, const struct sonde_call *c)
+{
+	struct text_priv *p = r->priv;
+
+	if (!p->fdp)
+		return 0;
+	sonde_line_reset(&p->scratch);
+	return sonde_strace_fd_paths(p->fdp, c, &p->scratch);
 }
 
 static void text_comm(struct sonde_line *l, const char *comm)
@@ -379,6 +415,12 @@ static int (*const text_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 
 static int text_record(struct sonde_render *r, const struct sonde_hdr *rec)
 {
+	struct text_priv *p = r->priv;
+
+	/* -y: forks share or copy tables, exits drop them, proc records
+	 * say what a process held when recording began. */
+	if (p->fdp)
+		sonde_strace_record(p->fdp, rec);
 	return text_by_type[rec->type](r, rec);
 }
 
@@ -388,5 +430,6 @@ const struct sonde_renderer sonde_render_text = {
 	.open = text_open,
 	.record = text_record,
 	.call = text_call,
+	.hidden = text_hidden,
 	.close = text_close,
 };

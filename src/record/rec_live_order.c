@@ -21,12 +21,19 @@
  * ring, which the trace reports itself) once a later syscall or the exit
  * of its thread is released: both were written after the missing record
  * would have been, so it can no longer come.
+ *
+ * One call changes tid on the way: a thread other than the leader that
+ * execs becomes the leader, so its execve's entry payloads carry the
+ * thread's tid and the syscall record the leader's (same process, same
+ * entry time); that record takes them along too.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "record/rec_live_order.h"
+#include <sonde/payload.h>
 
 struct lrec {
 	struct lrec *next; /* in a pending list */
@@ -243,6 +250,35 @@ static void pending_take(struct live_order *o, struct tid_ent *e, uint64_t ts, i
 		tid_del(o, e);
 }
 
+/* pl is an entry payload of call, an execve made by a thread that became
+ * the leader (see above). */
+static int exec_payload_of(const struct sonde_hdr *call, const struct sonde_hdr *pl)
+{
+	const struct sonde_ev_syscall *sc = (const void *)call;
+	const struct sonde_ev_payload *p = (const void *)pl;
+
+	return call->type == SONDE_REC_SYSCALL && call->size >= sizeof(*sc) &&
+	       pl->type == SONDE_REC_PAYLOAD && pl->size >= sizeof(*p) &&
+	       (sc->nr == __NR_execve || sc->nr == __NR_execveat) && sc->nr == p->nr &&
+	       call->tid == call->pid && pl->pid == call->pid && pl->tid != call->tid &&
+	       pl->ts == call->ts;
+}
+
+/* The pending payloads of such an execve, back into the heap. */
+static void pending_take_exec(struct live_order *o, const struct sonde_hdr *h)
+{
+	uint32_t tid = 0;
+
+	for (size_t i = 0; i < o->tcap && !tid; i++)
+		for (const struct lrec *r = o->tids[i].tid ? o->tids[i].pending : NULL; r; r = r->next)
+			if (exec_payload_of(h, lrec_hdr(r))) {
+				tid = o->tids[i].tid;
+				break;
+			}
+	if (tid)
+		pending_take(o, tid_find(o, tid), h->ts, 1);
+}
+
 /* --- adding and releasing ----------------------------------------------- */
 
 int order_add(struct live_order *o, const struct sonde_hdr *h)
@@ -260,6 +296,8 @@ int order_add(struct live_order *o, const struct sonde_hdr *h)
 	}
 	if (h->type == SONDE_REC_SYSCALL && (e = tid_find(o, h->tid)))
 		pending_take(o, e, h->ts, 1);
+	if (h->type == SONDE_REC_SYSCALL && h->tid == h->pid)
+		pending_take_exec(o, h);
 	return 0;
 }
 
@@ -296,12 +334,13 @@ static void group_pop(struct live_order *o)
 	}
 }
 
-static int group_has_call(const struct live_order *o, uint32_t tid)
+static int group_has_call(const struct live_order *o, const struct sonde_hdr *pl)
 {
 	for (size_t i = 0; i < o->ngrp; i++) {
 		const struct sonde_hdr *h = o->grp[i] ? lrec_hdr(o->grp[i]) : NULL;
 
-		if (h && h->type == SONDE_REC_SYSCALL && h->tid == tid)
+		if (h && h->type == SONDE_REC_SYSCALL &&
+		    (h->tid == pl->tid || exec_payload_of(h, pl)))
 			return 1;
 	}
 	return 0;
@@ -313,7 +352,7 @@ static int group_defer(struct live_order *o, struct lrec *r)
 	const struct sonde_hdr *h = lrec_hdr(r);
 	struct tid_ent *e;
 
-	if (h->type != SONDE_REC_PAYLOAD || group_has_call(o, h->tid))
+	if (h->type != SONDE_REC_PAYLOAD || group_has_call(o, h))
 		return 0;
 	e = tid_get(o, h->tid);
 	if (!e)

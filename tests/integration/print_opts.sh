@@ -46,6 +46,33 @@ check "print_opts: print -X raw: numbers" \
 $SONDE print -x -e trace=write "$T" > "$TMP/x.txt"
 check "print_opts: print -x: a string with non-ASCII bytes in hex" \
 	grep -qE '^\[pid +[0-9]+\] write\(1, "\\x61\\x62\\x63\\x01\\x02", 5\) += 5 <' "$TMP/x.txt"
+# -y/-yy in print's text: the descriptors strace -y shows, from the same
+# tables as print --strace -y (every decoded call the same, once the
+# line formats are set aside: prefix, duration, split halves, order).
+$SONDE print -y -e trace=read "$T" > "$TMP/ty.txt"
+check "print_opts: print -y: a read's descriptor has the path its hidden open gave" \
+	grep -qE "^\[pid +[0-9]+\] read\(3<$TMP/bin.dat>, \"abc\\\\1\\\\2\", [0-9]+\) += 5 <" "$TMP/ty.txt"
+$SONDE print -yy --no-dur "$T" > "$TMP/tyy.txt"
+check "print_opts: print -yy: openat returns 3</etc/hostname>" \
+	grep -qE '^\[pid +[0-9]+\] openat\(AT_FDCWD<[^>]*>, "/etc/hostname", O_RDONLY\) += 3</etc/hostname>$' "$TMP/tyy.txt"
+check "print_opts: print -yy: the shell's pipe named by its inode" \
+	grep -qE '^\[pid +[0-9]+\] pipe2?\(\[3<pipe:\[[0-9]+\]>, 4<pipe:\[[0-9]+\]>\]' "$TMP/tyy.txt"
+sed -nE 's/^\[pid +([0-9]+)\] ([a-z_0-9]+\(.*)$/\1 \2/p' "$TMP/tyy.txt" | sed -E 's/ += / = /' | sort > "$TMP/tyy.calls"
+$SONDE print --strace -yy "$T" > "$TMP/syy.txt"
+strace_joined "$TMP/syy.txt" | grep -vE '^[0-9]+ (\+\+\+|---) ' | sort > "$TMP/syy.calls"
+check "print_opts: print -yy shows every call as print --strace -yy" \
+	cmp -s "$TMP/tyy.calls" "$TMP/syy.calls"
+# JSON too: the calls -e trace= hides still name descriptors.
+$SONDE print --json -y -e trace=read "$T" > "$TMP/jy.json"
+check "print_opts: print --json -y -e trace=read: the read's fd_paths from its hidden open" \
+	grep -qF "\"fd_paths\":{\"3\":\"$TMP/bin.dat\"}" "$TMP/jy.json"
+(cd "$TMP" && $SONDE strace -f --json -y -e trace=read -o "$TMP/ljy.json" "${cmd[@]}" > /dev/null)
+check "print_opts: sonde strace --json -y -e trace=read: the same, live" \
+	grep -qF "\"fd_paths\":{\"3\":\"$TMP/bin.dat\"}" "$TMP/ljy.json"
+$SONDE print --format=flight -y "$T" > /dev/null 2> "$TMP/e4"
+check "print_opts: print --format=flight -y is refused" \
+	bash -c "[ $? = 2 ] && grep -q -- '-y needs text, --strace or --json' '$TMP/e4'"
+
 # --- sonde strace --json: -s and -e trace= ------------------------------
 $SONDE strace -f --json -s 3 -e trace=read,write -o "$TMP/s.json" "${cmd[@]}" > /dev/null
 check "print_opts: sonde strace --json -s 3 -e trace=read,write" \

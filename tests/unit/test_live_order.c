@@ -301,6 +301,67 @@ TEST(no_sink_no_thread)
 	rec_live_free(NULL);
 }
 
+/* An execve by thread 11 of process 10: its entry payload carries tid 11,
+ * the syscall record (written once the thread became the leader) tid 10.
+ * The record takes the payload along, whether it comes within the window
+ * or after the payload had to wait. */
+static void add_exec(struct live_order *lo, struct out *o, uint16_t type, uint32_t tid,
+		     uint16_t nr, uint64_t ts)
+{
+	union {
+		struct sonde_ev_syscall sc;
+		struct sonde_ev_payload pl;
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	u.sc.hdr.type = type;
+	u.sc.hdr.tid = tid;
+	u.sc.hdr.pid = 10;
+	u.sc.hdr.ts = ts;
+	u.sc.hdr.size = type == SC ? sizeof(u.sc) : sizeof(u.pl);
+	if (type == SC)
+		u.sc.nr = nr;
+	else
+		u.pl.nr = nr;
+	o->bytes += u.sc.hdr.size;
+	CHECK_EQ_INT(order_add(lo, &u.sc.hdr), 0);
+}
+
+TEST(exec_by_a_thread_keeps_its_payload)
+{
+	static struct out o;
+	struct live_order lo;
+
+	memset(&o, 0, sizeof(o));
+	order_init(&lo, deliver, freed, &o);
+	add_exec(&lo, &o, PL, 11, 59, 5);
+	add_exec(&lo, &o, SC, 10, 59, 5);
+	CHECK_EQ_INT(order_release(&lo, 100), 2);
+	CHECK_EQ_INT(o.r[0].type, PL);
+	CHECK_EQ_INT(o.r[1].type, SC);
+	CHECK_EQ_INT(lo.ntids, 0);
+
+	add_exec(&lo, &o, PL, 11, 59, 200); /* the call blocks past the window */
+	CHECK_EQ_INT(order_release(&lo, 300), 0);
+	CHECK_EQ_INT(lo.ntids, 1);
+	add_exec(&lo, &o, SC, 10, 59, 200);
+	CHECK_EQ_INT(order_release(&lo, 400), 2);
+	CHECK_EQ_INT(o.r[2].type, PL);
+	CHECK_EQ_INT(o.r[2].tid, 11);
+	CHECK_EQ_INT(o.r[3].type, SC);
+	CHECK_EQ_INT(lo.orphans, 0);
+	CHECK_EQ_INT(lo.ntids, 0);
+
+	/* Another call of the leader does not take a thread's payload. */
+	add_exec(&lo, &o, PL, 12, 0, 500);
+	add_exec(&lo, &o, SC, 10, 0, 500);
+	CHECK_EQ_INT(order_release(&lo, 600), 1);
+	CHECK_EQ_INT(lo.ntids, 1);
+	order_drop_pending(&lo);
+	CHECK_EQ_INT(o.bytes, 0);
+	order_free(&lo);
+}
+
 int main(void)
 {
 	RUN(time_order_across_releases);
@@ -311,5 +372,6 @@ int main(void)
 	RUN(queue_bound_sheds_and_marks);
 	RUN(queue_failed_output);
 	RUN(no_sink_no_thread);
+	RUN(exec_by_a_thread_keeps_its_payload);
 	return check_any_failed_ ? 1 : 0;
 }

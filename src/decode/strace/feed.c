@@ -6,18 +6,23 @@
  * entry and exit ran on different CPUs). Records are therefore held while
  * their timestamp is the current one, then the group is rendered: chunks
  * of each payload reassembled, payloads handed to the call of their tid.
+ * A group with a successful execve also waits for the exec record of the
+ * call (execargv.h), which may come after other records: those wait too.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/feed.h"
+#include "decode/strace/execargv.h"
 #include <sonde/payload.h>
 
 struct pl_build {
 	struct sonde_payload p;
-	uint32_t tid;
+	uint32_t tid, pid;
+	uint16_t nr;
 	uint8_t *buf;
 	uint32_t size; /* bytes allocated at buf */
 };
@@ -27,17 +32,22 @@ void feed_init(struct feed *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static void group_clear(struct feed *f)
+static void recs_free(void **v, size_t n)
 {
-	for (size_t i = 0; i < f->nrec; i++)
-		free(f->recs[i]);
-	f->nrec = 0;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
 }
 
 void feed_free(struct feed *f)
 {
-	group_clear(f);
+	recs_free(f->recs, f->nrec);
 	free(f->recs);
+	recs_free(f->held, f->nheld);
+	free(f->held);
+	recs_free(f->later, f->nlater);
+	free(f->later);
+	for (unsigned int i = 0; i < FEED_EXECS; i++)
+		free(f->execs[i]);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -55,6 +65,8 @@ static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 	if (*n >= cap)
 		return NULL;
 	v[*n].tid = r->hdr.tid;
+	v[*n].pid = r->hdr.pid;
+	v[*n].nr = r->nr;
 	/* Never NULL, even for an empty string: decoders may memchr it. */
 	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
 	if (!v[*n].buf)
@@ -129,11 +141,71 @@ static int pl_valid(const struct sonde_hdr *h)
 	       r->captured <= SONDE_SNAPLEN_MAX;
 }
 
-static int group_render(struct feed *f, const struct feed_sink *k)
+/* The exec record the call produced, among the latest ones. */
+static const struct sonde_hdr *exec_find(const struct feed *f, const struct sonde_ev_syscall *sc)
+{
+	for (unsigned int i = 0; i < FEED_EXECS; i++)
+		if (f->execs[i] && execargv_match(sc, f->execs[i]))
+			return f->execs[i];
+	return NULL;
+}
+
+/*
+ * Hands c to the sink, with the argv strings of a successful execve the
+ * trace could not read taken from its exec record: those payloads go
+ * first, so that lookups find them before the unreadable markers.
+ */
+static int call_emit(const struct feed *f, const struct feed_sink *k, struct sonde_call *c)
+{
+	const struct sonde_hdr *ex = execargv_wanted(c->sc) ? exec_find(f, c->sc) : NULL;
+	const struct sonde_ev_exec *e = (const void *)ex;
+	struct sonde_payload *v;
+	unsigned int n, cap;
+	int rc;
+
+	if (!ex || !e->argc)
+		return k->call(k->ctx, c);
+	/* At most one string per byte of the record's argv. */
+	cap = e->argc < SONDE_EXEC_DATA_MAX ? e->argc : SONDE_EXEC_DATA_MAX;
+	v = malloc(((size_t)cap + c->npl) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = execargv_fill(c, ex, v, cap);
+	if (c->npl)
+		memcpy(v + n, c->pl, c->npl * sizeof(*v));
+	c->pl = v;
+	c->npl += n;
+	rc = k->call(k->ctx, c);
+	free(v);
+	return rc;
+}
+
+/*
+ * A thread other than the leader that execs becomes the leader: its
+ * execve's payloads, read at entry, carry the thread's tid, the syscall
+ * record written at exit the leader's (same process, same entry time).
+ * b is such a payload of c when no call of the group has b's tid.
+ */
+static int exec_leader_payload(void **recs, size_t nrec, const struct pl_build *b,
+			       const struct sonde_ev_syscall *sc)
+{
+	if ((sc->nr != __NR_execve && sc->nr != __NR_execveat) || b->nr != sc->nr ||
+	    b->pid != sc->hdr.pid || sc->hdr.tid != sc->hdr.pid)
+		return 0;
+	for (size_t i = 0; i < nrec; i++) {
+		const struct sonde_hdr *h = recs[i];
+
+		if (h->type == SONDE_REC_SYSCALL && h->tid == b->tid)
+			return 0;
+	}
+	return 1;
+}
+
+static int group_render(struct feed *f, void **recs, size_t nrec, const struct feed_sink *k)
 {
 	/* A group has at most one payload per record: sized to it, not to the
 	 * cap (two 512-entry callocs per call were a tenth of live printing). */
-	size_t cap = f->nrec < GROUP_PAYLOADS ? f->nrec : GROUP_PAYLOADS;
+	size_t cap = nrec < GROUP_PAYLOADS ? nrec : GROUP_PAYLOADS;
 	struct pl_build *pls = calloc(cap, sizeof(*pls));
 	struct sonde_payload *mine = calloc(cap, sizeof(*mine));
 	size_t npl = 0;
@@ -143,8 +215,8 @@ static int group_render(struct feed *f, const struct feed_sink *k)
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < f->nrec; i++) {
-		const struct sonde_ev_payload *r = (const void *)f->recs[i];
+	for (size_t i = 0; i < nrec; i++) {
+		const struct sonde_ev_payload *r = (const void *)recs[i];
 		struct pl_build *b;
 
 		if (!pl_valid(&r->hdr))
@@ -153,8 +225,8 @@ static int group_render(struct feed *f, const struct feed_sink *k)
 		if (b)
 			pl_add_chunk(b, r);
 	}
-	for (size_t i = 0; i < f->nrec; i++) {
-		const struct sonde_hdr *h = f->recs[i];
+	for (size_t i = 0; i < nrec; i++) {
+		const struct sonde_hdr *h = recs[i];
 		struct sonde_call c = { 0 };
 		int e;
 
@@ -170,9 +242,9 @@ static int group_render(struct feed *f, const struct feed_sink *k)
 		c.sc = (const void *)h;
 		c.pl = mine;
 		for (size_t k = 0; k < npl; k++)
-			if (pls[k].tid == h->tid)
+			if (pls[k].tid == h->tid || exec_leader_payload(recs, nrec, &pls[k], c.sc))
 				mine[c.npl++] = pls[k].p;
-		e = k->call(k->ctx, &c);
+		e = call_emit(f, k, &c);
 		if (e && !rc)
 			rc = e;
 	}
@@ -181,38 +253,190 @@ out:
 		free(pls[k].buf);
 	free(pls);
 	free(mine);
-	group_clear(f);
+	recs_free(recs, nrec);
 	return rc;
 }
 
-int feed_record(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec)
+static int list_add(void ***v, size_t *n, size_t *cap, const struct sonde_hdr *rec)
 {
-	int rc = 0;
 	void *copy;
 
-	if (f->nrec && rec->ts != f->ts)
-		rc = group_render(f, k);
-	if (f->nrec == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 64;
-		void **n = realloc(f->recs, cap * sizeof(*n));
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		void **nv = realloc(*v, c * sizeof(*nv));
 
-		if (!n)
+		if (!nv)
 			return -ENOMEM;
-		f->recs = n;
-		f->cap = cap;
+		*v = nv;
+		*cap = c;
 	}
 	copy = malloc(rec->size);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, rec, rec->size);
-	f->recs[f->nrec++] = copy;
+	(*v)[(*n)++] = copy;
+	return 0;
+}
+
+/* Keeps a copy of an exec record (the oldest goes), once. */
+static int exec_keep(struct feed *f, const struct sonde_hdr *rec)
+{
+	unsigned int slot = f->nexec % FEED_EXECS;
+	void *copy;
+
+	for (unsigned int i = 0; i < FEED_EXECS; i++) {
+		const struct sonde_hdr *h = f->execs[i];
+
+		if (h && h->ts == rec->ts && h->tid == rec->tid)
+			return 0;
+	}
+	copy = malloc(rec->size);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, rec, rec->size);
+	free(f->execs[slot]);
+	f->execs[slot] = copy;
+	f->nexec++;
+	return 0;
+}
+
+/* Every successful execve of the held group has its exec record. */
+static int hold_complete(const struct feed *f)
+{
+	for (size_t i = 0; i < f->nheld; i++) {
+		const struct sonde_ev_syscall *sc = f->held[i];
+
+		if (sc->hdr.type == SONDE_REC_SYSCALL && sc->hdr.size >= sizeof(*sc) &&
+		    execargv_wanted(sc) && !exec_find(f, sc))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The current group is complete: rendered, or held when it has a
+ * successful execve whose exec record has not come yet.
+ */
+static int group_done(struct feed *f, const struct feed_sink *k)
+{
+	void **recs = f->recs;
+	size_t n = f->nrec;
+	uint64_t until = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sonde_ev_syscall *sc = recs[i];
+		uint64_t end;
+
+		if (sc->hdr.type != SONDE_REC_SYSCALL || sc->hdr.size < sizeof(*sc) ||
+		    !execargv_wanted(sc) || exec_find(f, sc))
+			continue;
+		end = sc->dur > UINT64_MAX - sc->hdr.ts ? UINT64_MAX : sc->hdr.ts + sc->dur;
+		until = end > until ? end : until;
+	}
+	f->nrec = 0;
+	if (!until)
+		return group_render(f, recs, n, k);
+	/* The group's array becomes the held one; the next group gets a new. */
+	f->held = recs;
+	f->nheld = n;
+	f->from = f->ts;
+	f->until = until;
+	f->recs = NULL;
+	f->cap = 0;
+	return 0;
+}
+
+static int feed_in(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec);
+
+/* Renders the held group, then takes the records that waited behind it
+ * again, in order (one of them may start another wait). */
+static int hold_release(struct feed *f, const struct feed_sink *k)
+{
+	void **later = f->later, **grp = f->held;
+	size_t nlater = f->nlater, ngrp = f->nheld;
+	int rc, e;
+
+	f->held = NULL;
+	f->nheld = 0;
+	f->later = NULL;
+	f->nlater = f->caplater = 0;
+	f->later_bytes = 0;
+	rc = group_render(f, grp, ngrp, k);
+	free(grp);
+	for (size_t i = 0; i < nlater; i++) {
+		e = feed_in(f, k, later[i]);
+		rc = rc ? rc : e;
+	}
+	recs_free(later, nlater);
+	free(later);
+	return rc;
+}
+
+static int feed_in(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec)
+{
+	int rc = 0, e;
+
+	while (f->held) {
+		/* A call of a damaged file may claim to last for ever: what
+		 * waits behind it is bounded. */
+		if (rec->ts <= f->until && !hold_complete(f) &&
+		    f->later_bytes < FEED_HOLD_MAX_BYTES) {
+			f->later_bytes += rec->size;
+			return list_add(&f->later, &f->nlater, &f->caplater, rec);
+		}
+		e = hold_release(f, k);
+		rc = rc ? rc : e;
+	}
+	if (f->nrec && rec->ts != f->ts)
+		rc = group_done(f, k);
+	/* Held now: rec waits behind the group. */
+	if (f->held) {
+		f->later_bytes += rec->size;
+		e = list_add(&f->later, &f->nlater, &f->caplater, rec);
+		return e ? e : rc;
+	}
+	e = list_add(&f->recs, &f->nrec, &f->cap, rec);
+	if (e)
+		return e;
 	f->ts = rec->ts;
+	return rc;
+}
+
+int feed_record(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec)
+{
+	if (rec->type == SONDE_REC_EXEC && exec_keep(f, rec))
+		return -ENOMEM;
+	return feed_in(f, k, rec);
+}
+
+int feed_advance(struct feed *f, const struct feed_sink *k, uint64_t t)
+{
+	int rc = 0, e;
+
+	for (;;) {
+		if (f->held) {
+			/* Its exec record, if any, came before t. */
+			if (t != UINT64_MAX && t <= f->until && !hold_complete(f))
+				break;
+			e = hold_release(f, k);
+		} else if (f->nrec) {
+			e = group_done(f, k);
+		} else {
+			break;
+		}
+		rc = rc ? rc : e;
+	}
 	return rc;
 }
 
 int feed_flush(struct feed *f, const struct feed_sink *k)
 {
-	return f->nrec ? group_render(f, k) : 0;
+	return feed_advance(f, k, UINT64_MAX);
+}
+
+uint64_t feed_horizon(const struct feed *f, uint64_t t)
+{
+	return f->held && f->from < t ? f->from : t;
 }
 
 /* The grouping for other renderers (sonde_calls_*, strace.h). */
@@ -239,6 +463,11 @@ struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_ca
 int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec)
 {
 	return feed_record(&g->feed, &g->sink, rec);
+}
+
+int sonde_calls_advance(struct sonde_calls *g, uint64_t t)
+{
+	return feed_advance(&g->feed, &g->sink, t);
 }
 
 int sonde_calls_flush(struct sonde_calls *g)

@@ -7,10 +7,30 @@
 #include <stdint.h>
 #include <sonde/strace.h>
 
+/* Exec records kept for the execve calls that wait for theirs. */
+#define FEED_EXECS 8
+/* Most record bytes held behind a call waiting for its exec record. */
+#define FEED_HOLD_MAX_BYTES (64u << 20)
+
 struct feed {
 	void **recs; /* copies of the records of the current timestamp */
 	size_t nrec, cap;
 	uint64_t ts;
+	/*
+	 * A group with a successful execve waits for the exec record the
+	 * call produced (execargv.h), which comes after it in time order,
+	 * before its exit: records after the group queue in later until the
+	 * record came or time passed the call's exit.
+	 */
+	void **held; /* the group, NULL when none waits */
+	size_t nheld;
+	uint64_t from, until; /* the group's timestamp; latest exit of its execs */
+	void **later;
+	size_t nlater, caplater, later_bytes;
+	/* The latest exec records, for a call delivered after its exec
+	 * record (the live sink's late records), ring of copies. */
+	void *execs[FEED_EXECS];
+	unsigned int nexec;
 };
 
 void feed_init(struct feed *f);
@@ -24,6 +44,12 @@ struct feed_sink {
 };
 
 int feed_record(struct feed *f, const struct feed_sink *k, const struct sonde_hdr *rec);
+/* No record before t will come (UINT64_MAX: none at all): renders what
+ * that settles. */
+int feed_advance(struct feed *f, const struct feed_sink *k, uint64_t t);
 int feed_flush(struct feed *f, const struct feed_sink *k);
+/* t, or earlier when a held group has not reached the sink yet: how far
+ * the sink's output is complete. */
+uint64_t feed_horizon(const struct feed *f, uint64_t t);
 
 #endif

@@ -637,26 +637,60 @@ static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 	return 0;
 }
 
+/* Formats c with st's descriptor tables in o's style and applies the call
+ * to them: arguments before its effect, what it returns after. */
+static int track_format(struct sonde_strace *st, const struct sonde_strace_opts *o,
+			const struct sonde_call *c, struct strbuf *a, struct strbuf *r,
+			struct sonde_line *members)
+{
+	struct track_ctx tc = { st, c };
+
+	fdtab_thread(st->fds, c->sc->hdr.pid, c->sc->hdr.tid);
+	if (creates_fd_args(c->sc->nr)) {
+		track_fds(st, c);
+		st_format_args(a, o, c, st->fds, r, NULL, NULL, members);
+	} else {
+		st_format_args(a, o, c, st->fds, r, track_mid, &tc, members);
+	}
+	return a->oom || r->oom || (members && members->oom) ? -ENOMEM : 0;
+}
+
 int sonde_strace_fd_paths(struct sonde_strace *st, const struct sonde_call *c,
 			  struct sonde_line *members)
 {
-	struct track_ctx tc = { st, c };
 	struct strbuf a, r;
 	int e;
 
 	sb_init(&a);
 	sb_init(&r);
-	fdtab_thread(st->fds, c->sc->hdr.pid, c->sc->hdr.tid);
-	if (creates_fd_args(c->sc->nr)) {
-		track_fds(st, c);
-		st_format_args(&a, &st->o, c, st->fds, &r, NULL, NULL, members);
-	} else {
-		st_format_args(&a, &st->o, c, st->fds, &r, track_mid, &tc, members);
-	}
-	e = a.oom || r.oom || members->oom ? -ENOMEM : 0;
+	e = track_format(st, &st->o, c, &a, &r, members);
 	sb_free(&a);
 	sb_free(&r);
 	return e;
+}
+
+int sonde_strace_text_fds(struct sonde_strace *st, const struct sonde_strace_opts *o,
+			  const struct sonde_call *c, struct sonde_line *call,
+			  struct sonde_line *ret)
+{
+	struct sonde_strace_opts yo = *o;
+	struct strbuf a, r;
+	int e;
+
+	if (!sonde_strace_is_decoded(c->sc->nr))
+		return -ENOENT;
+	yo.decode_fds = st->o.decode_fds;
+	yo.resolve_links = st->o.resolve_links;
+	sb_init(&a);
+	sb_init(&r);
+	e = track_format(st, &yo, c, &a, &r, NULL);
+	if (e)
+		call->oom = 1;
+	sonde_line_printf(call, "%s", a.s ? a.s : "");
+	sonde_line_printf(ret, "%s", r.s ? r.s : "");
+	sb_free(&a);
+	sb_free(&r);
+	return 0;
 }
 
 int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
@@ -729,10 +763,11 @@ int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
 int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
 {
 	struct feed_sink k = { sink_call, sink_record, st };
-	int e = feed_flush(&st->feed, &k);
+	int e = feed_advance(&st->feed, &k, t);
 
+	/* Lines after a call the feed still holds wait for it. */
 	if (!e)
-		e = split_release(st, t);
+		e = split_release(st, feed_horizon(&st->feed, t));
 	if (!e && st->out && fflush(st->out))
 		e = -EIO;
 	return e;

@@ -273,7 +273,8 @@ extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_poll, x_epoll_events,
 	x_epoll_ctl, x_epoll_create, x_ioctl;
 
-/* structs.c: struct printers; phase chooses entry or exit memory. */
+/* structs.c, structs_proc.c: struct printers; phase chooses entry or exit
+ * memory. */
 typedef void (*st_struct_fn)(struct st *s, int phase, uint64_t addr);
 void ps_timespec(struct st *s, int phase, uint64_t addr);
 void ps_timeval(struct st *s, int phase, uint64_t addr);
@@ -304,6 +305,13 @@ void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len);
 void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size);
 void ps_epoll_event(struct st *s, const void *ev);
 void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec);
+/* Members of structs: "name=" and the number (JSON "name":N). */
+void pr_u32_field(struct st *s, const char *name, uint32_t v);
+void pr_ulong_field(struct st *s, const char *name, uint64_t v);
+void pr_long_field(struct st *s, const char *name, int64_t v);
+/* {tv_sec=1, tv_usec=2} of a struct timeval. */
+struct timeval;
+void pr_tv_fields(struct st *s, const struct timeval *tv);
 /* A device number: makedev(0x8, 0x1), JSON {"major":8,"minor":1}. */
 void pr_dev(struct st *s, unsigned int maj, unsigned int min);
 

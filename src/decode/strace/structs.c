@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Struct printers for the x86-64 ABI: time, stat/statx/statfs, resource
- * limits and usage, utsname, sysinfo, wait status, siginfo... Each takes
+ * Struct printers for the x86-64 ABI: time, stat/statx/statfs, open_how,
+ * pointers to one number; those of process state (resource limits and
+ * usage, utsname, sysinfo, wait status, siginfo...) are in
+ * structs_proc.c. Each takes
  * the phase (entry or exit memory) and the user address and prints NULL,
  * the address (memory not captured or unreadable), or the decoded struct
  * in strace's field syntax; -v switches from the abridged "..." forms to
@@ -9,18 +11,12 @@
  * names (-v is always on there).
  */
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
-#include <sys/times.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #include "decode/strace/strace_int.h"
@@ -58,7 +54,7 @@ static void pr_ts_fields(struct st *s, int64_t sec, int64_t nsec)
 	pr_time_pair(s, "tv_nsec", sec, nsec);
 }
 
-static void pr_tv_fields(struct st *s, const struct timeval *tv)
+void pr_tv_fields(struct st *s, const struct timeval *tv)
 {
 	pr_time_pair(s, "tv_usec", tv->tv_sec, tv->tv_usec);
 }
@@ -240,7 +236,7 @@ static void pr_statx_ts(struct st *s, const char *name,
 	pr_time_t_comment(s, t->tv_sec, t->tv_nsec);
 }
 
-static void pr_u32_field(struct st *s, const char *name, uint32_t v)
+void pr_u32_field(struct st *s, const char *name, uint32_t v)
 {
 	st_field(s, name);
 	pr_uint(s, v);
@@ -298,13 +294,13 @@ void ps_statx(struct st *s, int phase, uint64_t addr)
 	st_obj_end(s);
 }
 
-static void pr_ulong_field(struct st *s, const char *name, uint64_t v)
+void pr_ulong_field(struct st *s, const char *name, uint64_t v)
 {
 	st_field(s, name);
 	pr_ulong(s, v);
 }
 
-static void pr_long_field(struct st *s, const char *name, int64_t v)
+void pr_long_field(struct st *s, const char *name, int64_t v)
 {
 	st_field(s, name);
 	pr_long(s, (uint64_t)v);
@@ -341,139 +337,6 @@ void ps_statfs(struct st *s, int phase, uint64_t addr)
 	pr_long_field(s, "f_frsize", b.f_frsize);
 	st_field(s, "f_flags");
 	pr_flags(s, &x_statfs_flags, (uint64_t)b.f_flags, "ST_???");
-	st_obj_end(s);
-}
-
-/* 8192*1024: strace shows limits divisible by 1 KiB that way. */
-static void pr_rlim(struct st *s, uint64_t v, const char *inf)
-{
-	char num[24], sym[32];
-
-	if (s->j && v == UINT64_MAX) {
-		pr_sym(s, inf);
-		return;
-	}
-	if (s->j || (v != UINT64_MAX && (v <= 1024 || v % 1024))) {
-		pr_ulong(s, v);
-		return;
-	}
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
-	if (v == UINT64_MAX)
-		snprintf(sym, sizeof(sym), "%s", inf);
-	else
-		snprintf(sym, sizeof(sym), "%llu*1024", (unsigned long long)(v / 1024));
-	pr_symexpr(s, num, sym);
-}
-
-void ps_rlimit(struct st *s, int phase, uint64_t addr)
-{
-	uint64_t r[2];
-	const char *inf = s->sc->nr == 302 ? "RLIM64_INFINITY" : "RLIM_INFINITY";
-
-	if (!st_fetch(s, phase, addr, r, sizeof(r)))
-		return;
-	st_obj_begin(s);
-	st_field(s, "rlim_cur");
-	pr_rlim(s, r[0], inf);
-	st_field(s, "rlim_max");
-	pr_rlim(s, r[1], inf);
-	st_obj_end(s);
-}
-
-void ps_rusage(struct st *s, int phase, uint64_t addr)
-{
-	static const char *const names[] = { "ru_maxrss", "ru_ixrss",
-		"ru_idrss", "ru_isrss", "ru_minflt", "ru_majflt", "ru_nswap",
-		"ru_inblock", "ru_oublock", "ru_msgsnd", "ru_msgrcv",
-		"ru_nsignals", "ru_nvcsw", "ru_nivcsw" };
-	struct rusage r;
-	long v[14];
-
-	if (!st_fetch(s, phase, addr, &r, sizeof(r)))
-		return;
-	st_obj_begin(s);
-	st_field(s, "ru_utime");
-	pr_tv_fields(s, &r.ru_utime);
-	st_field(s, "ru_stime");
-	pr_tv_fields(s, &r.ru_stime);
-	if (!s->opt->verbose) {
-		st_obj_end_cut(s);
-		return;
-	}
-	/* The 14 longs after the two timevals, in the kernel's order. */
-	memcpy(v, &r.ru_maxrss, sizeof(v));
-	for (size_t i = 0; i < 14; i++)
-		pr_long_field(s, names[i], v[i]);
-	st_obj_end(s);
-}
-
-static void pr_field_str(struct st *s, const char *name, const char *v,
-			 size_t max)
-{
-	st_field(s, name);
-	pr_quoted(s, (const uint8_t *)v, strnlen(v, max), 0, 0, 0);
-}
-
-void ps_utsname(struct st *s, int phase, uint64_t addr)
-{
-	struct utsname u;
-	size_t m = sizeof(u.sysname);
-
-	if (!st_fetch(s, phase, addr, &u, sizeof(u)))
-		return;
-	st_obj_begin(s);
-	pr_field_str(s, "sysname", u.sysname, m);
-	pr_field_str(s, "nodename", u.nodename, m);
-	if (!s->opt->verbose) {
-		st_obj_end_cut(s);
-		return;
-	}
-	pr_field_str(s, "release", u.release, m);
-	pr_field_str(s, "version", u.version, m);
-	pr_field_str(s, "machine", u.machine, m);
-	pr_field_str(s, "domainname", u.domainname, m);
-	st_obj_end(s);
-}
-
-void ps_sysinfo(struct st *s, int phase, uint64_t addr)
-{
-	struct sysinfo i;
-
-	if (!st_fetch(s, phase, addr, &i, sizeof(i)))
-		return;
-	st_obj_begin(s);
-	pr_long_field(s, "uptime", i.uptime);
-	st_field(s, "loads");
-	st_arr_begin(s);
-	for (int k = 0; k < 3; k++) {
-		st_elem(s);
-		pr_ulong(s, i.loads[k]);
-	}
-	st_arr_end(s);
-	pr_ulong_field(s, "totalram", i.totalram);
-	pr_ulong_field(s, "freeram", i.freeram);
-	pr_ulong_field(s, "sharedram", i.sharedram);
-	pr_ulong_field(s, "bufferram", i.bufferram);
-	pr_ulong_field(s, "totalswap", i.totalswap);
-	pr_ulong_field(s, "freeswap", i.freeswap);
-	pr_u32_field(s, "procs", i.procs);
-	pr_ulong_field(s, "totalhigh", i.totalhigh);
-	pr_ulong_field(s, "freehigh", i.freehigh);
-	pr_u32_field(s, "mem_unit", i.mem_unit);
-	st_obj_end(s);
-}
-
-void ps_tms(struct st *s, int phase, uint64_t addr)
-{
-	struct tms t;
-
-	if (!st_fetch(s, phase, addr, &t, sizeof(t)))
-		return;
-	st_obj_begin(s);
-	pr_long_field(s, "tms_utime", t.tms_utime);
-	pr_long_field(s, "tms_stime", t.tms_stime);
-	pr_long_field(s, "tms_cutime", t.tms_cutime);
-	pr_long_field(s, "tms_cstime", t.tms_cstime);
 	st_obj_end(s);
 }
 
@@ -540,22 +403,6 @@ void ps_fdpair(struct st *s, int phase, uint64_t addr)
 	st_arr_end(s);
 }
 
-void ps_sched_param(struct st *s, int phase, uint64_t addr)
-{
-	int v;
-
-	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
-		return;
-	if (!s->j) {
-		sb_printf(s->o, "[{sched_priority=%d}]", v);
-		return;
-	}
-	st_obj_begin(s);
-	st_field(s, "sched_priority");
-	pr_int(s, (uint64_t)v);
-	st_obj_end(s);
-}
-
 void ps_utimbuf(struct st *s, int phase, uint64_t addr)
 {
 	int64_t t[2];
@@ -582,200 +429,6 @@ void ps_timezone(struct st *s, int phase, uint64_t addr)
 	st_field(s, "tz_dsttime");
 	pr_int(s, (uint64_t)v[1]);
 	st_obj_end(s);
-}
-
-void ps_stack_t(struct st *s, int phase, uint64_t addr)
-{
-	stack_t ss;
-
-	if (!st_fetch(s, phase, addr, &ss, sizeof(ss)))
-		return;
-	st_obj_begin(s);
-	st_field(s, "ss_sp");
-	pr_addr(s, (uint64_t)(uintptr_t)ss.ss_sp);
-	st_field(s, "ss_flags");
-	if (ss.ss_flags == SS_ONSTACK)
-		pr_sym(s, "SS_ONSTACK");
-	else if (ss.ss_flags == SS_DISABLE)
-		pr_sym(s, "SS_DISABLE");
-	else
-		pr_hex(s, (unsigned)ss.ss_flags);
-	st_field(s, "ss_size");
-	pr_ulong(s, ss.ss_size);
-	st_obj_end(s);
-}
-
-/* A signal by name, or its number. */
-static void pr_signum(struct st *s, int sig)
-{
-	char buf[16];
-	const char *n = st_signame(sig, buf, sizeof(buf));
-
-	if (n)
-		pr_sym(s, n);
-	else
-		pr_int(s, (uint64_t)sig);
-}
-
-/* JSON: {"WEXITSTATUS":3}, {"WTERMSIG":"SIGKILL","WCOREDUMP":false}... */
-static void pr_status_json(struct st *s, int v)
-{
-	st_obj_begin(s);
-	if (WIFEXITED(v)) {
-		st_field(s, "WEXITSTATUS");
-		pr_int(s, (uint64_t)WEXITSTATUS(v));
-	} else if (WIFSIGNALED(v)) {
-		st_field(s, "WTERMSIG");
-		pr_signum(s, WTERMSIG(v));
-		st_field(s, "WCOREDUMP");
-		st_jbool(s, WCOREDUMP(v));
-	} else if (WIFSTOPPED(v)) {
-		st_field(s, "WSTOPSIG");
-		pr_signum(s, WSTOPSIG(v));
-	} else if (WIFCONTINUED(v)) {
-		st_field(s, "WIFCONTINUED");
-		st_jbool(s, 1);
-	} else {
-		st_field(s, "status");
-		pr_hex(s, (unsigned)v);
-	}
-	st_obj_end(s);
-}
-
-/* [{WIFEXITED(s) && WEXITSTATUS(s) == 3}] */
-static void pr_status(struct st *s, int v)
-{
-	if (s->j) {
-		pr_status_json(s, v);
-		return;
-	}
-	sb_puts(s->o, "[{");
-	if (WIFEXITED(v)) {
-		sb_printf(s->o, "WIFEXITED(s) && WEXITSTATUS(s) == %d", WEXITSTATUS(v));
-	} else if (WIFSIGNALED(v)) {
-		sb_puts(s->o, "WIFSIGNALED(s) && WTERMSIG(s) == ");
-		pr_signum(s, WTERMSIG(v));
-		if (WCOREDUMP(v))
-			sb_puts(s->o, " && WCOREDUMP(s)");
-	} else if (WIFSTOPPED(v)) {
-		sb_puts(s->o, "WIFSTOPPED(s) && WSTOPSIG(s) == ");
-		pr_signum(s, WSTOPSIG(v));
-	} else if (WIFCONTINUED(v)) {
-		sb_puts(s->o, "WIFCONTINUED(s)");
-	} else {
-		sb_printf(s->o, "%#x", (unsigned)v);
-	}
-	sb_puts(s->o, "}]");
-}
-
-void ps_wait_status(struct st *s, int phase, uint64_t addr)
-{
-	int v;
-
-	if (st_fetch(s, phase, addr, &v, sizeof(v)))
-		pr_status(s, v);
-}
-
-static const char *si_code_name(int signo, int code)
-{
-	static const char *const cld[] = { NULL, "CLD_EXITED", "CLD_KILLED",
-		"CLD_DUMPED", "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED" };
-	static const char *const segv[] = { NULL, "SEGV_MAPERR", "SEGV_ACCERR" };
-
-	switch (code) {
-	case SI_USER: return "SI_USER";
-	case SI_KERNEL: return "SI_KERNEL";
-	case SI_QUEUE: return "SI_QUEUE";
-	case SI_TIMER: return "SI_TIMER";
-	case SI_MESGQ: return "SI_MESGQ";
-	case SI_ASYNCIO: return "SI_ASYNCIO";
-	case SI_SIGIO: return "SI_SIGIO";
-	case SI_TKILL: return "SI_TKILL";
-	}
-	if (signo == SIGCHLD && code > 0 && code <= 6)
-		return cld[code];
-	if (signo == SIGSEGV && code > 0 && code <= 2)
-		return segv[code];
-	return NULL;
-}
-
-static void pr_int_field(struct st *s, const char *name, int v)
-{
-	st_field(s, name);
-	pr_int(s, (uint64_t)v);
-}
-
-void ps_siginfo(struct st *s, int phase, uint64_t addr)
-{
-	siginfo_t si;
-	const char *c;
-
-	if (!st_fetch(s, phase, addr, &si, sizeof(si)))
-		return;
-	c = si_code_name(si.si_signo, si.si_code);
-	st_obj_begin(s);
-	if (!si.si_signo) {
-		st_obj_end(s);
-		return;
-	}
-	st_field(s, "si_signo");
-	pr_signum(s, si.si_signo);
-	st_field(s, "si_code");
-	if (c)
-		pr_sym(s, c);
-	else
-		pr_int(s, (uint64_t)si.si_code);
-	if (si.si_signo == SIGCHLD && si.si_code > 0) {
-		pr_int_field(s, "si_pid", si.si_pid);
-		pr_u32_field(s, "si_uid", si.si_uid);
-		st_field(s, "si_status");
-		if (si.si_code == CLD_EXITED)
-			pr_int(s, (uint64_t)si.si_status);
-		else
-			pr_sig(s, (uint64_t)si.si_status);
-		pr_long_field(s, "si_utime", (long)si.si_utime);
-		pr_long_field(s, "si_stime", (long)si.si_stime);
-		st_obj_end(s);
-		return;
-	}
-	if ((si.si_signo == SIGSEGV || si.si_signo == SIGBUS ||
-	     si.si_signo == SIGILL || si.si_signo == SIGFPE) && si.si_code > 0) {
-		st_field(s, "si_addr");
-		pr_addr(s, (uint64_t)(uintptr_t)si.si_addr);
-		st_obj_end(s);
-		return;
-	}
-	pr_int_field(s, "si_pid", si.si_pid);
-	pr_u32_field(s, "si_uid", si.si_uid);
-	if (si.si_code == SI_QUEUE || si.si_code == SI_TIMER) {
-		pr_int_field(s, "si_int", si.si_int);
-		st_field(s, "si_ptr");
-		pr_addr(s, (uint64_t)(uintptr_t)si.si_ptr);
-	}
-	st_obj_end(s);
-}
-
-/* [0 1]: the CPUs in a cpu_set_t of len bytes (JSON [0,1]). */
-void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len)
-{
-	uint8_t b[128];
-	size_t n;
-	int first = 1;
-
-	n = len < sizeof(b) ? (size_t)len : sizeof(b);
-	if (!st_fetch(s, phase, addr, b, n))
-		return;
-	st_arr_begin(s);
-	for (size_t i = 0; i < n * 8; i++) {
-		if (!(b[i / 8] & (1u << (i % 8))))
-			continue;
-		if (s->j)
-			st_juint(s, i);
-		else
-			sb_printf(s->o, first ? "%zu" : " %zu", i);
-		first = 0;
-	}
-	st_arr_end(s);
 }
 
 void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size)

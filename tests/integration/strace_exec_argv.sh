@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# execve argv strings that were not resident when the call entered (a
+# string literal of a freshly forked child: fork does not copy the page
+# tables of file-backed mappings) print as strace prints them, taken from
+# the exec record the call produced: rec_seq's child execs rec_child with
+# such strings. Compared with Debian's strace -f, live (sonde strace) and
+# from a trace file (print --strace, print, print --json).
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v strace > /dev/null || { notok "strace_exec_argv: Debian's strace is not installed"; exit 1; }
+
+# execve lines of a strace -f -o log, pids and the envp address left out.
+execs() {
+	strace_joined "$1" | sed -nE 's/^[0-9]+ (execve\(.*)$/\1/p' |
+		sed -E 's/\], 0x[0-9a-f]+ \/\* [0-9]+ vars \*\/\)/], ENVP)/'
+}
+
+strace -f -o "$TMP/ref" "$FIX/rec_seq" "$TMP/facts" > /dev/null
+$SONDE strace -f -o "$TMP/out" "$FIX/rec_seq" "$TMP/facts" > /dev/null
+ref=$(execs "$TMP/ref")
+out=$(execs "$TMP/out")
+check "strace_exec_argv: strace shows rec_child's argv strings" \
+	grep -qF '"rec_child", "hello", "world"' <<<"$ref"
+check "strace_exec_argv: strace -f shows 2 execve lines" [ "$(grep -c . <<<"$ref")" = 2 ]
+if [ "$ref" = "$out" ]; then
+	ok "strace_exec_argv: sonde strace -f execve lines as strace's"
+else
+	notok "strace_exec_argv: execve lines differ: strace '$ref', sonde '$out'"
+fi
+
+$SONDE record -o "$TMP/t.sonde" -- "$FIX/rec_seq" "$TMP/facts" > /dev/null 2>&1
+# The reproducer reproduces: the trace holds the strings as unreadable.
+$SONDE print --json --payload=hex "$TMP/t.sonde" > "$TMP/j"
+python3 - "$TMP/j" > "$TMP/jcheck" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get("name") != "execve" or "rec_child" not in o["argv"]["pathname"]:
+        continue
+    unread = [p for p in o["payload"] if p["name"] == "argv" and p["unreadable"]]
+    print("unreadable", len(unread))
+    print("argv", o["argv"]["argv"])
+    print("from_exec", o.get("result", {}).get("argv_from_exec"))
+PY
+check "strace_exec_argv: the trace holds rec_child's argv strings as unreadable" \
+	grep -qx "unreadable 3" "$TMP/jcheck"
+check "strace_exec_argv: print --json argv has the strings" \
+	grep -qxF "argv ['rec_child', 'hello', 'world']" "$TMP/jcheck"
+check "strace_exec_argv: print --json says they came from the exec record" \
+	grep -qxF "from_exec [0, 1, 2]" "$TMP/jcheck"
+$SONDE print --strace "$TMP/t.sonde" > "$TMP/pstrace"
+if [ "$(execs "$TMP/pstrace")" = "$ref" ]; then
+	ok "strace_exec_argv: print --strace execve lines as strace's"
+else
+	notok "strace_exec_argv: print --strace: '$(execs "$TMP/pstrace")', strace '$ref'"
+fi
+check "strace_exec_argv: print text shows the strings" \
+	grep -qF 'rec_child", ["rec_child", "hello", "world"], 0x' <($SONDE print "$TMP/t.sonde")
+
+# An execve by a thread other than the leader: its arguments, read at
+# entry under the thread's tid, belong to the call the leader's tid ends
+# (live and from the trace file).
+py='import os, threading
+t = threading.Thread(target=lambda: os.execv("/bin/true", ["true", "x"]))
+t.start(); t.join()'
+$SONDE strace -f -e trace=execve -o "$TMP/th" --trace-file "$TMP/th.sonde" python3 -c "$py"
+check "strace_exec_argv: execve by a thread: arguments decoded (sonde strace)" \
+	grep -qE '^[0-9]+ +execve\("/bin/true", \["true", "x"\], 0x[0-9a-f]+ /\* [0-9]+ vars \*/' "$TMP/th"
+check "strace_exec_argv: execve by a thread: arguments decoded (print --strace)" \
+	grep -qE '^[0-9]+ +execve\("/bin/true", \["true", "x"\], 0x[0-9a-f]+ /\* [0-9]+ vars \*/' \
+	<($SONDE print --strace -e trace=execve "$TMP/th.sonde")
