@@ -199,9 +199,13 @@ PY
 tr=socket,bind,listen,connect,accept4,sendto,recvfrom,getsockname
 strace -yy -e trace=$tr -o "$TMP/n.strace" python3 -S "$TMP/net.py" 2>/dev/null
 "$SONDE" strace -yy -e trace=$tr -o "$TMP/n.sonde" python3 -S "$TMP/net.py" 2>/dev/null
-# Ports and inodes differ from run to run; sockaddr_nl's nl_pad is a
-# decoder difference of its own (docs/strace-differences.md).
-nnorm() { grep -E '<(TCP|UDP|TCPv6|UNIX|NETLINK)' "$1" | sed -E 's/nl_pad=0x[0-9a-f]+, //; s/[0-9]{4,}/N/g'; }
+# Ports, inodes and netlink port ids (the process's pid, any number of
+# digits) differ from run to run; sockaddr_nl's nl_pad is a decoder
+# difference of its own (docs/strace-differences.md).
+nnorm() {
+	grep -E '<(TCP|UDP|TCPv6|UNIX|NETLINK)' "$1" |
+		sed -E 's/nl_pad=0x[0-9a-f]+, //; s/(nl_pid=|ROUTE:)[0-9]+/\1N/g; s/[0-9]{4,}/N/g'
+}
 check "strace_fdpaths -yy: TCP, TCPv6, UDP, UNIX (abstract) and NETLINK endpoints as strace -yy" \
 	diff <(nnorm "$TMP/n.strace") <(nnorm "$TMP/n.sonde")
 check "strace_fdpaths -yy: the comparison covers connected TCPv6 names" \
