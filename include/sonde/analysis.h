@@ -191,7 +191,8 @@ enum sonde_stats_sort {
 	SONDE_SORT_AVG,
 	SONDE_SORT_MAX,
 	SONDE_SORT_NAME,
-	SONDE_SORT_NR,
+	SONDE_SORT_NR,	/* syscall number (strace -S nothing) */
+	SONDE_SORT_MIN, /* shortest call, descending */
 };
 
 struct sonde_stats;
@@ -209,7 +210,9 @@ const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s, s
  * (names: for SONDE_SORT_NAME). Returns 0 or -ENOMEM. */
 int sonde_stats_sorted(const struct sonde_stats_group *g, const struct sonde_sc_stat **rows,
 		       enum sonde_stats_sort by, const struct sonde_sc_names *names);
-/* "time", "calls", ... -> sort key; -1 if unknown. */
+/* "time", "calls", ... and strace's -S names (time-total, count,
+ * avg-time, max-time, min-time, syscall, nothing...) -> sort key; -1 if
+ * unknown. */
 int sonde_stats_sort_lookup(const char *name);
 
 /*

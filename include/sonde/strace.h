@@ -106,27 +106,60 @@ struct sonde_strace_opts {
 	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx) */
 	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
 	uint8_t filter_on;     /* trace below is in force */
-	uint8_t quiet;         /* -qq: no +++ exit lines */
+	uint8_t quiet;         /* SONDE_QUIET_*: -q levels and -e quiet= */
+	uint8_t quiet_set;     /* -e quiet=SET alone */
+	uint8_t qflag;         /* number of -q */
 	uint8_t resolve_links; /* -y: resolve symbolic links in the paths on
 				* the file system of this host, as strace's
 				* /proc/PID/fd shows them (live, same host) */
+	uint8_t summary_only;  /* -c: calls go to on_call, no line is printed */
 	uint64_t sig_hide;     /* -e signal=: bit N-1 set hides signal N */
+	struct sonde_strace_paths *paths; /* -P: NULL shows every call */
+	/* -c with -P: each call -e trace= and -P select (whatever -z/-Z
+	 * say), once the descriptor tables decided. */
+	void (*on_call)(void *ctx, const struct sonde_ev_syscall *sc);
+	void *on_call_ctx;
 	struct sonde_sc_set trace; /* -e trace= */
 	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];
 	uint64_t dump_write[SONDE_STRACE_MAX_DUMP_FD / 64];
 	int64_t wall_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for -t */
 };
 
+/* -e quiet= elements (strace's), in sonde_strace_opts.quiet. */
+#define SONDE_QUIET_ATTACH 0x1	    /* "Process N attached/detached" */
+#define SONDE_QUIET_EXIT 0x2	    /* "+++ exited with N +++" */
+#define SONDE_QUIET_PATH_RESOLVE 0x4 /* -P's "Requested path ... resolved" */
+#define SONDE_QUIET_PERSONALITY 0x8 /* strace's "runs in N mode" (x86-64 only here) */
+#define SONDE_QUIET_SUPERSEDED 0x10 /* strace's "superseded by execve" */
+#define SONDE_QUIET_ALL 0x1f
+
 /* strace's defaults. */
 void sonde_strace_opts_init(struct sonde_strace_opts *o);
+/* Frees what options own (-P's paths); o is back to no -P. */
+void sonde_strace_opts_release(struct sonde_strace_opts *o);
 /*
  * Applies one strace option given as a letter and its value (NULL when it
  * takes none): 's', 'a', 't', 'r', 'T', 'v', 'X', 'y', 'z', 'Z', 'x',
- * 'e' (trace=, read=, write=, abbrev/verbose/raw=all), 'q'. Returns 0, or
- * -EINVAL with err naming the problem.
+ * 'e' (trace=, read=, write=, signal=, status=, quiet=, verbose=...),
+ * 'q', 'P'. Returns 0, or -EINVAL/-ENOMEM with err naming the problem.
  */
 int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 		     const char *value, char *err, size_t errlen);
+/*
+ * -P's paths: each one given, and after it what realpath(3) made of it
+ * on this host when that differs (strace compares path arguments as
+ * given, and descriptors by their /proc/PID/fd name, absolute). The
+ * resolved entries say which one they come from, for strace's
+ * "Requested path "X" resolved into "Y"" note (SONDE_QUIET_PATH_RESOLVE).
+ */
+struct sonde_strace_path {
+	char *path;
+	int from; /* index of the path it resolves, -1 for one given */
+};
+struct sonde_strace_paths {
+	unsigned int n, cap;
+	struct sonde_strace_path *p;
+};
 
 struct sonde_strace;
 

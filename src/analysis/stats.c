@@ -237,7 +237,11 @@ static int stats_cmp(const struct sonde_sc_stat *a, const struct sonde_sc_stat *
 	case SONDE_SORT_NAME:
 		r = cmp_names(c, a->nr, b->nr);
 		break;
+	case SONDE_SORT_MIN:
+		r = cmp_u64_desc(a->timed ? a->min_ns : 0, b->timed ? b->min_ns : 0);
+		break;
 	case SONDE_SORT_NR:
+		r = a->nr < b->nr ? -1 : a->nr > b->nr;
 		break;
 	}
 	/* Ties: more calls first, then by number, so output is stable. */
@@ -286,15 +290,28 @@ int sonde_stats_sorted(const struct sonde_stats_group *g, const struct sonde_sc_
 
 int sonde_stats_sort_lookup(const char *name)
 {
-	static const char *const keys[] = {
-		[SONDE_SORT_TIME] = "time",	[SONDE_SORT_CALLS] = "calls",
-		[SONDE_SORT_ERRORS] = "errors", [SONDE_SORT_AVG] = "avg",
-		[SONDE_SORT_MAX] = "max",	[SONDE_SORT_NAME] = "name",
-		[SONDE_SORT_NR] = "nr",
+	/* sonde's names, then strace's -S names and their aliases. */
+	static const struct {
+		const char *name;
+		enum sonde_stats_sort key;
+	} keys[] = {
+		{ "time", SONDE_SORT_TIME },	   { "calls", SONDE_SORT_CALLS },
+		{ "errors", SONDE_SORT_ERRORS },   { "avg", SONDE_SORT_AVG },
+		{ "max", SONDE_SORT_MAX },	   { "min", SONDE_SORT_MIN },
+		{ "name", SONDE_SORT_NAME },	   { "nr", SONDE_SORT_NR },
+		{ "time-percent", SONDE_SORT_TIME }, { "time-total", SONDE_SORT_TIME },
+		{ "total-time", SONDE_SORT_TIME }, { "min-time", SONDE_SORT_MIN },
+		{ "shortest", SONDE_SORT_MIN },	   { "time-min", SONDE_SORT_MIN },
+		{ "max-time", SONDE_SORT_MAX },	   { "longest", SONDE_SORT_MAX },
+		{ "time-max", SONDE_SORT_MAX },	   { "avg-time", SONDE_SORT_AVG },
+		{ "time-avg", SONDE_SORT_AVG },	   { "count", SONDE_SORT_CALLS },
+		{ "error", SONDE_SORT_ERRORS },	   { "syscall", SONDE_SORT_NAME },
+		{ "syscall-name", SONDE_SORT_NAME }, { "nothing", SONDE_SORT_NR },
+		{ "none", SONDE_SORT_NR },
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(keys[i], name))
-			return i;
+		if (!strcmp(keys[i].name, name))
+			return (int)keys[i].key;
 	return -1;
 }

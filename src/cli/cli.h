@@ -28,6 +28,10 @@ struct sonde_strace_opts;
 int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 		      const struct sonde_strace_opts *o, FILE *out, const char *file);
 
+/* strace's "Requested path "X" resolved into "Y"" notes of -P, on stderr
+ * as "sonde CMD: ...", unless -qqq or -e quiet=path-resolution. */
+void strace_report_paths(const struct sonde_strace_opts *so, const char *cmd);
+
 /* Prints "sonde CMD: message" to stderr (printf-style). */
 void cli_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -52,6 +52,13 @@
 	"                          -yy: sockets by endpoints, TCP:[1.2.3.4:80]\n"            \
 	"  -T                      --strace: show durations <0.000012> (text\n"               \
 	"                          shows them unless --no-dur)\n"                             \
+	"  -P PATH                 --strace: only calls that access PATH, by a path\n"       \
+	"                          argument or a descriptor referring to it, as\n"           \
+	"                          strace -P (repeatable; PATH and its realpath here)\n"    \
+	"  -e signal=SET           --strace: signals shown (--- SIG ---, +++ killed\n"       \
+	"                          by +++): names, numbers, all, none, ! negates\n"          \
+	"  -q, -qq, -qqq           --strace: -qq drops +++ exited lines, -qqq also\n"        \
+	"                          -P's notes; -e quiet=SET as strace\n"                     \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
@@ -78,6 +85,7 @@ enum {
 	OPT_STRACE,
 	OPT_RAW,
 	OPT_PAYLOAD,
+	OPT_SIGNAL,
 };
 
 static const struct option print_longopts[] = {
@@ -91,6 +99,8 @@ static const struct option print_longopts[] = {
 	{ "strace", no_argument, NULL, OPT_STRACE },
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "payload", required_argument, NULL, OPT_PAYLOAD },
+	{ "signal", required_argument, NULL, OPT_SIGNAL },
+	{ "trace-path", required_argument, NULL, 'P' },
 	{ 0 },
 };
 
@@ -105,6 +115,7 @@ struct print_args {
 	int strsize_set, no_strace_opt; /* -s given; an option --strace lacks */
 	struct sonde_strace_opts so; /* --strace; -X, -x for every format */
 	int fdpaths; /* -y: 1, -yy: 2 */
+	const char *strace_only; /* an option only --strace has */
 };
 
 /* Names the formats the renderer table has, so a new renderer shows up
@@ -150,6 +161,10 @@ static int print_opts_finish(struct print_args *a)
 			names[a->no_strace_opt]);
 		return -1;
 	}
+	if (!a->strace && a->strace_only) {
+		cli_err("print", "%s is for --strace (strace's text output)", a->strace_only);
+		return -1;
+	}
 	if (!a->strace && a->so.show_time) {
 		cli_err("print", "-T is for --strace: text shows durations unless --no-dur");
 		return -1;
@@ -165,6 +180,42 @@ static int print_opts_finish(struct print_args *a)
 	return 0;
 }
 
+/* -e signal=, quiet= (and their strace aliases): --strace's, not a filter. */
+static int print_strace_expr(const char *v)
+{
+	static const char *const keys[] = { "signal", "signals", "s", "quiet", "silent",
+					     "silence", "q" };
+	size_t n = strcspn(v, "=");
+
+	if (!v[n])
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i]) == n && !strncmp(v, keys[i], n))
+			return 1;
+	return 0;
+}
+
+/* -P, -q, -e signal=/quiet=, --signal=: strace options of --strace. */
+static int print_strace_opt(struct print_args *a, int opt, const char *v)
+{
+	char err[256], *e = NULL;
+	int rc;
+
+	if (opt == OPT_SIGNAL && asprintf(&e, "signal=%s", v) < 0) {
+		cli_err("print", "out of memory");
+		return -1;
+	}
+	rc = sonde_strace_opt(&a->so, opt == OPT_SIGNAL ? 'e' : opt, e ? e : v, err, sizeof(err));
+	free(e);
+	if (rc) {
+		cli_err("print", "%s", err);
+		return -1;
+	}
+	a->strace_only = opt == 'P' ? "-P" : opt == 'q' ? "-q" :
+			 opt == OPT_SIGNAL ? "--signal" : "-e signal=/quiet=";
+	return 0;
+}
+
 /* -1: error, already reported. */
 static int print_parse(int argc, char **argv, struct print_args *a)
 {
@@ -176,8 +227,14 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_strace_opts_init(&a->so);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyT", print_longopts,
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:q", print_longopts,
 				  NULL)) != -1) {
+		if (opt == 'P' || opt == 'q' || opt == OPT_SIGNAL ||
+		    (opt == 'e' && print_strace_expr(optarg))) {
+			if (print_strace_opt(a, opt, optarg))
+				return -1;
+			continue;
+		}
 		rc = filter_opt("print", opt, optarg, &a->scan);
 		if (rc < 0)
 			return -1;
@@ -327,20 +384,27 @@ static int print_run(int argc, char **argv)
 	FILE *out;
 	int rc;
 
-	if (print_parse(argc, argv, &a))
+	if (print_parse(argc, argv, &a)) {
+		sonde_strace_opts_release(&a.so);
 		return 2;
+	}
 	r = trace_open("print", a.file);
-	if (!r)
+	if (!r) {
+		sonde_strace_opts_release(&a.so);
 		return 1;
+	}
 	out = output_open("print", a.output);
 	if (!out) {
+		sonde_strace_opts_release(&a.so);
 		sonde_reader_close(r);
 		return 1;
 	}
 	if (a.strace) {
 		/* The strace decoders (src/cli/cmd_strace.c) instead of a renderer. */
+		strace_report_paths(&a.so, "print");
 		rc = strace_print_scan(r, &a.scan, &a.so, out, a.file);
 		rc = output_close("print", a.output, out, rc);
+		sonde_strace_opts_release(&a.so);
 		sonde_reader_close(r);
 		return rc ? 1 : 0;
 	}

@@ -27,7 +27,10 @@
 	"  -P, --per-process       also one table per process (pid and command)\n"      \
 	"  -H, --hist              log2 latency histogram of every syscall\n"           \
 	"      --json              one JSON document (tables and histograms)\n"         \
-	"  -S, --sort KEY          time (default), calls, errors, avg, max, name, nr\n" \
+	"  -S, --sort KEY          time (default), calls, errors, avg, max, min,\n"     \
+	"                          name, nr, or strace -S's names (time-total,\n"     \
+	"                          count, avg-time, max-time, min-time, syscall,\n"   \
+	"                          nothing...)\n"                                     \
 	"  -o, --output FILE       write to FILE instead of standard output\n"          \
 	"\n"                                                                            \
 	"Filters:\n" FILTER_USAGE "\n"                                                  \
@@ -92,7 +95,7 @@ static int stat_parse(int argc, char **argv, struct stat_args *a)
 			if (rc < 0) {
 				cli_err("stat",
 					"unknown sort key '%s': use time, "
-					"calls, errors, avg, max, name or nr",
+					"calls, errors, avg, max, min, name or nr",
 					optarg);
 				return -1;
 			}

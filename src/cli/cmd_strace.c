@@ -27,12 +27,14 @@
 #include <sonde/render.h>
 #include <sonde/strace.h>
 #include "cli/cli.h"
+#include "cli/strace_count.h"
 
 #define MAX_PIDS 256
 
 static const char strace_usage[] =
-	"usage: sonde strace [-fcCvyxzZqrtT] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
-	"                    [--json [--payload=hex|base64]] [--snaplen N|full]\n"
+	"usage: sonde strace [-fcCwvyxzZqrtT] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
+	"                    [-P PATH]... [-S SORTBY] [--json [--payload=hex|base64]]\n"
+	"                    [--snaplen N|full]\n"
 	"                    [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
 	"\n"
 	"Trace CMD (or the processes -p names) and print its system calls exactly as\n"
@@ -43,8 +45,14 @@ static const char strace_usage[] =
 	"  -f            show the calls of children and threads (prefixed with their pid)\n"
 	"  -o FILE       write the trace to FILE instead of stderr\n"
 	"  -p PID        attach to a running process (repeatable)\n"
-	"  -c            count time, calls and errors per syscall (strace -c table)\n"
+	"  -c            count time, calls and errors per syscall (strace -c table);\n"
+	"                the time is each call's wall-clock latency, entry to exit\n"
 	"  -C            like -c, and print the calls too\n"
+	"  -S SORTBY     -c's order: time (default), calls, errors, name, avg-time,\n"
+	"                max-time, min-time, nothing (syscall number); strace's\n"
+	"                aliases too (count, syscall, none...)\n"
+	"  -w            -c sums wall-clock latency (always so: sonde does not\n"
+	"                measure strace -c's system CPU time)\n"
 	"  -s N          show N bytes of strings and buffers (default 32)\n"
 	"  -a N          align return values at column N (default 40)\n"
 	"  -t, -tt, -ttt wall-clock time of day, with microseconds, in epoch seconds\n"
@@ -57,10 +65,21 @@ static const char strace_usage[] =
 	"                -yy: sockets by endpoints, TCP:[127.0.0.1:80->127.0.0.1:5555]\n"
 	"  -x, -xx       non-ASCII strings, or all strings, in hex\n"
 	"  -z, -Z        only successful, or only failed, calls\n"
-	"  -q, -qq       quieter: -qq drops the +++ exit lines\n"
+	"  -q, -qq, -qqq  quieter: -q drops \"Process N attached\", -qq also the\n"
+	"                \"+++ exited\" lines, -qqq also -P's \"resolved into\" notes\n"
+	"  -P PATH       only calls that access PATH, by a path argument or by a\n"
+	"                descriptor that refers to it (repeatable; PATH and its\n"
+	"                realpath are compared)\n"
 	"  -e trace=SET  syscalls to show: names and %classes, '!' negates\n"
+	"  -e signal=SET signals shown (--- SIG ---, +++ killed by +++ lines):\n"
+	"                names (SIGIO, io), numbers, all, none, '!' negates\n"
+	"  -e quiet=SET  attach, exit, path-resolution, personality,\n"
+	"                thread-execve, all, none\n"
 	"  -e read=FDS, -e write=FDS  hexdump all data read from / written to FDS\n"
 	"  -e status=successful|failed, -e verbose=all\n"
+	"  long forms: --trace=, --signal=, --status=, --quiet[=SET], --trace-path,\n"
+	"  --summary-only, --summary, --summary-sort-by, --summary-wall-clock,\n"
+	"  --follow-forks, --successful-only, --failed-only, --output\n"
 	"\n"
 	"sonde options:\n"
 	"  --json            NDJSON, one object per event, live: the objects of\n"
@@ -68,8 +87,9 @@ static const char strace_usage[] =
 	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
 	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
 	"                    -s is given), -y adds \"fd_paths\"; the text options\n"
-	"                    -a -t -r -T -v -x -X -qq\n"
-	"                    -e read=/write= do not (every object has ts and dur).\n"
+	"                    -a -t -r -T -v -x -X -q -w -e signal=\n"
+	"                    -e read=/write= do not (every object has ts and dur);\n"
+	"                    -P is refused.\n"
 	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
 	"                    the objects, then that report as the last line\n"
 	"  --payload=ENC     with --json: each call's captured memory in \"payload\"\n"
@@ -87,7 +107,17 @@ static const char strace_usage[] =
 	"everything recorded so far. sonde exits with the command's status (127 if it\n"
 	"is not found). Needs root (CAP_BPF, CAP_PERFMON).\n";
 
-enum { OPT_SNAPLEN = 256, OPT_TRACEFILE, OPT_LIVEBUF, OPT_JSON, OPT_PAYLOAD };
+enum {
+	OPT_SNAPLEN = 256,
+	OPT_TRACEFILE,
+	OPT_LIVEBUF,
+	OPT_JSON,
+	OPT_PAYLOAD,
+	OPT_TRACE,  /* --trace=SET: -e trace=SET */
+	OPT_SIGNAL, /* --signal=SET */
+	OPT_STATUS, /* --status=SET */
+	OPT_QUIET,  /* --quiet[=SET] */
+};
 
 static const struct option strace_longopts[] = {
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
@@ -97,6 +127,19 @@ static const struct option strace_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "payload", required_argument, NULL, OPT_PAYLOAD },
 	{ "help", no_argument, NULL, 'h' },
+	/* strace's long forms */
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "signal", required_argument, NULL, OPT_SIGNAL },
+	{ "status", required_argument, NULL, OPT_STATUS },
+	{ "quiet", optional_argument, NULL, OPT_QUIET },
+	{ "trace-path", required_argument, NULL, 'P' },
+	{ "summary-only", no_argument, NULL, 'c' },
+	{ "summary", no_argument, NULL, 'C' },
+	{ "summary-sort-by", required_argument, NULL, 'S' },
+	{ "summary-wall-clock", no_argument, NULL, 'w' },
+	{ "follow-forks", no_argument, NULL, 'f' },
+	{ "successful-only", no_argument, NULL, 'z' },
+	{ "failed-only", no_argument, NULL, 'Z' },
 	{ 0 },
 };
 
@@ -109,6 +152,7 @@ struct strace_cli {
 	const char *trace_file;
 	size_t live_bytes; /* --live-buffer */
 	int follow, count, count_and_print;
+	enum sonde_stats_sort sort; /* -S */
 	int json;			/* --json */
 	int strsize_set;		/* -s given: cuts JSON strings too */
 	struct sonde_render_opts ropts; /* --json: --payload, -s */
@@ -149,14 +193,57 @@ static int parse_snaplen(const char *v, uint32_t *out)
 }
 
 
+/* --trace=, --signal=, --status=, --quiet[=SET]: -e KEY=SET, or -q. */
+static int strace_long_e(struct strace_cli *c, const char *key, const char *v)
+{
+	char err[256], *e = NULL;
+	int r;
+
+	if (key && asprintf(&e, "%s=%s", key, v) < 0) {
+		cli_err("strace", "out of memory");
+		return -ENOMEM;
+	}
+	r = sonde_strace_opt(&c->so, key ? 'e' : 'q', e, err, sizeof(err));
+	free(e);
+	if (r)
+		cli_err("strace", "%s", err);
+	return r;
+}
+
+/* strace's note for each -P path that realpath(3) turned into another. */
+void strace_report_paths(const struct sonde_strace_opts *so, const char *cmd)
+{
+	const struct sonde_strace_paths *ps = so->paths;
+
+	if (!ps || (so->quiet & SONDE_QUIET_PATH_RESOLVE))
+		return;
+	for (unsigned int i = 0; i < ps->n; i++)
+		if (ps->p[i].from >= 0)
+			fprintf(stderr, "sonde %s: Requested path \"%s\" resolved into \"%s\"\n", cmd,
+				ps->p[ps->p[i].from].path, ps->p[i].path);
+}
+
 static int parse_args(struct strace_cli *c, int argc, char **argv)
 {
 	char err[256];
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+fFo:p:cCs:a:trTvX:yxzZqe:h", strace_longopts,
+	while ((opt = getopt_long(argc, argv, "+fFo:p:cCs:a:trTvX:yxzZqe:P:S:wh", strace_longopts,
 				  NULL)) != -1) {
+		const char *key = NULL;
+
+		switch (opt) {
+		case OPT_TRACE: key = "trace"; break;
+		case OPT_SIGNAL: key = "signal"; break;
+		case OPT_STATUS: key = "status"; break;
+		case OPT_QUIET: key = optarg ? "quiet" : NULL; break;
+		}
+		if (key || opt == OPT_QUIET) {
+			if (strace_long_e(c, key, optarg))
+				return -EINVAL;
+			continue;
+		}
 		switch (opt) {
 		case 'f': c->follow = 1; break;
 		case 'F': c->follow = 1; break;
@@ -175,6 +262,18 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case 'c': c->count = 1; break;
 		case 'C': c->count = c->count_and_print = 1; break;
 		case 'h': fputs(strace_usage, stdout); return 1;
+		case 'w': break; /* sonde's -c times are wall-clock latencies */
+		case 'S': {
+			int k = sonde_stats_sort_lookup(optarg);
+
+			if (k < 0) {
+				cli_err("strace", "-S %s: sort by time, calls, errors, name, avg-time, max-time, min-time or nothing",
+					optarg);
+				return -EINVAL;
+			}
+			c->sort = (enum sonde_stats_sort)k;
+			break;
+		}
 		case OPT_SNAPLEN:
 			if (parse_snaplen(optarg, &c->ro.snaplen)) {
 				cli_err("strace", "--snaplen %s: expected bytes (suffix K or M, at most 2M) or 'full'",
@@ -220,83 +319,21 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		cli_err("strace", "must have a command to run or -p PID; 'sonde help strace'");
 		return -EINVAL;
 	}
+	if (c->so.paths && c->json) {
+		cli_err("strace", "-P applies to strace's text output, not to --json; filter the JSON objects by \"fd_paths\" (-y) instead");
+		return -EINVAL;
+	}
 	if (c->ropts.payload && !c->json) {
 		cli_err("strace", "--payload needs --json (strace's text shows data with -e read=FD, -e write=FD)");
 		return -EINVAL;
 	}
 	if (c->strsize_set)
 		c->ropts.strsize = c->so.strsize;
+	strace_report_paths(&c->so, "strace");
 	c->ropts.fd_paths = c->so.decode_fds;
 	/* Printed live, on the traced program's own file system. */
 	c->so.resolve_links = 1;
 	return 0;
-}
-
-/* strace -c: per-syscall calls, errors and time, sorted by time. */
-struct count {
-	uint64_t calls, errors, ns;
-};
-
-static int count_cmp(const void *a, const void *b, void *arg)
-{
-	const struct count *v = arg;
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-
-	if (v[x].ns != v[y].ns)
-		return v[x].ns < v[y].ns ? 1 : -1;
-	if (v[x].calls != v[y].calls)
-		return v[x].calls < v[y].calls ? 1 : -1;
-	return x < y ? -1 : 1;
-}
-
-static void count_print(FILE *f, const struct count *v)
-{
-	unsigned int idx[SONDE_NR_SYSCALLS], n = 0;
-	uint64_t tot_ns = 0, tot_calls = 0, tot_err = 0;
-	const char *line = "------ ----------- ----------- --------- --------- ----------------\n";
-
-	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS; i++)
-		if (v[i].calls) {
-			idx[n++] = i;
-			tot_ns += v[i].ns;
-			tot_calls += v[i].calls;
-			tot_err += v[i].errors;
-		}
-	qsort_r(idx, n, sizeof(idx[0]), count_cmp, (void *)v);
-	fprintf(f, "%% time     seconds  usecs/call     calls    errors syscall\n%s", line);
-	for (unsigned int k = 0; k < n; k++) {
-		const struct count *c = &v[idx[k]];
-		const char *name = sonde_syscall_name(idx[k]);
-		char e[24] = "";
-
-		if (c->errors)
-			snprintf(e, sizeof(e), "%llu", (unsigned long long)c->errors);
-		fprintf(f, "%6.2f %11.6f %11llu %9llu %9s %s\n",
-			tot_ns ? 100.0 * (double)c->ns / (double)tot_ns : 0.0,
-			(double)c->ns / 1e9,
-			(unsigned long long)(c->ns / 1000 / c->calls),
-			(unsigned long long)c->calls, e, name ? name : "?");
-	}
-	char te[24] = "";
-
-	if (tot_err)
-		snprintf(te, sizeof(te), "%llu", (unsigned long long)tot_err);
-	fprintf(f, "%s%6.2f %11.6f %11llu %9llu %9s total\n", line, 100.0, (double)tot_ns / 1e9,
-		(unsigned long long)(tot_calls ? tot_ns / 1000 / tot_calls : 0),
-		(unsigned long long)tot_calls, te);
-}
-
-static void count_add(struct count *v, const struct sonde_ev_syscall *sc, const struct sonde_strace_opts *o)
-{
-	int failed = sc->ret < 0 && sc->ret >= -4095 && !(sc->hdr.flags & SONDE_SC_NORETURN);
-
-	if (sc->nr >= SONDE_NR_SYSCALLS)
-		return;
-	if (o->filter_on && !sonde_sc_set_has(&o->trace, sc->nr))
-		return;
-	v[sc->nr].calls++;
-	v[sc->nr].errors += failed;
-	v[sc->nr].ns += sc->dur;
 }
 
 static void set_inherited_fds(struct sonde_strace *st)
@@ -327,7 +364,7 @@ struct live_out {
 	struct strace_cli *c;
 	const struct sonde_live_sink *sink;
 	struct sonde_strace *st;    /* text */
-	struct count *counts;	    /* text -c */
+	struct strace_count *counts; /* text -c */
 	struct sonde_render *render; /* --json */
 	struct sonde_filter filter;  /* --json: -e trace=, -z, -Z */
 	struct sonde_filter shown;   /* --json -y: the same, in the renderer */
@@ -381,7 +418,7 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	/* strace's "Process N attached", once -p's process is traced. */
 	if (h->type == SONDE_REC_PROC &&
 	    !(h->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT)) && c->npids &&
-	    !c->so.quiet)
+	    !(c->so.quiet & SONDE_QUIET_ATTACH))
 		fprintf(stderr, "sonde strace: Process %u attached\n", h->pid);
 	if (!lo->first_tid && h->type == SONDE_REC_SYSCALL)
 		lo->first_tid = h->tid;
@@ -393,9 +430,12 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 		return 0;
 	if (c->json)
 		return live_json_record(lo, h);
-	if (c->count && h->type == SONDE_REC_SYSCALL && h->size >= sizeof(struct sonde_ev_syscall))
-		count_add(lo->counts, (const void *)h, &c->so);
-	if (c->count && !c->count_and_print)
+	/* With -P the renderer decides which calls count (on_call). */
+	if (c->count && !c->so.paths && h->type == SONDE_REC_SYSCALL &&
+	    h->size >= sizeof(struct sonde_ev_syscall) &&
+	    (!c->so.filter_on || sonde_sc_set_has(&c->so.trace, ((const struct sonde_ev_syscall *)h)->nr)))
+		strace_count_add(lo->counts, (const void *)h);
+	if (c->count && !c->count_and_print && !c->so.paths)
 		return 0;
 	e = sonde_strace_feed(lo->st, h);
 	if (e == -EIO) {
@@ -472,7 +512,7 @@ static int live_json_init(struct live_out *lo, FILE *out)
 /* -c --json: `sonde stat --json`'s report of the calls counted. */
 static int live_json_report(struct live_out *lo, FILE *out)
 {
-	struct sonde_stats_report rep = { .sort = SONDE_SORT_TIME };
+	struct sonde_stats_report rep = { .sort = lo->c->sort };
 
 	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
 	int e;
@@ -485,6 +525,11 @@ static int live_json_report(struct live_out *lo, FILE *out)
 		lo->werr = errno;
 	sonde_sc_names_free(names);
 	return e;
+}
+
+static void count_call(void *ctx, const struct sonde_ev_syscall *sc)
+{
+	strace_count_add(ctx, sc);
 }
 
 /* Returns 0 or -errno. */
@@ -504,9 +549,17 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	lo->c->so.wall_offset_ns = ((int64_t)wall.tv_sec - mono.tv_sec) * 1000000000ll +
 				   (wall.tv_nsec - mono.tv_nsec);
 	lo->c->so.pid_prefix = lo->c->follow ? (lo->c->out_path ? 1 : 2) : 0;
-	lo->st = sonde_strace_new(&lo->c->so, out);
 	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
-	if (!lo->st || !lo->counts)
+	if (!lo->counts)
+		return -ENOMEM;
+	if (lo->c->count && lo->c->so.paths) {
+		/* -P decides on the descriptor tables: the renderer counts. */
+		lo->c->so.on_call = count_call;
+		lo->c->so.on_call_ctx = lo->counts;
+		lo->c->so.summary_only = !lo->c->count_and_print;
+	}
+	lo->st = sonde_strace_new(&lo->c->so, out);
+	if (!lo->st)
 		return -ENOMEM;
 	set_inherited_fds(lo->st);
 	return 0;
@@ -530,9 +583,10 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 
 	o.pid_prefix = 1;
 	o.resolve_links = sonde_meta_this_host(m);
-	if (o.decode_fds) {
-		/* -y names descriptors from every call: the renderer sees them
-		 * all and applies -e trace=, -z and -Z itself, as strace. */
+	if (o.decode_fds || o.paths) {
+		/* -y and -P name descriptors from every call: the renderer
+		 * sees them all and applies -e trace=, -z and -Z itself, as
+		 * strace. */
 		o.filter_on = (uint8_t)scan->filter.has_sc;
 		o.trace = scan->filter.sc;
 		o.only_failed = scan->filter.status == SONDE_STATUS_FAILED;
@@ -565,7 +619,7 @@ static int live_finish(struct live_out *lo, FILE *out)
 
 	if (!lo->c->json) {
 		if (lo->c->count)
-			count_print(out, lo->counts);
+			strace_count_print(out, lo->counts, lo->c->sort);
 		return 0;
 	}
 	e = live_json_flush(lo);
@@ -587,7 +641,7 @@ static void report_end(const struct strace_cli *c, const struct sonde_record_sum
 			(unsigned long long)sink->stats.hidden,
 			c->trace_file ? " (the trace file has them all)" :
 					"; --trace-file FILE keeps them all");
-	if (sum->stop_signal && sum->stop_signal != SIGPIPE && !c->so.quiet)
+	if (sum->stop_signal && sum->stop_signal != SIGPIPE && !(c->so.quiet & SONDE_QUIET_ATTACH))
 		for (size_t i = 0; i < c->npids; i++)
 			fprintf(stderr, "sonde strace: Process %d detached\n", (int)c->pids[i]);
 }
@@ -605,11 +659,15 @@ static int cmd_strace_run(int argc, char **argv)
 	sonde_strace_opts_init(&c.so);
 	c.ro.snaplen = SONDE_SNAPLEN_DEFAULT;
 	e = parse_args(&c, argc, argv);
-	if (e)
+	if (e) {
+		sonde_strace_opts_release(&c.so);
 		return e > 0 ? 0 : 2;
+	}
 	out = open_output(&c);
-	if (!out)
+	if (!out) {
+		sonde_strace_opts_release(&c.so);
 		return 1;
+	}
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
 	e = live_init(&lo, &sink, out);
 	if (e) {
@@ -662,6 +720,7 @@ out:
 	sonde_stats_free(lo.stats);
 	free(lo.counts);
 	sonde_strace_free(lo.st);
+	sonde_strace_opts_release(&c.so);
 	if (fclose(out) && !status)
 		status = 1;
 	return status;

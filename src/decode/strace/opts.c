@@ -14,6 +14,138 @@ void sonde_strace_opts_init(struct sonde_strace_opts *o)
 	o->acolumn = 40;
 }
 
+void sonde_strace_opts_release(struct sonde_strace_opts *o)
+{
+	struct sonde_strace_paths *ps = o->paths;
+
+	if (!ps)
+		return;
+	for (unsigned int i = 0; i < ps->n; i++)
+		free(ps->p[i].path);
+	free(ps->p);
+	free(ps);
+	o->paths = NULL;
+}
+
+/* Adds path to -P's set unless it is there already (strace's storepath):
+ * 0, 1 when it was there, -ENOMEM. path is taken over on success. */
+static int paths_store(struct sonde_strace_paths *ps, char *path, int from)
+{
+	for (unsigned int i = 0; i < ps->n; i++)
+		if (!strcmp(ps->p[i].path, path))
+			return 1;
+	if (ps->n == ps->cap) {
+		unsigned int cap = ps->cap ? 2 * ps->cap : 4;
+		struct sonde_strace_path *p = realloc(ps->p, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		ps->p = p;
+		ps->cap = cap;
+	}
+	ps->p[ps->n].path = path;
+	ps->p[ps->n++].from = from;
+	return 0;
+}
+
+/* -P PATH: the path as given, and what realpath(3) makes of it here. */
+static int opt_path(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
+{
+	char *dup, *real;
+	int e, at;
+
+	if (!v || !*v) {
+		snprintf(err, errlen, "-P needs a path");
+		return -EINVAL;
+	}
+	if (!o->paths && !(o->paths = calloc(1, sizeof(*o->paths))))
+		goto oom;
+	dup = strdup(v);
+	if (!dup)
+		goto oom;
+	at = (int)o->paths->n;
+	e = paths_store(o->paths, dup, -1);
+	if (e) {
+		free(dup);
+		if (e < 0)
+			goto oom;
+		return 0;
+	}
+	real = realpath(v, NULL);
+	if (!real || !strcmp(real, v)) {
+		free(real);
+		return 0;
+	}
+	e = paths_store(o->paths, real, at);
+	if (e)
+		free(real);
+	if (e < 0)
+		goto oom;
+	return 0;
+oom:
+	snprintf(err, errlen, "-P %s: out of memory", v ? v : "");
+	return -ENOMEM;
+}
+
+/* What -q, -qq and -qqq suppress, with -e quiet= on top. */
+static void quiet_update(struct sonde_strace_opts *o)
+{
+	static const uint8_t level[] = {
+		0,
+		SONDE_QUIET_ATTACH | SONDE_QUIET_PERSONALITY,
+		SONDE_QUIET_ATTACH | SONDE_QUIET_PERSONALITY | SONDE_QUIET_EXIT,
+		SONDE_QUIET_ALL,
+	};
+
+	o->quiet = o->quiet_set | level[o->qflag < 3 ? o->qflag : 3];
+}
+
+/* quiet= sets: attach, exit, path-resolution, personality,
+ * thread-execve (superseded), all, none; a leading '!' negates. */
+static int parse_quiet(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		uint8_t bit;
+	} names[] = {
+		{ "attach", SONDE_QUIET_ATTACH },
+		{ "exit", SONDE_QUIET_EXIT },
+		{ "exits", SONDE_QUIET_EXIT },
+		{ "path-resolution", SONDE_QUIET_PATH_RESOLVE },
+		{ "personality", SONDE_QUIET_PERSONALITY },
+		{ "personalities", SONDE_QUIET_PERSONALITY },
+		{ "thread-execve", SONDE_QUIET_SUPERSEDED },
+		{ "superseded", SONDE_QUIET_SUPERSEDED },
+		{ "all", SONDE_QUIET_ALL },
+		{ "none", 0 },
+	};
+	uint8_t set = 0;
+	int neg = *v == '!';
+	char *dup = strdup(v + neg), *tok, *save = NULL;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			snprintf(err, errlen,
+				 "-e quiet=: unknown '%s' (attach, exit, path-resolution, personality, thread-execve, all, none)",
+				 tok);
+			free(dup);
+			return -EINVAL;
+		}
+		set |= names[i].bit;
+	}
+	free(dup);
+	o->quiet_set = neg ? (uint8_t)(SONDE_QUIET_ALL & ~set) : set;
+	quiet_update(o);
+	return 0;
+}
+
 static int parse_uint(const char *v, unsigned int *out, unsigned int max)
 {
 	char *end;
@@ -139,12 +271,20 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		snprintf(err, errlen, "-e status=%s: sonde knows successful, failed and all", val);
 		return -EINVAL;
 	}
-	if (klen == 6 && !strncmp(v, "signal", 6))
+	if ((klen == 6 && !strncmp(v, "signal", 6)) || (klen == 7 && !strncmp(v, "signals", 7)) ||
+	    (klen == 1 && v[0] == 's'))
 		return parse_sigset(&o->sig_hide, val, err, errlen);
-	if ((klen == 6 && !strncmp(v, "abbrev", 6)) ||
-	    (klen == 5 && !strncmp(v, "quiet", 5)))
-		return 0; /* accepted for compatibility: no effect on sonde's output */
-	snprintf(err, errlen, "-e %.*s=: unknown qualifier (trace, read, write, verbose, status, signal)",
+	if ((klen == 5 && !strncmp(v, "quiet", 5)) || (klen == 6 && !strncmp(v, "silent", 6)) ||
+	    (klen == 7 && !strncmp(v, "silence", 7)) || (klen == 1 && v[0] == 'q'))
+		return parse_quiet(o, val, err, errlen);
+	if (klen == 6 && !strncmp(v, "abbrev", 6)) {
+		/* abbrev=none is -v; sonde abbreviates all-or-nothing. */
+		if (!strcmp(val, "none"))
+			o->verbose = 1;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "-e %.*s=: unknown qualifier (trace, read, write, verbose, status, signal, quiet)",
 		 (int)klen, v);
 	return -EINVAL;
 }
@@ -173,7 +313,13 @@ int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 	case 'z': o->only_ok = 1; return 0;
 	case 'Z': o->only_failed = 1; return 0;
 	case 'x': o->xstr = o->xstr < 2 ? o->xstr + 1 : 2; return 0;
-	case 'q': o->quiet++; return 0;
+	case 'q':
+		if (o->qflag < 3)
+			o->qflag++;
+		quiet_update(o);
+		return 0;
+	case 'P':
+		return opt_path(o, value, err, errlen);
 	case 'X':
 		if (value && !strcmp(value, "raw"))
 			o->xlat = SONDE_XLAT_RAW;

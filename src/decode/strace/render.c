@@ -27,6 +27,7 @@
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/render_int.h"
+#include "decode/strace/pathtrace.h"
 
 
 struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
@@ -459,12 +460,22 @@ static int creates_fd_args(uint32_t nr)
 	       nr == __NR_recvmsg || nr == __NR_recvmmsg; /* SCM_RIGHTS */
 }
 
+/* -e trace= and -P: the calls traced (and counted by -c). -P looks at
+ * the descriptor tables before the call is applied to them. */
+static int selected(struct sonde_strace *st, const struct sonde_call *c)
+{
+	if (st->o.filter_on && !sonde_sc_set_has(&st->o.trace, c->sc->nr))
+		return 0;
+	return !st->o.paths || pathtrace_match(st->o.paths, st->fds, c);
+}
+
+/* -z, -Z: which of the calls traced are printed. */
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
 {
 	int failed = sc->ret < 0 && sc->ret >= -4095 &&
 		     !(sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
 
-	if (st->o.filter_on && !sonde_sc_set_has(&st->o.trace, sc->nr))
+	if (st->o.summary_only)
 		return 0;
 	if (st->o.only_ok && (failed || (sc->hdr.flags & SONDE_SC_UNFINISHED)))
 		return 0;
@@ -480,7 +491,10 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	int rc = split_release(st, sc->hdr.ts), r;
 
 	fdtab_thread(st->fds, sc->hdr.pid, sc->hdr.tid);
-	if (!shown(st, sc)) {
+	r = selected(st, c);
+	if (r && st->o.on_call)
+		st->o.on_call(st->o.on_call_ctx, sc);
+	if (!r || !shown(st, sc)) {
 		track_fds(st, c);
 		return rc;
 	}
@@ -516,79 +530,6 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	st->open_tid = sc->hdr.tid;
 	st->open_nr = sc->nr;
 	return rc;
-}
-
-static int pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
-{
-	char buf[16];
-	int code = e->code;
-
-	int rc;
-
-	fdtab_exit(st->fds, e->hdr.tid);
-	if (st->o.quiet >= 2)
-		return 0;
-	rc = split_cut_open(st);
-	if (rc)
-		return rc;
-	strace_pr_prefix(st, e->hdr.tid);
-	strace_pr_tstamp(st, e->hdr.ts);
-	if (WIFSIGNALED(code)) {
-		const char *n = st_signame(WTERMSIG(code), buf, sizeof(buf));
-
-		if (n)
-			sb_printf(&st->line, "+++ killed by %s%s +++\n", n,
-				  WCOREDUMP(code) ? " (core dumped)" : "");
-		else
-			sb_printf(&st->line, "+++ killed by %d%s +++\n",
-				  WTERMSIG(code), WCOREDUMP(code) ? " (core dumped)" : "");
-	} else {
-		sb_printf(&st->line, "+++ exited with %d +++\n", WEXITSTATUS(code));
-	}
-	return strace_emit(st);
-}
-
-/*
- * strace prints a signal when its tracee stops to take it. Without ptrace
- * the kernel drops an ignored signal when it is sent, and turns a fatal
- * default action into a group-wide SIGKILL then: those two show in the
- * trace as sent signals (bpf/signal.h), the rest as deliveries. SIGKILL
- * never stops a tracee.
- */
-static int sig_shown(const struct sonde_strace *st, const struct sonde_ev_signal *e)
-{
-	int sig = e->si.signo;
-
-	if (sig <= 0 || sig > 64 || sig == SIGKILL || ((st->o.sig_hide >> (sig - 1)) & 1))
-		return 0;
-	if (e->hdr.type == SONDE_REC_SIGNAL)
-		return 1;
-	if (e->result == SONDE_SIG_IGNORED)
-		return !(e->hdr.flags & SONDE_SIG_EXITING);
-	return e->result == SONDE_SIG_DELIVERED && (e->hdr.flags & SONDE_SIG_EXITING);
-}
-
-/* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
-static int pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
-{
-	char name[16], si[256];
-	const char *n;
-
-	int rc;
-
-	if (!sig_shown(st, e))
-		return 0;
-	rc = split_settle_tid(st, e->hdr.tid);
-	if (!rc)
-		rc = split_cut_open(st);
-	if (rc)
-		return rc;
-	strace_pr_prefix(st, e->hdr.tid);
-	strace_pr_tstamp(st, e->hdr.ts);
-	n = sonde_sig_name(e->si.signo, name, sizeof(name));
-	sonde_siginfo_format_x(si, sizeof(si), &e->si, st->o.xlat);
-	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
-	return strace_emit(st);
 }
 
 /* What a process held when recording began (attached, or the command
@@ -715,18 +656,21 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 	case SONDE_REC_EXIT:
 		if (rec->size < sizeof(struct sonde_ev_exit))
 			return -EINVAL;
-		return pr_exit(st, (const void *)rec);
+		return strace_pr_exit(st, (const void *)rec);
 	case SONDE_REC_SIGNAL:
 	case SONDE_REC_SIGGEN:
 		if (rec->size < sizeof(struct sonde_ev_signal))
 			return -EINVAL;
-		return pr_signal(st, (const void *)rec);
+		return strace_pr_signal(st, (const void *)rec);
 	case SONDE_REC_LOST: {
 		const struct sonde_ev_lost *l = (const void *)rec;
 
 		if (rec->size < sizeof(*l))
 			return -EINVAL;
-		/* No strace equivalent: say it rather than leave a silent hole. */
+		/* No strace equivalent: say it rather than leave a silent hole
+		 * (-c: sonde strace says it at the end). */
+		if (st->o.summary_only)
+			return 0;
 		rc = split_cut_open(st);
 		if (rc)
 			return rc;

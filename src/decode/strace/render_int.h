@@ -61,6 +61,10 @@ void strace_pr_prefix(struct sonde_strace *st, uint32_t tid);
 void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts);
 int strace_emit(struct sonde_strace *st);
 
+/* lines.c: "+++ exited with N +++", "--- SIGCHLD {...} ---". */
+int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e);
+int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e);
+
 /* split.c: the open line and the cut ones (see above). */
 /* Another line is due: the open line's entering half goes out. */
 int split_cut_open(struct sonde_strace *st);

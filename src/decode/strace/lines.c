@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The strace lines that are not calls:
+ *
+ *   +++ exited with 0 +++             -qq, -e quiet=exit hide it
+ *   +++ killed by SIGTERM +++         -e signal= decides, as strace
+ *   --- SIGCHLD {si_signo=...} ---    -e signal=
+ *   --- stopped by SIGSTOP ---        -e signal=
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include <sonde/signal.h>
+
+#include "decode/strace/render_int.h"
+
+static int sig_in_set(const struct sonde_strace *st, int sig)
+{
+	return sig > 0 && sig <= 64 && !((st->o.sig_hide >> (sig - 1)) & 1);
+}
+
+int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
+{
+	char buf[16];
+	int code = e->code;
+	int rc;
+
+	fdtab_exit(st->fds, e->hdr.tid);
+	if (st->o.summary_only)
+		return 0;
+	/* strace: -qq hides the exits; the deaths obey -e signal= only. */
+	if (WIFSIGNALED(code) ? !sig_in_set(st, WTERMSIG(code)) : st->o.quiet & SONDE_QUIET_EXIT)
+		return 0;
+	rc = split_cut_open(st);
+	if (rc)
+		return rc;
+	strace_pr_prefix(st, e->hdr.tid);
+	strace_pr_tstamp(st, e->hdr.ts);
+	if (WIFSIGNALED(code)) {
+		const char *n = st_signame(WTERMSIG(code), buf, sizeof(buf));
+
+		if (n)
+			sb_printf(&st->line, "+++ killed by %s%s +++\n", n,
+				  WCOREDUMP(code) ? " (core dumped)" : "");
+		else
+			sb_printf(&st->line, "+++ killed by %d%s +++\n",
+				  WTERMSIG(code), WCOREDUMP(code) ? " (core dumped)" : "");
+	} else {
+		sb_printf(&st->line, "+++ exited with %d +++\n", WEXITSTATUS(code));
+	}
+	return strace_emit(st);
+}
+
+/*
+ * strace prints a signal when its tracee stops to take it. Without ptrace
+ * the kernel drops an ignored signal when it is sent, and turns a fatal
+ * default action into a group-wide SIGKILL then: those two show in the
+ * trace as sent signals (bpf/signal.h), the rest as deliveries. SIGKILL
+ * never stops a tracee.
+ */
+static int sig_shown(const struct sonde_strace *st, const struct sonde_ev_signal *e)
+{
+	int sig = e->si.signo;
+
+	if (st->o.summary_only || sig == SIGKILL || !sig_in_set(st, sig))
+		return 0;
+	if (e->hdr.type == SONDE_REC_SIGNAL)
+		return 1;
+	if (e->result == SONDE_SIG_IGNORED)
+		return !(e->hdr.flags & SONDE_SIG_EXITING);
+	return e->result == SONDE_SIG_DELIVERED && (e->hdr.flags & SONDE_SIG_EXITING);
+}
+
+/*
+ * A stop signal delivered with the default action stops the thread group
+ * (the kernel's get_signal: do_signal_stop right after the signal_deliver
+ * tracepoint), and strace, seeing its tracee enter the group-stop, says
+ * "--- stopped by SIGSTOP ---" after the signal's own line. SIGTSTP,
+ * SIGTTIN and SIGTTOU do not stop a process of an orphaned process group,
+ * which the record cannot tell: sonde assumes the group is not orphaned.
+ */
+static int sig_stops(const struct sonde_ev_signal *e)
+{
+	int sig = e->si.signo;
+
+	return e->hdr.type == SONDE_REC_SIGNAL && e->handler == 0 /* SIG_DFL */ &&
+	       (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU);
+}
+
+/* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
+int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
+{
+	char name[16], si[256];
+	const char *n;
+	int rc;
+
+	if (!sig_shown(st, e))
+		return 0;
+	rc = split_settle_tid(st, e->hdr.tid);
+	if (!rc)
+		rc = split_cut_open(st);
+	if (rc)
+		return rc;
+	strace_pr_prefix(st, e->hdr.tid);
+	strace_pr_tstamp(st, e->hdr.ts);
+	n = sonde_sig_name(e->si.signo, name, sizeof(name));
+	sonde_siginfo_format_x(si, sizeof(si), &e->si, st->o.xlat);
+	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
+	rc = strace_emit(st);
+	if (rc || !sig_stops(e))
+		return rc;
+	strace_pr_prefix(st, e->hdr.tid);
+	strace_pr_tstamp(st, e->hdr.ts);
+	sb_printf(&st->line, "--- stopped by %s ---\n", n ? n : "?");
+	return strace_emit(st);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strace's -P (by path argument, by descriptor through -y's tables, the
+ * realpath of a symbolic link), -q levels and -e quiet=, -e signal=
+ * aliases and the killed/exited lines they govern, and -c's on_call.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "check.h"
+#include "test_strace_util.h"
+
+static struct tcall T;
+static char out[65536];
+static uint64_t clock_ns;
+
+struct rr {
+	FILE *f;
+	struct sonde_strace *st;
+};
+
+static void rr_open(struct rr *r, struct sonde_strace_opts *o)
+{
+	memset(out, 0, sizeof(out));
+	clock_ns = 1000;
+	r->f = fmemopen(out, sizeof(out) - 1, "w");
+	r->st = sonde_strace_new(o, r->f);
+	sonde_strace_set_fd(r->st, 0, -100, "/w");
+}
+
+static const char *rr_close(struct rr *r)
+{
+	sonde_strace_flush(r->st);
+	sonde_strace_free(r->st);
+	fclose(r->f);
+	return out;
+}
+
+/* The call in T, one after the other in time. */
+static void rr_call(struct rr *r)
+{
+	T.sc.hdr.ts = clock_ns;
+	T.sc.dur = 10;
+	clock_ns += 100;
+	T.call.sc = &T.sc;
+	T.call.pl = T.pl;
+	T.call.npl = T.npl;
+	CHECK_EQ_INT(sonde_strace_call(r->st, &T.call), 0);
+}
+
+static void open_at(struct rr *r, const char *path, int fd)
+{
+	tc_new(&T, SYS_openat, fd, (uint64_t)AT_FDCWD, 0x1000, O_RDONLY, 0, 0, 0);
+	tc_str(&T, 1, 0x1000, path);
+	rr_call(r);
+}
+
+static void fd_call(struct rr *r, unsigned int nr, int64_t ret, uint64_t a0)
+{
+	tc_new(&T, nr, ret, a0, 0, 0, 0, 0, 0);
+	rr_call(r);
+}
+
+static unsigned int counted;
+
+static void count_one(void *ctx, const struct sonde_ev_syscall *sc)
+{
+	(void)ctx;
+	(void)sc;
+	counted++;
+}
+
+TEST(path_by_argument_and_descriptor)
+{
+	struct sonde_strace_opts o;
+	struct rr r;
+	char err[128];
+
+	sonde_strace_opts_init(&o);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'P', "/w/x", err, sizeof(err)), 0);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'P', "/w/x", err, sizeof(err)), 0);
+	CHECK_EQ_INT(o.paths->n, 1); /* stored once */
+	o.on_call = count_one;
+	counted = 0;
+	rr_open(&r, &o);
+	open_at(&r, "x", 3);	      /* "x" is not "/w/x": hidden, 3 named */
+	fd_call(&r, SYS_fsync, 0, 3); /* by descriptor */
+	fd_call(&r, SYS_getpid, 7, 0); /* no path, no descriptor */
+	tc_new(&T, SYS_mmap, 0x7f0000000000, 0, 4096, PROT_READ, MAP_PRIVATE, 3, 0);
+	rr_call(&r);		      /* the descriptor is argument 4 */
+	tc_new(&T, SYS_dup2, 5, 3, 5, 0, 0, 0, 0);
+	rr_call(&r);		      /* 5 is /w/x from now on */
+	fd_call(&r, SYS_close, 0, 3); /* before its effect: still /w/x */
+	fd_call(&r, SYS_fstat, -EBADF, 3);
+	fd_call(&r, SYS_fsync, 0, 5);
+	open_at(&r, "/w/x", 3);	      /* by path */
+	tc_new(&T, SYS_pipe2, 0, 0x2000, 0, 0, 0, 0, 0);
+	rr_call(&r);		      /* creates descriptors only */
+	CHECK_EQ_STR(rr_close(&r),
+		     "fsync(3)                                = 0\n"
+		     "mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f0000000000\n"
+		     "dup2(3, 5)                              = 5\n"
+		     "close(3)                                = 0\n"
+		     "fsync(5)                                = 0\n"
+		     "openat(AT_FDCWD, \"/w/x\", O_RDONLY)      = 3\n");
+	CHECK_EQ_INT(counted, 6);
+	sonde_strace_opts_release(&o);
+	CHECK(o.paths == NULL);
+}
+
+/* A symbolic link given to -P: the link as given, and its target. */
+TEST(path_realpath)
+{
+	struct sonde_strace_opts o;
+	char dir[] = "/tmp/sonde-pt.XXXXXX", link[64], file[64], err[128];
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(file, sizeof(file), "%s/f", dir);
+	snprintf(link, sizeof(link), "%s/l", dir);
+	fclose(fopen(file, "w"));
+	CHECK_EQ_INT(symlink("f", link), 0);
+	sonde_strace_opts_init(&o);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'P', link, err, sizeof(err)), 0);
+	CHECK_EQ_INT(o.paths->n, 2);
+	CHECK_EQ_STR(o.paths->p[0].path, link);
+	CHECK_EQ_INT(o.paths->p[0].from, -1);
+	CHECK_EQ_STR(o.paths->p[1].path, file);
+	CHECK_EQ_INT(o.paths->p[1].from, 0);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'P', "", err, sizeof(err)), -EINVAL);
+	sonde_strace_opts_release(&o);
+	unlink(link);
+	unlink(file);
+	rmdir(dir);
+}
+
+TEST(quiet_levels)
+{
+	struct sonde_strace_opts o;
+	char err[160];
+
+	sonde_strace_opts_init(&o);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'q', NULL, err, sizeof(err)), 0);
+	CHECK_EQ_INT(o.quiet, SONDE_QUIET_ATTACH | SONDE_QUIET_PERSONALITY);
+	sonde_strace_opt(&o, 'q', NULL, err, sizeof(err));
+	CHECK_EQ_INT(o.quiet, SONDE_QUIET_ATTACH | SONDE_QUIET_PERSONALITY | SONDE_QUIET_EXIT);
+	sonde_strace_opt(&o, 'q', NULL, err, sizeof(err));
+	CHECK_EQ_INT(o.quiet, SONDE_QUIET_ALL);
+	sonde_strace_opts_init(&o);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "quiet=exit,path-resolution", err, sizeof(err)), 0);
+	CHECK_EQ_INT(o.quiet, SONDE_QUIET_EXIT | SONDE_QUIET_PATH_RESOLVE);
+	sonde_strace_opt(&o, 'q', NULL, err, sizeof(err));
+	CHECK_EQ_INT(o.quiet, SONDE_QUIET_EXIT | SONDE_QUIET_PATH_RESOLVE | SONDE_QUIET_ATTACH |
+				      SONDE_QUIET_PERSONALITY);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "silence=!attach", err, sizeof(err)), 0);
+	CHECK_EQ_INT(o.quiet_set, SONDE_QUIET_ALL & ~SONDE_QUIET_ATTACH);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "q=nope", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "nope") != NULL);
+}
+
+/* -qq hides exits, not deaths; -e signal= hides deaths, and a stop
+ * signal's "stopped by" line with its own. */
+TEST(exit_and_stop_lines)
+{
+	struct sonde_ev_exit ex = { .hdr = { .tid = 7, .pid = 7, .type = SONDE_REC_EXIT,
+					     .size = sizeof(ex), .ts = 5000 } };
+	struct sonde_ev_signal stop = { .hdr = { .tid = 7, .pid = 7, .type = SONDE_REC_SIGNAL,
+						 .size = sizeof(stop), .ts = 4000 } };
+	struct sonde_strace_opts o;
+	struct rr r;
+	char err[128];
+
+	stop.si.signo = SIGSTOP;
+	stop.si.code = -6; /* SI_TKILL */
+	sonde_strace_opts_init(&o);
+	sonde_strace_opt(&o, 'q', NULL, err, sizeof(err));
+	sonde_strace_opt(&o, 'q', NULL, err, sizeof(err));
+	rr_open(&r, &o);
+	sonde_strace_record(r.st, &stop.hdr);
+	ex.code = 0;
+	sonde_strace_record(r.st, &ex.hdr);
+	ex.code = SIGTERM;
+	sonde_strace_record(r.st, &ex.hdr);
+	CHECK_EQ_STR(rr_close(&r),
+		     "--- SIGSTOP {si_signo=SIGSTOP, si_code=SI_TKILL, si_pid=0, si_uid=0} ---\n"
+		     "--- stopped by SIGSTOP ---\n"
+		     "+++ killed by SIGTERM +++\n");
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "s=!stop,term", err, sizeof(err)), 0);
+	rr_open(&r, &o);
+	sonde_strace_record(r.st, &stop.hdr);
+	sonde_strace_record(r.st, &ex.hdr);
+	CHECK_EQ_STR(rr_close(&r), "");
+	stop.handler = 0x401000; /* caught: no group stop */
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "signals=all", err, sizeof(err)), 0);
+	rr_open(&r, &o);
+	sonde_strace_record(r.st, &stop.hdr);
+	CHECK_EQ_STR(rr_close(&r),
+		     "--- SIGSTOP {si_signo=SIGSTOP, si_code=SI_TKILL, si_pid=0, si_uid=0} ---\n");
+}
+
+int main(void)
+{
+	RUN(path_by_argument_and_descriptor);
+	RUN(path_realpath);
+	RUN(quiet_levels);
+	RUN(exit_and_stop_lines);
+	return check_any_failed_;
+}
