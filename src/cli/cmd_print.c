@@ -57,8 +57,8 @@
 	"                          strace -P (repeatable; PATH and its realpath here)\n"    \
 	"  -e signal=SET           --strace: signals shown (--- SIG ---, +++ killed\n"       \
 	"                          by +++): names, numbers, all, none, ! negates\n"          \
-	"  -q, -qq, -qqq           --strace: -qq drops +++ exited lines, -qqq also\n"        \
-	"                          -P's notes; -e quiet=SET as strace\n"                     \
+	"  -q, -qq, -qqq           --strace: -qq drops +++ exited lines; -e quiet=SET\n"      \
+	"                          as strace (quiet=path-resolution: no -P notes)\n"        \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \

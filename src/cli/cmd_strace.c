@@ -66,7 +66,8 @@ static const char strace_usage[] =
 	"  -x, -xx       non-ASCII strings, or all strings, in hex\n"
 	"  -z, -Z        only successful, or only failed, calls\n"
 	"  -q, -qq, -qqq  quieter: -q drops \"Process N attached\", -qq also the\n"
-	"                \"+++ exited\" lines, -qqq also -P's \"resolved into\" notes\n"
+	"                \"+++ exited\" lines (-P's \"resolved into\" notes go with\n"
+	"                -e quiet=path-resolution only, as in strace 6.1)\n"
 	"  -P PATH       only calls that access PATH, by a path argument or by a\n"
 	"                descriptor that refers to it (repeatable; PATH and its\n"
 	"                realpath are compared)\n"
@@ -210,12 +211,17 @@ static int strace_long_e(struct strace_cli *c, const char *key, const char *v)
 	return r;
 }
 
-/* strace's note for each -P path that realpath(3) turned into another. */
+/*
+ * strace's note for each -P path that realpath(3) turned into another.
+ * strace 6.1 resolves the paths before it turns -q, -qq, -qqq into quiet
+ * elements: only -e quiet= silences the note (-qqq does not), checked
+ * against it (tests/integration/strace_opts.sh).
+ */
 void strace_report_paths(const struct sonde_strace_opts *so, const char *cmd)
 {
 	const struct sonde_strace_paths *ps = so->paths;
 
-	if (!ps || (so->quiet & SONDE_QUIET_PATH_RESOLVE))
+	if (!ps || (so->quiet_set & SONDE_QUIET_PATH_RESOLVE))
 		return;
 	for (unsigned int i = 0; i < ps->n; i++)
 		if (ps->p[i].from >= 0)

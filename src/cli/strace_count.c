@@ -13,11 +13,13 @@
 
 #include "cli/strace_count.h"
 
+/* strace counts a call when it returns: exit, exit_group and calls
+ * still blocked at the end are not in its table. */
 void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc)
 {
 	struct strace_count *c;
 
-	if (sc->nr >= SONDE_NR_SYSCALLS)
+	if (sc->nr >= SONDE_NR_SYSCALLS || (sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED)))
 		return;
 	c = &v[sc->nr];
 	if (!c->calls || sc->dur < c->min_ns)
@@ -25,7 +27,7 @@ void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc)
 	if (sc->dur > c->max_ns)
 		c->max_ns = sc->dur;
 	c->calls++;
-	c->errors += sonde_syscall_failed(sc->ret) && !(sc->hdr.flags & SONDE_SC_NORETURN);
+	c->errors += sonde_syscall_failed(sc->ret);
 	c->ns += sc->dur;
 }
 
