@@ -5,6 +5,8 @@
 #   env: REPEAT=3 (runs per cell, median kept), DD_COUNT=50000 (4 KiB
 #        blocks), SNAPLEN=full, RING=256M (sonde --ring-size; "default"
 #        for the 64M default), OUT=dir (default BUILD_DIR/bench-capture),
+#        BUFFER=default (sonde --buffer-size: user-space chunk buffers
+#        made ready before the command starts; "default" = 64M),
 #        PAGE_REPORTING=pause|keep (bench/quiet.sh),
 #        TRACERS="none sonde strace" (the columns to run; strace takes
 #        minutes), WORKLOADS="tar dd"
@@ -31,8 +33,10 @@ REPEAT=${REPEAT:-3}
 DD_COUNT=${DD_COUNT:-50000}
 SNAPLEN=${SNAPLEN:-full}
 RING=${RING:-256M}
+BUFFER=${BUFFER:-default}
 RINGOPT=()
 [ "$RING" = default ] || RINGOPT=(--ring-size "$RING")
+[ "$BUFFER" = default ] || RINGOPT+=(--buffer-size "$BUFFER")
 OUT=${OUT:-$B/bench-capture}
 SONDE=$PWD/$B/sonde
 TIMED=$PWD/$B/bench/timed
@@ -54,10 +58,13 @@ declare -A WL=(
 )
 read -r -a TRACERS <<< "${TRACERS:-none sonde strace}"
 
-# Before every timed run, whatever the tracer: tar's input back in the
-# page cache (it does not stay there on these VMs, bench/README.md), dd's
+# Before every timed run, whatever the tracer: the dirty pages of the last
+# run written back (strace's output is ~2.9 GB, and its writeback
+# throttled the dd run after it to 3.5x), tar's input back in the page
+# cache (it does not stay there on these VMs, bench/README.md), dd's
 # output file deleted, so that no run times the freeing of the last one's.
 warm() {
+	sync
 	case $1 in
 	tar) ${WL[tar]} > /dev/null ;;
 	dd) rm -f "$OUT/dd.out" ;;

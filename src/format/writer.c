@@ -9,7 +9,8 @@
  *   append() --> stream buffer --full--> queue --> worker: xform, zstd,
  *                                                  pwrite at the file end
  *
- * A chunk is written with a single pwrite at the end of the last complete
+ * This file has the streams, the queue and its workers; wfile.c the file
+ * side. A chunk is written with a single pwrite at the end of the last complete
  * chunk; when that fails (ENOSPC, EDQUOT, EIO) the file is cut back to the
  * last complete chunk and the error sticks: every later call returns it,
  * and the file stays readable up to there (as a truncated trace).
@@ -30,242 +31,8 @@
 #include "format/wcomp.h"
 #include "format/layout.h"
 #include "format/meta.h"
+#include "format/writer_int.h"
 #include "format/xform.h"
-
-#define WRITER_MAX_THREADS 8
-/* Full chunks waiting for a worker before append() blocks: 32, or more
- * small ones up to WRITER_QUEUE_BYTES, so that a burst of payload data
- * (hashed and compressed at a few hundred MB/s) waits in memory rather
- * than filling the kernel's rings, where payloads would be shed. */
-#define WRITER_MAX_QUEUED 32
-#define WRITER_QUEUE_BYTES (512u << 20)
-/* Chunk buffers kept for reuse (more if opts.prefault_chunks asks): a
- * fresh buffer costs page faults, 1-10 us a page on a VM whose free pages
- * go back to the host (bench/README.md, "Page allocation"). */
-#define WRITER_FREE_KEEP 16
-/* Stream ids below this are looked up directly, others by a linear scan. */
-#define WRITER_DIRECT_STREAMS 1024
-#define WRITER_DEFAULT_LEVEL 3
-/* Blobs are mostly unique file data: a fast level keeps the compression
- * threads ahead of the capture. */
-#define WRITER_DEFAULT_PAYLOAD_LEVEL 1
-/* Workers' nice value while the queue is less than half full. */
-#define WRITER_NICE_IDLE 19
-
-struct chunk_job {
-	struct chunk_job *next;
-	uint32_t stream;
-	uint32_t nrecords;
-	uint64_t seq;
-	uint64_t min_ts, max_ts;
-	uint64_t ticket; /* submission order = order in the file */
-	uint32_t nbulky; /* payload records for the blob store */
-	size_t len;	 /* raw bytes used */
-	uint8_t raw[];
-};
-
-struct wstream {
-	uint32_t id;
-	uint64_t next_seq;
-	struct chunk_job *cur; /* being filled, or NULL */
-};
-
-struct sonde_writer {
-	int fd;
-	size_t chunk_bytes;
-	int level;
-
-	struct wstream *direct[WRITER_DIRECT_STREAMS];
-	struct wstream **others;
-	size_t nothers;
-
-	/* Queue of full chunks and free buffers; lock protects all of it. */
-	pthread_mutex_t lock;
-	pthread_cond_t work, done;
-	struct chunk_job *qhead, **qtail;
-	unsigned int pending; /* queued or being compressed */
-	unsigned int max_queued;
-	struct chunk_job *free_jobs;
-	unsigned int nfree;
-	unsigned int free_keep; /* buffers kept on the free list, at least WRITER_FREE_KEEP */
-	int stop;
-	int can_renice; /* may return from WRITER_NICE_IDLE to 0 */
-	unsigned int draining; /* flushes waiting for the queue to empty */
-	pthread_t threads[WRITER_MAX_THREADS];
-	int nthreads;
-	struct compressor inline_comp;
-
-	/* The file end and index; io_lock protects them and err. Chunks are
-	 * written in submission order (tickets), whichever worker compressed
-	 * them, so a failed write only ever loses the end of a stream. */
-	pthread_mutex_t io_lock;
-	pthread_cond_t io_turn;
-	uint64_t next_ticket, write_ticket;
-	uint64_t off;
-	int err; /* sticky -errno, read without io_lock by append() */
-	struct sonde_index_entry *index;
-	size_t nindex, index_cap;
-	struct sonde_writer_stats st; /* records/raw_bytes: appender only */
-
-	/* Payload store: blobs known (any thread), where each one is (for
-	 * the footer), and the blob stream's next chunk number (io_lock). */
-	struct blob_table blobs;
-	uint64_t st_inline; /* bytes of small payloads, kept inline (appender) */
-	int payload_level;
-	uint64_t blob_seq;
-	struct sonde_blobidx_entry *bidx;
-	size_t nbidx, bidx_cap;
-};
-
-static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-/* Best effort: if even this fails, readers still find the last complete
- * chunk by scanning and report the rest as a truncated chunk. */
-static void file_cut(int fd, uint64_t off)
-{
-	if (ftruncate(fd, (off_t)off) < 0)
-		return;
-}
-
-static int index_add(struct sonde_writer *w, const struct sonde_chunk_hdr *h, uint64_t off)
-{
-	if (w->nindex == w->index_cap) {
-		size_t cap = w->index_cap ? 2 * w->index_cap : 256;
-		struct sonde_index_entry *p = realloc(w->index, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		w->index = p;
-		w->index_cap = cap;
-	}
-	w->index[w->nindex++] = (struct sonde_index_entry){
-		.offset = off,
-		.seq = h->seq,
-		.min_ts = h->min_ts,
-		.max_ts = h->max_ts,
-		.stream = h->stream,
-		.nrecords = h->nrecords,
-		.kind = h->kind,
-		.comp_len = h->comp_len,
-	};
-	return 0;
-}
-
-/* Places the blobs this output stores in the footer's blob index. */
-static int bidx_add(struct sonde_writer *w, const struct compressor *c, uint64_t base)
-{
-	const struct blob_job *b = &c->bj;
-
-	if (w->nbidx + b->nnew > w->bidx_cap) {
-		size_t cap = w->bidx_cap ? w->bidx_cap : 1024;
-		struct sonde_blobidx_entry *p;
-
-		while (cap < w->nbidx + b->nnew)
-			cap *= 2;
-		p = realloc(w->bidx, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		w->bidx = p;
-		w->bidx_cap = cap;
-	}
-	for (size_t i = 0; i < b->nnew; i++) {
-		struct sonde_blobidx_entry *e = &w->bidx[w->nbidx++];
-
-		memcpy(e->hash, b->nw[i].hash, sizeof(e->hash));
-		/* Blob buffer i became the output's chunk i. */
-		e->chunk_off = base + c->ch[b->nw[i].buf].off;
-		e->off = b->nw[i].off;
-		e->len = b->nw[i].len;
-	}
-	return 0;
-}
-
-/* Numbers the output's blob-stream chunks and indexes all its chunks. */
-static int out_index(struct sonde_writer *w, struct compressor *c)
-{
-	for (size_t i = 0; i < c->nch; i++) {
-		struct sonde_chunk_hdr *h = &c->ch[i].h;
-
-		if (h->stream == SONDE_STREAM_BLOBS) {
-			h->seq = w->blob_seq++;
-			h->hdr_crc = sonde_crc32(h, offsetof(struct sonde_chunk_hdr, hdr_crc));
-			memcpy(c->out + c->ch[i].off, h, sizeof(*h));
-		}
-		if (index_add(w, h, w->off + c->ch[i].off))
-			return -ENOMEM;
-	}
-	return bidx_add(w, c, w->off);
-}
-
-static void out_stats(struct sonde_writer *w, const struct compressor *c,
-		      const struct blob_stats *bs)
-{
-	for (size_t i = 0; i < c->nch; i++)
-		if (c->ch[i].h.kind == SONDE_CHUNK_PAYLOAD)
-			w->st.payload_file_bytes += c->ch[i].total;
-	w->st.chunks += c->nch;
-	if (!bs)
-		return;
-	w->st.payload_bytes += bs->captured;
-	w->st.payload_stored += bs->stored + bs->inlined;
-	w->st.payload_blobs += bs->blobs;
-	w->st.payload_refs += bs->refs;
-}
-
-/* Appends a compressor's output (chunks, padded) at the file end when its
- * turn comes; c == NULL or err records a failure. */
-static void chunk_write(struct sonde_writer *w, uint64_t ticket, struct compressor *c, int err,
-			const struct blob_stats *bs)
-{
-	size_t nindex, nbidx;
-	uint64_t blob_seq;
-
-	pthread_mutex_lock(&w->io_lock);
-	while (w->write_ticket != ticket)
-		pthread_cond_wait(&w->io_turn, &w->io_lock);
-	if ((err || !c) && !w->err)
-		__atomic_store_n(&w->err, err ? err : -ENOMEM, __ATOMIC_RELEASE);
-	if (w->err)
-		goto out;
-	nindex = w->nindex;
-	nbidx = w->nbidx;
-	blob_seq = w->blob_seq;
-	err = out_index(w, c);
-	if (!err)
-		err = write_all(w->fd, c->out, c->out_len, w->off);
-	if (err) {
-		w->nindex = nindex;
-		w->nbidx = nbidx;
-		w->blob_seq = blob_seq;
-		/* Cut a partial chunk so the file ends on a complete one. */
-		file_cut(w->fd, w->off);
-		__atomic_store_n(&w->err, err, __ATOMIC_RELEASE);
-		goto out;
-	}
-	w->off += c->out_len;
-	w->st.file_bytes = w->off;
-	out_stats(w, c, bs);
-out:
-	w->write_ticket++;
-	pthread_cond_broadcast(&w->io_turn);
-	pthread_mutex_unlock(&w->io_lock);
-}
 
 /* The job's new blobs as PAYLOAD chunks; the records to store in *raw. */
 static int chunk_blobs(struct sonde_writer *w, struct compressor *c, const struct chunk_job *j,
@@ -338,10 +105,10 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struc
 	h.raw_len = (uint32_t)len;
 	h.enc_len = (uint32_t)enc_len;
 	comp_seal(c, &h, n);
-	chunk_write(w, j->ticket, c, 0, &bs);
+	wfile_chunk_write(w, j->ticket, c, 0, &bs);
 	return;
 fail:
-	chunk_write(w, j->ticket, c, err, NULL);
+	wfile_chunk_write(w, j->ticket, c, err, NULL);
 }
 
 /* Returns a job to the free list (keeping w->free_keep) under w->lock. */
@@ -410,7 +177,7 @@ static void *worker_main(void *arg)
 		if (ok)
 			chunk_emit(w, &c, j);
 		else
-			chunk_write(w, j->ticket, NULL, -ENOMEM, NULL);
+			wfile_chunk_write(w, j->ticket, NULL, -ENOMEM, NULL);
 		pthread_mutex_lock(&w->lock);
 		job_put_locked(w, j);
 		w->pending--;
@@ -656,63 +423,6 @@ void sonde_writer_stats(const struct sonde_writer *w, struct sonde_writer_stats 
 	st->payload_stored += inl;
 }
 
-/* BLOBINDEX chunks: where every blob of the file is, so readers find a
- * blob without decompressing every PAYLOAD chunk. Written after the last
- * chunk that can reference a blob, just before the footer. */
-static int writer_blob_index(struct sonde_writer *w)
-{
-	const size_t per = BLOB_CHUNK_BYTES / sizeof(*w->bidx);
-	struct compressor *c = &w->inline_comp;
-
-	for (size_t i = 0; i < w->nbidx; i += per) {
-		size_t n = w->nbidx - i < per ? w->nbidx - i : per;
-		int err;
-
-		c->out_len = 0;
-		c->nch = 0;
-		c->bj.nnew = 0;
-		err = comp_plain(c, SONDE_CHUNK_BLOBINDEX, (uint32_t)n, 0, 0,
-				 (const uint8_t *)&w->bidx[i], n * sizeof(*w->bidx));
-		chunk_write(w, w->next_ticket++, c, err, NULL);
-		err = __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* Footer: the index of every chunk, then the trailer pointing at it. */
-static int writer_footer(struct sonde_writer *w)
-{
-	struct sonde_index_hdr ih = { .magic = SONDE_INDEX_MAGIC,
-				      .entry_size = sizeof(struct sonde_index_entry),
-				      .nentries = w->nindex };
-	size_t ilen = sizeof(ih) + w->nindex * sizeof(*w->index);
-	struct sonde_trailer t = { .magic = SONDE_TRAILER_MAGIC,
-				   .index_off = w->off,
-				   .index_len = ilen };
-	uint8_t *buf = malloc(ilen + sizeof(t));
-	int err;
-
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, &ih, sizeof(ih));
-	if (w->nindex)
-		memcpy(buf + sizeof(ih), w->index, w->nindex * sizeof(*w->index));
-	t.index_crc = sonde_crc32(buf, ilen);
-	t.crc = sonde_crc32(&t, offsetof(struct sonde_trailer, crc));
-	memcpy(buf + ilen, &t, sizeof(t));
-	err = write_all(w->fd, buf, ilen + sizeof(t), w->off);
-	free(buf);
-	if (err) {
-		/* A partial footer would look like garbage: leave none. */
-		file_cut(w->fd, w->off);
-		return err;
-	}
-	w->st.file_bytes = w->off + ilen + sizeof(t);
-	return 0;
-}
-
 static void stream_free(struct sonde_writer *w, struct wstream *s)
 {
 	(void)w;
@@ -758,9 +468,9 @@ int sonde_writer_close(struct sonde_writer *w)
 		return 0;
 	err = sonde_writer_flush(w);
 	if (!err)
-		err = writer_blob_index(w);
+		err = wfile_blob_index(w);
 	if (!err)
-		err = writer_footer(w);
+		err = wfile_footer(w);
 	if (!err && fdatasync(w->fd))
 		err = -errno;
 	if (close(w->fd) && !err)
@@ -768,40 +478,6 @@ int sonde_writer_close(struct sonde_writer *w)
 	w->fd = -1;
 	writer_free(w);
 	return err;
-}
-
-/*
- * Creates path 0600 as a new inode: an existing regular file or symlink is
- * unlinked first, so neither its mode nor its other links survive.
- * Anything else (device, FIFO, directory) is refused rather than removed.
- */
-static int writer_create(const char *path, char *err, size_t errlen)
-{
-	for (int tries = 0; tries < 3; tries++) {
-		struct stat st;
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-
-		if (fd >= 0) {
-			if (fchmod(fd, 0600) == 0)
-				return fd;
-			snprintf(err, errlen, "cannot set mode 0600 on %s: %s", path,
-				 strerror(errno));
-			close(fd);
-			return -EPERM;
-		}
-		if (errno != EEXIST)
-			break;
-		if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-			snprintf(err, errlen,
-				 "%s exists and is not a regular file; choose another output",
-				 path);
-			return -EEXIST;
-		}
-		if (unlink(path) && errno != ENOENT)
-			break;
-	}
-	snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-	return -errno;
 }
 
 static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *o)
@@ -862,12 +538,12 @@ int sonde_writer_open(struct sonde_writer **wp, const char *path, const struct s
 	e = meta_encode(meta, &hdr, &hdr_len, err, errlen);
 	if (e)
 		goto fail;
-	w->fd = writer_create(path, err, errlen);
+	w->fd = wfile_create(path, err, errlen);
 	if (w->fd < 0) {
 		e = w->fd;
 		goto fail;
 	}
-	e = write_all(w->fd, hdr, hdr_len, 0);
+	e = wfile_write_all(w->fd, hdr, hdr_len, 0);
 	if (e) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-e));
 		goto fail;
