@@ -89,6 +89,16 @@ for set in '!SIGSTOP' all; do
 done
 check "strace_opts: --- stopped by SIGSTOP --- right after the SIGSTOP line" \
 	grep -A1 -- '--- SIGSTOP' "$TMP/t.got" | grep -q -- '--- stopped by SIGSTOP ---'
+# Two threads: both enter the group stop, each gets its line.
+strace -f -o "$TMP/t.ref" "$FIX/sig_stop" thread
+"$SONDE" strace -f -o "$TMP/t.got" "$FIX/sig_stop" thread
+python3 $L --match '^--- stopped' --sort "$TMP/t.ref" > "$TMP/t.ref.n"
+python3 $L --match '^--- stopped' --sort "$TMP/t.got" > "$TMP/t.got.n"
+same "strace_opts: SIGSTOP to a process of two threads: strace's stopped lines" \
+	"$TMP/t.ref.n" "$TMP/t.got.n"
+"$SONDE" strace -o "$TMP/t.nof" "$FIX/sig_stop" thread
+check "strace_opts: without -f, no stopped line for threads not traced" \
+	[ "$(grep -c 'stopped by' "$TMP/t.nof")" = 0 ]
 "$SONDE" record -q -o "$TMP/t.sonde" -- "$FIX/sig_stop"
 "$SONDE" print --strace "$TMP/t.sonde" > "$TMP/t.off"
 stop_lines "$TMP/t.off" > "$TMP/t.off.n"

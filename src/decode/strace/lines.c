@@ -7,8 +7,10 @@
  *   --- SIGCHLD {si_signo=...} ---    -e signal=
  *   --- stopped by SIGSTOP ---        -e signal=
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include <sonde/signal.h>
@@ -20,6 +22,31 @@ static int sig_in_set(const struct sonde_strace *st, int sig)
 	return sig > 0 && sig <= 64 && !((st->o.sig_hide >> (sig - 1)) & 1);
 }
 
+int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid)
+{
+	if (st->nthreads == st->capthreads) {
+		size_t cap = st->capthreads ? 2 * st->capthreads : 16;
+		struct st_thread *t = realloc(st->threads, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		st->threads = t;
+		st->capthreads = cap;
+	}
+	st->threads[st->nthreads].tgid = tgid;
+	st->threads[st->nthreads++].tid = tid;
+	return 0;
+}
+
+static void thread_del(struct sonde_strace *st, uint32_t tid)
+{
+	for (size_t i = 0; i < st->nthreads; i++)
+		if (st->threads[i].tid == tid) {
+			st->threads[i] = st->threads[--st->nthreads];
+			return;
+		}
+}
+
 int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 {
 	char buf[16];
@@ -27,6 +54,7 @@ int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 	int rc;
 
 	fdtab_exit(st->fds, e->hdr.tid);
+	thread_del(st, e->hdr.tid);
 	if (st->o.summary_only)
 		return 0;
 	/* strace: -qq hides the exits; the deaths obey -e signal= only. */
@@ -75,8 +103,11 @@ static int sig_shown(const struct sonde_strace *st, const struct sonde_ev_signal
 /*
  * A stop signal delivered with the default action stops the thread group
  * (the kernel's get_signal: do_signal_stop right after the signal_deliver
- * tracepoint), and strace, seeing its tracee enter the group-stop, says
- * "--- stopped by SIGSTOP ---" after the signal's own line. SIGTSTP,
+ * tracepoint), and strace, seeing each of its tracees enter the
+ * group-stop, says "--- stopped by SIGSTOP ---" for the thread that took
+ * the signal, after the signal's own line, then for the group's other
+ * threads (the ones the trace saw made; strace's order among those is
+ * the order they happen to stop in). SIGTSTP,
  * SIGTTIN and SIGTTOU do not stop a process of an orphaned process group,
  * which the record cannot tell: sonde assumes the group is not orphaned.
  */
@@ -86,6 +117,14 @@ static int sig_stops(const struct sonde_ev_signal *e)
 
 	return e->hdr.type == SONDE_REC_SIGNAL && e->handler == 0 /* SIG_DFL */ &&
 	       (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU);
+}
+
+static int pr_stopped(struct sonde_strace *st, uint32_t tid, uint64_t ts, const char *name)
+{
+	strace_pr_prefix(st, tid);
+	strace_pr_tstamp(st, ts);
+	sb_printf(&st->line, "--- stopped by %s ---\n", name ? name : "?");
+	return strace_emit(st);
 }
 
 /* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
@@ -110,8 +149,15 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	rc = strace_emit(st);
 	if (rc || !sig_stops(e))
 		return rc;
-	strace_pr_prefix(st, e->hdr.tid);
-	strace_pr_tstamp(st, e->hdr.ts);
-	sb_printf(&st->line, "--- stopped by %s ---\n", n ? n : "?");
-	return strace_emit(st);
+	rc = pr_stopped(st, e->hdr.tid, e->hdr.ts, n);
+	/* Without -f (no pid prefix) strace traces the one thread. */
+	if (rc || !st->o.pid_prefix)
+		return rc;
+	/* The leader is not in the list: threads are, from their fork. */
+	if (!rc && e->hdr.tid != e->hdr.pid)
+		rc = pr_stopped(st, e->hdr.pid, e->hdr.ts, n);
+	for (size_t i = 0; !rc && i < st->nthreads; i++)
+		if (st->threads[i].tgid == e->hdr.pid && st->threads[i].tid != e->hdr.tid)
+			rc = pr_stopped(st, st->threads[i].tid, e->hdr.ts, n);
+	return rc;
 }

@@ -59,6 +59,7 @@ void sonde_strace_free(struct sonde_strace *st)
 	sb_free(&st->oret);
 	sb_free(&st->odump);
 	callq_free(&st->q);
+	free(st->threads);
 	free(st);
 }
 
@@ -651,6 +652,8 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 
 		if (rec->size < sizeof(*f))
 			return -EINVAL;
+		if ((f->clone_flags & CLONE_THREAD) && (rc = strace_thread_add(st, rec->pid, f->child_tid)))
+			return rc;
 		return fdtab_fork(st->fds, rec->tid, f->child_tid, f->clone_flags);
 	}
 	case SONDE_REC_EXIT:

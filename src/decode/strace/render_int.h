@@ -41,6 +41,12 @@ struct sonde_strace {
 	size_t open_cut; /* where otext's entering half ends */
 	struct strbuf otext, oret, odump;
 	struct callq q; /* the returning halves of cut lines */
+	/* Threads made by CLONE_THREAD forks and alive: each enters a group
+	 * stop ("--- stopped by SIGSTOP ---" per thread, lines.c). */
+	struct st_thread {
+		uint32_t tgid, tid;
+	} *threads;
+	size_t nthreads, capthreads;
 };
 
 static inline const char *sb_str(const struct strbuf *b)
@@ -64,6 +70,8 @@ int strace_emit(struct sonde_strace *st);
 /* lines.c: "+++ exited with N +++", "--- SIGCHLD {...} ---". */
 int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e);
 int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e);
+/* A thread of tgid was made (CLONE_THREAD); 0 or -ENOMEM. */
+int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid);
 
 /* split.c: the open line and the cut ones (see above). */
 /* Another line is due: the open line's entering half goes out. */
