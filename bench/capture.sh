@@ -7,7 +7,7 @@
 #        for the 64M default), OUT=dir (default BUILD_DIR/bench-capture),
 #        BUFFER=default (sonde --buffer-size: user-space chunk buffers
 #        made ready before the command starts; "default" = 64M),
-#        PAGE_REPORTING=pause|keep (bench/quiet.sh),
+#        PAGE_REPORTING=keep|pause (bench/quiet.sh),
 #        TRACERS="none sonde strace" (the columns to run; strace takes
 #        minutes), WORKLOADS="tar dd"
 #

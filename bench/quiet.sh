@@ -8,12 +8,11 @@
 # Free page reporting (virtio-balloon; /sys/module/page_reporting): the VMs
 # these benchmarks run on hand every free 128 KiB block back to the host at
 # once (page_reporting_order 5, min_free_ms 0), so a page the guest
-# allocates next costs a host fault: 1-10 us per 4 KiB page here, against
-# ~0.1 us on bare metal (bench/README.md, "Page allocation on this VM").
-# Which runs pay it depends on what ran before, and it made tar's runs
-# bimodal under every tracer. PAGE_REPORTING=pause (the default) raises the
-# order to 10 (only free 4 MiB blocks are reported) for the run;
-# PAGE_REPORTING=keep measures the VM as configured.
+# allocates next costs a host fault: 1-13 us per 4 KiB page here, against
+# ~0.2 us on bare metal (bench/README.md, "Session 3"). With sonde's old
+# 64M rings it made tar's runs under sonde bimodal. PAGE_REPORTING=keep
+# (the default) measures the VM as configured; PAGE_REPORTING=pause raises
+# the order to 10 (only free 4 MiB blocks are reported) for the run.
 bench_restore=""
 
 bench_set() {
@@ -29,6 +28,6 @@ bench_set() {
 
 bench_quiet() {
 	bench_set "$1" /proc/sys/kernel/bpf_stats_enabled 0
-	[ "${PAGE_REPORTING:-pause}" = keep ] ||
-		bench_set "$1" /sys/module/page_reporting/parameters/page_reporting_order 10
+	[ "${PAGE_REPORTING:-keep}" = pause ] || return 0
+	bench_set "$1" /sys/module/page_reporting/parameters/page_reporting_order 10
 }

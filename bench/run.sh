@@ -5,7 +5,7 @@
 #   env: REPEAT=5 (runs per cell, median kept), SLOW_REPEAT=1 (runs of
 #        strace, perf trace and bpftrace on the loop: ~3 min each),
 #        LOOP_N=2000000, WORKLOADS="loop tar", OUT=dir for traces and raw numbers (default
-#        BUILD_DIR/bench-results), PAGE_REPORTING=pause|keep (bench/quiet.sh)
+#        BUILD_DIR/bench-results), PAGE_REPORTING=keep|pause (bench/quiet.sh)
 #
 # For each workload (the syscall loop, tar of /usr/include into a pipe) and
 # each tracer (none, empty BPF programs, sonde, strace -f, perf trace,

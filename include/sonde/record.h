@@ -17,9 +17,13 @@
 #include <sonde/syscalls.h>
 
 #define SONDE_RECORD_DEFAULT_OUTPUT "sonde.trace"
-/* Per-CPU ring size: holds ~0.3 s of the syscall-loop benchmark's records
- * (96-byte records at ~1.7 M/s) if the consumer stalls. */
-#define SONDE_RECORD_DEFAULT_RING (64u << 20)
+/* Per-CPU ring size: holds ~0.1 s of the syscall-loop benchmark's records
+ * (96-byte records at ~1.8 M/s) if the consumer stalls; the loop stays
+ * lossless with 4M. 64M was the default until session 3: on the benchmark
+ * VM, clearing 128 MB of rings before the command made tar's runs under
+ * sonde bimodal (bench/README.md, "Ring size"), and it is memory a
+ * many-CPU machine pays per CPU. */
+#define SONDE_RECORD_DEFAULT_RING (16u << 20)
 #define SONDE_RECORD_DEFAULT_ZSTD 3
 #define SONDE_RECORD_CHUNK (8u << 20)
 /* Chunk buffers made ready before the command starts, with payload
