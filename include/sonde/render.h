@@ -162,6 +162,12 @@ int sonde_render_close(struct sonde_render *r);
 
 /* Helpers for renderers. */
 
+/* -y/-yy of the text and JSON renderers: an strace decoder used for its
+ * descriptor tables only (r->opts.fd_paths: 1 paths, 2 socket endpoints
+ * too); symbolic links resolve on this file system only for a trace made
+ * on this host. NULL when out of memory. */
+struct sonde_strace *sonde_render_fd_tables(const struct sonde_render *r);
+
 /* Syscall name: the trace's own table, else the built-in one, else
  * strace's "syscall_0x1c3". buf (>= 24 bytes) backs the last form. */
 const char *sonde_render_sc_name(const struct sonde_render *r, uint32_t nr, char *buf, size_t len);

@@ -119,6 +119,16 @@ int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 
 /* Records wait in the grouping while their timestamp is the current one
  * (a call's payloads share its entry time), then reach the renderer. */
+struct sonde_strace *sonde_render_fd_tables(const struct sonde_render *r)
+{
+	struct sonde_strace_opts yo;
+
+	sonde_strace_opts_init(&yo);
+	yo.decode_fds = (uint8_t)r->opts.fd_paths;
+	yo.resolve_links = !r->meta || sonde_meta_this_host(r->meta);
+	return sonde_strace_new(&yo, NULL);
+}
+
 int sonde_render_record(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	return sonde_calls_feed(((struct render_core *)r)->calls, rec);

@@ -73,12 +73,7 @@ static int json_open(struct sonde_render *r)
 	/* JSON strings are whole unless -s says otherwise. */
 	p->so.strsize = r->opts.strsize;
 	if (r->opts.fd_paths) {
-		struct sonde_strace_opts yo;
-
-		sonde_strace_opts_init(&yo);
-		yo.decode_fds = (uint8_t)r->opts.fd_paths; /* -yy: socket endpoints */
-		yo.resolve_links = !r->meta || sonde_meta_this_host(r->meta);
-		p->fdp = sonde_strace_new(&yo, NULL);
+		p->fdp = sonde_render_fd_tables(r);
 		if (!p->fdp) {
 			free(p);
 			return -ENOMEM;

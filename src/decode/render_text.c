@@ -52,13 +52,7 @@ static int text_open(struct sonde_render *r)
 	p->so.xlat = (uint8_t)r->opts.xlat;
 	p->so.xstr = (uint8_t)r->opts.xstr;
 	if (r->opts.fd_paths) {
-		struct sonde_strace_opts yo;
-
-		sonde_strace_opts_init(&yo);
-		yo.decode_fds = (uint8_t)r->opts.fd_paths; /* -yy: socket endpoints */
-		/* Links resolve on this file system only for a trace made here. */
-		yo.resolve_links = !r->meta || sonde_meta_this_host(r->meta);
-		p->fdp = sonde_strace_new(&yo, NULL);
+		p->fdp = sonde_render_fd_tables(r);
 		if (!p->fdp) {
 			free(p);
 			return -ENOMEM;
