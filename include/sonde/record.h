@@ -17,13 +17,16 @@
 #include <sonde/syscalls.h>
 
 #define SONDE_RECORD_DEFAULT_OUTPUT "sonde.trace"
-/* Per-CPU ring size: holds ~0.1 s of the syscall-loop benchmark's records
- * (96-byte records at ~1.8 M/s) if the consumer stalls; the loop stays
- * lossless with 4M. 64M was the default until session 3: on the benchmark
- * VM, clearing 128 MB of rings before the command made tar's runs under
- * sonde bimodal (bench/README.md, "Ring size"), and it is memory a
- * many-CPU machine pays per CPU. */
+/* Per-CPU ring size without payloads (-s 0): holds ~0.1 s of the
+ * syscall-loop benchmark's records (96-byte records at ~1.8 M/s) if the
+ * consumer stalls; the loop stays lossless with 4M. It was 64M until
+ * session 3: on the benchmark VM, clearing 128 MB of rings before the
+ * command made tar's runs under sonde bimodal (bench/README.md, "Ring
+ * size"), and it is memory a many-CPU machine pays per CPU. With payloads
+ * the rings take bursts of file data (GB/s) and stay at 64M: at 16M an
+ * ASan build of `sonde strace -e read=all` of tar | cat shed payloads. */
 #define SONDE_RECORD_DEFAULT_RING (16u << 20)
+#define SONDE_RECORD_DEFAULT_RING_PAYLOAD (64u << 20)
 #define SONDE_RECORD_DEFAULT_ZSTD 3
 #define SONDE_RECORD_CHUNK (8u << 20)
 /* Chunk buffers made ready before the command starts, with payload

@@ -46,7 +46,7 @@ static const char record_usage[] =
 	"                       distinct content (the summary gives the dedup ratio)\n"
 	"      --no-sched       no context-switch and wakeup records\n"
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
-	"                       default 16M)\n"
+	"                       default 64M with payloads, 16M with -s 0)\n"
 	"      --buffer-size SIZE  memory for chunks waiting to be compressed,\n"
 	"                       made ready before CMD starts (suffix K/M/G, whole\n"
 	"                       8M chunks); default 64M with payloads, 2 chunks\n"

@@ -85,7 +85,10 @@ int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err
 	if (n <= 0)
 		return bpf_err(n ? n : -EINVAL, "counting CPUs", err, errlen);
 	b->ncpus = (unsigned int)n > SONDE_MAX_CPUS ? SONDE_MAX_CPUS : (unsigned int)n;
-	b->ring_bytes = o->ring_bytes ? o->ring_bytes : SONDE_RECORD_DEFAULT_RING;
+	b->ring_bytes = o->ring_bytes;
+	if (!b->ring_bytes)
+		b->ring_bytes = o->snaplen ? SONDE_RECORD_DEFAULT_RING_PAYLOAD
+					   : SONDE_RECORD_DEFAULT_RING;
 	b->skel = sonde_bpf__open();
 	if (!b->skel)
 		return bpf_err(-errno, "opening the BPF object", err, errlen);

@@ -64,6 +64,14 @@ check "status: -s 0 keeps two chunk buffers per CPU (RssAnon ${r0:-?} kB < $lim 
 	[ "${r0:-0}" -gt 0 -a "${r0:-0}" -lt "$lim" ]
 check "status: --buffer-size 200M is resident at start (RssAnon ${r1:-?} kB)" \
 	[ "${r1:-0}" -ge 204800 ]
+# Default rings: 16M per CPU for metadata only, 64M with payloads.
+ring_of() {
+	"$SONDE" record --json -o "$TMP/ring.trace" "$@" -- true 2>&1 |
+		sed -n 's/.*"ring_bytes":\([0-9]*\).*/\1/p'
+}
+check "status: default ring with -s 0 is 16M" [ "$(ring_of -s 0)" = 16777216 ]
+check "status: default ring with payloads is 64M" [ "$(ring_of)" = 67108864 ]
+check "status: --ring-size overrides the default" [ "$(ring_of -s 0 --ring-size 8M)" = 8388608 ]
 "$SONDE" record -e trace=no_such_syscall -- true 2> "$TMP/e.err"
 check "status: bad -e trace= rejected (2)" [ $? -eq 2 ]
 check "status: bad -e trace= names the token" grep -q 'no_such_syscall' "$TMP/e.err"
