@@ -11,6 +11,7 @@
  * descriptor tables -y needs, fed by every call, shown or not.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,19 @@ size_t sonde_strace_format(struct sonde_strace *st,
 	return n;
 }
 
+/* The formatted arguments and return value into the caller's lines (oom:
+ * formatting ran out of memory, the lines say so); frees a and r. */
+static void lines_take(struct sonde_line *call, struct sonde_line *ret, struct strbuf *a,
+		       struct strbuf *r, bool oom)
+{
+	if (oom)
+		call->oom = 1;
+	sonde_line_printf(call, "%s", a->s ? a->s : "");
+	sonde_line_printf(ret, "%s", r->s ? r->s : "");
+	sb_free(a);
+	sb_free(r);
+}
+
 int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call *c,
 		      struct sonde_line *call, struct sonde_line *ret)
 {
@@ -105,12 +119,7 @@ int sonde_strace_text(const struct sonde_strace_opts *o, const struct sonde_call
 	sb_init(&a);
 	sb_init(&r);
 	st_format_args(&a, o, c, NULL, &r, NULL, NULL, NULL);
-	if (a.oom || r.oom)
-		call->oom = 1;
-	sonde_line_printf(call, "%s", a.s ? a.s : "");
-	sonde_line_printf(ret, "%s", r.s ? r.s : "");
-	sb_free(&a);
-	sb_free(&r);
+	lines_take(call, ret, &a, &r, a.oom || r.oom);
 	return 0;
 }
 
@@ -626,12 +635,7 @@ int sonde_strace_text_fds(struct sonde_strace *st, const struct sonde_strace_opt
 	sb_init(&a);
 	sb_init(&r);
 	e = track_format(st, &yo, c, &a, &r, NULL);
-	if (e)
-		call->oom = 1;
-	sonde_line_printf(call, "%s", a.s ? a.s : "");
-	sonde_line_printf(ret, "%s", r.s ? r.s : "");
-	sb_free(&a);
-	sb_free(&r);
+	lines_take(call, ret, &a, &r, e != 0);
 	return 0;
 }
 
