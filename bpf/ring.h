@@ -45,6 +45,7 @@ struct {
 } rings SEC(".maps");
 
 struct sonde_cpu_state cpus[SONDE_MAX_CPUS];
+struct sonde_cpu_batch batches[SONDE_MAX_CPUS]; /* record_bpf.h */
 
 /* Unconsumed bytes above which a submit wakes the consumer. */
 const volatile __u64 wake_bytes = 1 << 20;
@@ -66,36 +67,29 @@ static __always_inline struct sonde_cpu_state *cpu_state(__u32 *cpu)
 }
 
 /*
- * Picks the ring of this CPU (cs = cpus[cpu]). A missing ring (user space
- * not done setting up) still counts the event as lost.
+ * A loss is remembered (count and the time of the first) until the next
+ * record that reaches the ring can be preceded by a LOST record.
  */
-static __always_inline int emit_begin_on(struct emit *em, __u32 cpu, struct sonde_cpu_state *cs,
-					 __u64 now)
+static __always_inline void lost_add(struct sonde_cpu_state *cs, __u64 n, __u64 ts)
 {
-	em->cpu = cpu;
-	em->cs = cs;
-	/* Lookups in an ARRAY_OF_MAPS are inlined by the verifier. */
-	em->ring = bpf_map_lookup_elem(&rings, &cpu);
-	if (!em->ring) {
-		if (__sync_fetch_and_add(&cs->lost, 1) == 0)
-			cs->lost_ts = now;
-		__sync_fetch_and_add(&cs->lost_total, 1);
-		return -1;
-	}
-	return 0;
+	if (__sync_fetch_and_add(&cs->lost, n) == 0)
+		cs->lost_ts = ts;
+	__sync_fetch_and_add(&cs->lost_total, n);
 }
 
-static __always_inline int emit_begin(struct emit *em, __u64 now)
-{
-	struct sonde_cpu_state *cs;
-	__u32 cpu;
+/*
+ * The fill level is checked on one submit in WAKE_CHECK_EVERY (a helper
+ * call saved on the others): the consumer is woken at most that many
+ * submits after the ring crosses wake_bytes, far below its size.
+ */
+#define WAKE_CHECK_EVERY 64
 
-	cs = cpu_state(&cpu);
-	if (!cs) {
-		__sync_fetch_and_add(&cpus[0].lost_total, 1);
-		return -1;
-	}
-	return emit_begin_on(em, cpu, cs, now);
+static __always_inline __u64 submit_flags(void *ring, struct sonde_cpu_state *cs)
+{
+	if (!(cs->nsubmit++ % WAKE_CHECK_EVERY) &&
+	    bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= wake_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
 }
 
 static __always_inline void hdr_fill(struct sonde_hdr *h, __u64 ts, __u32 pid, __u32 tid,
@@ -116,7 +110,7 @@ static __always_inline void hdr_fill(struct sonde_hdr *h, __u64 ts, __u32 pid, _
  * this CPU (a wakeup from an interrupt) may have emitted it meanwhile, in
  * which case the reservation is discarded.
  */
-static __noinline int emit_lost(void *ring, struct sonde_cpu_state *cs, __u32 cpu)
+static __always_inline int lost_emit(void *ring, struct sonde_cpu_state *cs, __u32 cpu)
 {
 	struct sonde_ev_lost *l;
 	__u64 n;
@@ -137,35 +131,124 @@ static __noinline int emit_lost(void *ring, struct sonde_cpu_state *cs, __u32 cp
 	return 0;
 }
 
+/* Out of line for the many emit_reserve sites; batch_flush inlines it,
+ * because its callers already sit deep in the capture paths' calls (the
+ * verifier allows 8 frames). */
+static __noinline int emit_lost(void *ring, struct sonde_cpu_state *cs, __u32 cpu)
+{
+	return lost_emit(ring, cs, cpu);
+}
+
+/*
+ * Taking the CPU's batch (record_bpf.h): NULL while a program this one
+ * interrupted holds it. Nesting on one CPU is strictly last in, first
+ * out, so a plain test and set is enough; the volatile accesses and the
+ * barriers keep the compiler from moving batch accesses outside them.
+ */
+static __always_inline struct sonde_cpu_batch *batch_take(__u32 cpu)
+{
+	struct sonde_cpu_batch *b = &batches[cpu & (SONDE_MAX_CPUS - 1)];
+
+	if (*(volatile __u32 *)&b->busy)
+		return NULL;
+	*(volatile __u32 *)&b->busy = 1;
+	asm volatile("" ::: "memory");
+	return b;
+}
+
+static __always_inline void batch_put(struct sonde_cpu_batch *b)
+{
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&b->busy = 0;
+}
+
+/* Writes the taken batch b of this CPU to its ring, or counts it lost. */
+static __noinline int batch_flush(void *ring, struct sonde_cpu_state *cs,
+				  struct sonde_cpu_batch *b, __u32 cpu)
+{
+	__u32 len = b->len;
+
+	if (!len)
+		return 0;
+	/* The bound is for the verifier: len never exceeds the buffer. */
+	if (len > SONDE_BATCH_BYTES)
+		len = SONDE_BATCH_BYTES;
+	b->len = 0;
+	if (cs->lost)
+		lost_emit(ring, cs, cpu);
+	b->hdr.ts = 0;
+	b->hdr.pid = 0;
+	b->hdr.tid = 0;
+	b->hdr.type = SONDE_RING_BATCH;
+	b->hdr.size = sizeof(b->hdr) + len;
+	b->hdr.cpu = cpu;
+	b->hdr.flags = 0;
+	if (bpf_ringbuf_output(ring, &b->hdr, sizeof(b->hdr) + len, submit_flags(ring, cs)))
+		lost_add(cs, len / sizeof(struct sonde_ev_syscall), *(__u64 *)b->recs);
+	return 0;
+}
+
+/* Before a record goes to the ring directly: the batch goes first. */
+static __always_inline void batch_flush_pending(void *ring, struct sonde_cpu_state *cs,
+						__u32 cpu)
+{
+	struct sonde_cpu_batch *b;
+
+	if (!batches[cpu & (SONDE_MAX_CPUS - 1)].len)
+		return;
+	b = batch_take(cpu);
+	if (!b)
+		return;
+	batch_flush(ring, cs, b, cpu);
+	batch_put(b);
+}
+
+/*
+ * Picks the ring of this CPU (cs = cpus[cpu]). A missing ring (user space
+ * not done setting up) still counts the event as lost.
+ */
+static __always_inline int emit_begin_on(struct emit *em, __u32 cpu, struct sonde_cpu_state *cs,
+					 __u64 now)
+{
+	em->cpu = cpu;
+	em->cs = cs;
+	/* Lookups in an ARRAY_OF_MAPS are inlined by the verifier. */
+	em->ring = bpf_map_lookup_elem(&rings, &cpu);
+	if (!em->ring) {
+		lost_add(cs, 1, now);
+		return -1;
+	}
+	batch_flush_pending(em->ring, cs, cpu);
+	return 0;
+}
+
+static __always_inline int emit_begin(struct emit *em, __u64 now)
+{
+	struct sonde_cpu_state *cs;
+	__u32 cpu;
+
+	cs = cpu_state(&cpu);
+	if (!cs) {
+		__sync_fetch_and_add(&cpus[0].lost_total, 1);
+		return -1;
+	}
+	return emit_begin_on(em, cpu, cs, now);
+}
+
 /* size must be a constant: bpf_ringbuf_reserve takes ARG_CONST_ALLOC_SIZE. */
 #define emit_reserve(em, size, now)                                                       \
 	({                                                                                 \
 		void *p_ = NULL;                                                           \
 		if (!(em)->cs->lost || !emit_lost((em)->ring, (em)->cs, (em)->cpu))        \
 			p_ = bpf_ringbuf_reserve((em)->ring, (size), 0);                   \
-		if (!p_) {                                                                 \
-			if (__sync_fetch_and_add(&(em)->cs->lost, 1) == 0)                 \
-				(em)->cs->lost_ts = (now);                                 \
-			__sync_fetch_and_add(&(em)->cs->lost_total, 1);                    \
-		}                                                                          \
+		if (!p_)                                                                   \
+			lost_add((em)->cs, 1, (now));                                      \
 		p_;                                                                        \
 	})
 
-/*
- * The fill level is checked on one submit in WAKE_CHECK_EVERY (a helper
- * call saved on the others): the consumer is woken at most that many
- * records after the ring crosses wake_bytes, far below its size.
- */
-#define WAKE_CHECK_EVERY 64
-
 static __always_inline void emit_submit(struct emit *em, void *rec)
 {
-	__u64 flags = BPF_RB_NO_WAKEUP;
-
-	if (!(em->cs->nsubmit++ % WAKE_CHECK_EVERY) &&
-	    bpf_ringbuf_query(em->ring, BPF_RB_AVAIL_DATA) >= wake_bytes)
-		flags = BPF_RB_FORCE_WAKEUP;
-	bpf_ringbuf_submit(rec, flags);
+	bpf_ringbuf_submit(rec, submit_flags(em->ring, em->cs));
 }
 
 #endif /* SONDE_BPF_RING_H */

@@ -77,18 +77,10 @@ static __always_inline int is_failure(long ret)
 	return ret < 0 && ret >= -4095;
 }
 
-static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, __u32 nr,
-					 __u64 ts, __u64 dur, long ret, const __u64 *args,
-					 __u16 flags, __u64 now)
+static __always_inline void syscall_fill(struct sonde_ev_syscall *r, struct sonde_cpu_state *cs,
+					 __u32 cpu, __u32 nr, __u64 ts, __u64 dur, long ret,
+					 const __u64 *args, __u16 flags)
 {
-	struct sonde_ev_syscall *r;
-	struct emit em;
-
-	if (emit_begin_on(&em, cpu, cs, now))
-		return;
-	r = emit_reserve(&em, sizeof(*r), now);
-	if (!r)
-		return;
 	hdr_fill(&r->hdr, ts, cs->id_tgid, cs->id_tid, SONDE_REC_SYSCALL, sizeof(*r), cpu, flags);
 	r->ret = ret;
 	r->dur = dur;
@@ -100,7 +92,60 @@ static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, 
 	r->args[5] = args[5];
 	r->nr = nr;
 	r->_pad = 0;
+}
+
+/* Straight into the ring: only when the batch is held by the program
+ * this one interrupted. */
+static __always_inline void emit_syscall_direct(__u32 cpu, struct sonde_cpu_state *cs,
+						__u32 nr, __u64 ts, __u64 dur, long ret,
+						const __u64 *args, __u16 flags)
+{
+	struct sonde_ev_syscall *r;
+	struct emit em;
+	__u64 now = ts + dur;
+
+	if (emit_begin_on(&em, cpu, cs, now))
+		return;
+	r = emit_reserve(&em, sizeof(*r), now);
+	if (!r)
+		return;
+	syscall_fill(r, cs, cpu, nr, ts, dur, ret, args, flags);
 	emit_submit(&em, r);
+}
+
+/*
+ * Appends to the CPU's batch (record_bpf.h) and writes the batch out once
+ * it has no room for another record: the common case costs no helper call.
+ */
+static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, __u32 nr,
+					 __u64 ts, __u64 dur, long ret, const __u64 *args,
+					 __u16 flags, __u64 now)
+{
+	const __u32 room = SONDE_BATCH_BYTES - sizeof(struct sonde_ev_syscall);
+	struct sonde_cpu_batch *b = batch_take(cpu);
+	void *ring;
+	__u32 len;
+
+	if (!b) {
+		emit_syscall_direct(cpu, cs, nr, ts, dur, ret, args, flags);
+		return;
+	}
+	len = b->len;
+	/* Never true (a full batch is written out at once); tells the
+	 * verifier the record fits. */
+	if (len > room)
+		len = room;
+	syscall_fill((void *)b->recs + len, cs, cpu, nr, ts, dur, ret, args, flags);
+	b->len = len + sizeof(struct sonde_ev_syscall);
+	if (b->len > room) {
+		ring = bpf_map_lookup_elem(&rings, &cpu);
+		if (ring)
+			batch_flush(ring, cs, b, cpu);
+		else
+			lost_add(cs, b->len / sizeof(struct sonde_ev_syscall), now);
+		b->len = 0;
+	}
+	batch_put(b);
 }
 
 /* Moves an in-flight slot into its owner's task storage. */
@@ -258,6 +303,27 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		capture_exit(bpf_get_current_task_btf(), e, ret);
 	now = bpf_ktime_get_ns();
 	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, flags, now);
+	return 0;
+}
+
+/*
+ * Never attached: user space runs it on each CPU whose batch holds records
+ * (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU, an IPI) on every drain
+ * pass, so a record waits at most one pass for a batch that does not fill.
+ */
+SEC("raw_tp")
+int flush_batch(void *ctx)
+{
+	struct sonde_cpu_state *cs;
+	void *ring;
+	__u32 cpu;
+
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return 0;
+	ring = bpf_map_lookup_elem(&rings, &cpu);
+	if (ring)
+		batch_flush_pending(ring, cs, cpu);
 	return 0;
 }
 

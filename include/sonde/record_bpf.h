@@ -15,6 +15,8 @@
  *   ntraced                       number of set bits (live traced tgids)
  *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state (below), 192
  *                                 bytes each so CPUs never share a line
+ *   batches[SONDE_MAX_CPUS]       struct sonde_cpu_batch (below), 1 KiB
+ *                                 each: syscall records not yet in the ring
  *
  * Writers of traced[]: the fork, exec, rename and exit programs and user
  * space (the command's child, -p PIDs, --comm matches found in /proc), all
@@ -23,6 +25,8 @@
  */
 #ifndef SONDE_RECORD_BPF_H
 #define SONDE_RECORD_BPF_H
+
+#include <sonde/events.h>
 
 /* PID_MAX_LIMIT on 64-bit: no pid or tgid is ever >= this. */
 #define SONDE_PID_MAX 4194304
@@ -108,6 +112,43 @@ struct sonde_cpu_state {
 	__u64 lost_ts;    /* time of the first of them */
 	__u64 lost_total; /* every reserve failure of the run */
 	__u64 _pad[7];
+};
+
+/*
+ * Syscall records of one CPU on their way to its ring. A reserve and a
+ * submit cost about 50 ns per record on the test VM (two helper calls,
+ * the ring's lock, a fresh ring line): sys_exit appends its record here
+ * instead and one bpf_ringbuf_output moves up to SONDE_BATCH_RECS of them
+ * at a time. The ring sample starts with hdr (type SONDE_RING_BATCH, size
+ * = hdr + len); it is a transport wrapper that never reaches a trace file.
+ *
+ *   0      4      8                   32                          992  1024
+ *   +------+------+------- hdr -------+---- recs[len] ------------+-----+
+ *   | busy | len  | 0 0 0 BATCH size  | syscall syscall ...       | pad |
+ *   +------+------+-------------------+---------------------------+-----+
+ *
+ * Flushed when full, before any other record of the CPU is written (so a
+ * CPU's records reach its ring in the order they were made), by the flush_batch program that user
+ * space runs on the CPU with BPF_PROG_TEST_RUN every drain pass (so records
+ * never wait longer than a pass), and by user space itself after the
+ * programs are detached.
+ *
+ * busy: programs nest on a CPU (a wakeup from an interrupt inside
+ * sys_exit, the flush IPI anywhere), always last in, first out. A program
+ * that finds busy set leaves the batch alone and writes to the ring
+ * directly; the reader orders records by time, so nothing depends on the
+ * batch going first.
+ */
+#define SONDE_RING_BATCH 0xba7c
+#define SONDE_BATCH_RECS 10
+#define SONDE_BATCH_BYTES (SONDE_BATCH_RECS * sizeof(struct sonde_ev_syscall))
+
+struct sonde_cpu_batch {
+	__u32 busy;
+	__u32 len; /* bytes of records in recs */
+	struct sonde_hdr hdr;
+	__u8 recs[SONDE_BATCH_BYTES];
+	__u8 _pad[1024 - 8 - sizeof(struct sonde_hdr) - SONDE_BATCH_BYTES];
 };
 
 #endif /* SONDE_RECORD_BPF_H */

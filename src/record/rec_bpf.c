@@ -97,6 +97,8 @@ int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err
 	 * anyway, this only bounds the fill under bursts. */
 	b->skel->rodata->wake_bytes = b->ring_bytes / 8;
 	b->skel->rodata->nr_cpus = b->ncpus;
+	/* Run on demand (rec_bpf_flush_batches), never attached. */
+	bpf_program__set_autoattach(b->skel->progs.flush_batch, false);
 	e = bpf_map__set_max_entries(b->skel->maps.rings, b->ncpus);
 	if (!e)
 		e = rec_payload_config(b, o);
@@ -109,6 +111,7 @@ int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err
 	if (e)
 		return bpf_err(e, "installing the payload capture plans", err, errlen);
 	b->inflight_fd = bpf_map__fd(b->skel->maps.inflight);
+	b->flush_fd = bpf_program__fd(b->skel->progs.flush_batch);
 	return bpf_make_rings(b, err, errlen);
 }
 
@@ -202,6 +205,33 @@ int rec_bpf_cpu_slot(const struct rec_bpf *b, unsigned int cpu, pid_t *tgid, pid
 	*tgid = slot->tgid;
 	*tid = slot->tid;
 	return out->active && rec_bpf_is_traced(b, slot->tgid);
+}
+
+/*
+ * The length read here races with the programs: it only decides whether
+ * the CPU is worth an IPI. The flush itself runs on the CPU, where the
+ * batch's busy flag orders it with the programs (record_bpf.h).
+ */
+int rec_bpf_flush_batches(const struct rec_bpf *b)
+{
+	for (unsigned int cpu = 0; cpu < b->ncpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		if (!__atomic_load_n(&b->skel->bss->batches[cpu].len, __ATOMIC_RELAXED))
+			continue;
+		if (bpf_prog_test_run_opts(b->flush_fd, &run))
+			return -errno;
+	}
+	return 0;
+}
+
+const void *rec_bpf_take_batch(struct rec_bpf *b, unsigned int cpu, size_t *len)
+{
+	struct sonde_cpu_batch *cb = &b->skel->bss->batches[cpu];
+
+	*len = cb->len > SONDE_BATCH_BYTES ? SONDE_BATCH_BYTES : cb->len;
+	cb->len = 0;
+	return cb->recs;
 }
 
 void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pending,

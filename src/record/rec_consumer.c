@@ -45,10 +45,29 @@ int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struc
 	return 0;
 }
 
+/* Records packed back to back, as in a syscall batch. */
+static void consumer_on_batch(struct rec_consumer *c, unsigned int cpu, const void *data,
+			      size_t size)
+{
+	size_t off = 0;
+
+	while (off < size) {
+		const struct sonde_hdr *h = (const void *)((const char *)data + off);
+
+		if (size - off < sizeof(*h) || h->size < sizeof(*h) || h->size > size - off ||
+		    h->size % 8) {
+			c->bad++;
+			return;
+		}
+		rec_consumer_append(c, cpu, h);
+		off += h->size;
+	}
+}
+
 /*
  * The ring hands out size bytes; hdr.size may be smaller (exec records
- * reserve their maximum). Anything else is a bug in bpf/: counted, never
- * written.
+ * reserve their maximum). A SONDE_RING_BATCH wrapper holds whole records
+ * (record_bpf.h). Anything else is a bug in bpf/: counted, never written.
  */
 static int consumer_on_record(void *ctx, void *data, size_t size)
 {
@@ -59,7 +78,10 @@ static int consumer_on_record(void *ctx, void *data, size_t size)
 		cc->c->bad++;
 		return 0;
 	}
-	rec_consumer_append(cc->c, cc->cpu, h);
+	if (h->type == SONDE_RING_BATCH)
+		consumer_on_batch(cc->c, cc->cpu, h + 1, h->size - sizeof(*h));
+	else
+		rec_consumer_append(cc->c, cc->cpu, h);
 	return 0;
 }
 
@@ -67,6 +89,7 @@ int rec_consumer_init(struct rec_consumer *c, struct rec_bpf *b, struct sonde_wr
 		      char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
+	c->b = b;
 	c->w = w;
 	c->ncpus = b->ncpus;
 	c->ctx = calloc(b->ncpus, sizeof(*c->ctx));
@@ -110,6 +133,9 @@ static void *consumer_main(void *arg)
 		uint64_t mark;
 
 		ring_buffer__poll(c->rb, POLL_MS);
+		if (rec_bpf_flush_batches(c->b) && !c->flush_err++)
+			fprintf(stderr, "sonde record: cannot flush the syscall batches (%s); "
+					"records may be late in live output\n", strerror(errno));
 		/* Every record submitted before mark is consumed below. */
 		mark = mono_ns();
 		ring_buffer__consume(c->rb);
@@ -150,6 +176,16 @@ void rec_consumer_stop(struct rec_consumer *c)
 	atomic_store(&c->stop, 1);
 	pthread_join(c->thread, NULL);
 	c->started = 0;
+}
+
+void rec_consumer_drain_batches(struct rec_consumer *c)
+{
+	for (unsigned int cpu = 0; cpu < c->ncpus; cpu++) {
+		size_t len;
+		const void *recs = rec_bpf_take_batch(c->b, cpu, &len);
+
+		consumer_on_batch(c, cpu, recs, len);
+	}
 }
 
 void rec_consumer_free(struct rec_consumer *c)

@@ -22,6 +22,7 @@ struct rec_bpf {
 	size_t ring_bytes;
 	int *ring_fds;   /* one RINGBUF per possible CPU */
 	int inflight_fd; /* task storage with the in-flight syscalls */
+	int flush_fd;    /* flush_batch, run on a CPU with BPF_PROG_TEST_RUN */
 };
 
 int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err, size_t errlen);
@@ -40,6 +41,12 @@ void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, voi
 int rec_bpf_cpu_slot(const struct rec_bpf *b, unsigned int cpu, pid_t *tgid, pid_t *tid,
 		     struct sonde_inflight *out);
 /* Loss counts not yet reported in the stream, and the run total. */
+/* Has every CPU whose syscall batch holds records write it to its ring
+ * (an IPI per such CPU). */
+int rec_bpf_flush_batches(const struct rec_bpf *b);
+/* After detaching: the records left in cpu's batch (*len bytes), which is
+ * emptied. */
+const void *rec_bpf_take_batch(struct rec_bpf *b, unsigned int cpu, size_t *len);
 void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pending,
 		      uint64_t *first_ts, uint64_t *total);
 /* The in-flight syscall of thread tid; 1 if one is active, 0 if not,
@@ -52,6 +59,7 @@ int rec_bpf_set_inflight(const struct rec_bpf *b, pid_t tid, const struct sonde_
 /* rec_consumer.c: drains the rings into the writer on its own thread. */
 struct rec_consumer {
 	struct ring_buffer *rb;
+	struct rec_bpf *b;
 	struct sonde_writer *w; /* NULL: live sink only */
 	struct rec_live *live;
 	pthread_t thread;
@@ -63,6 +71,7 @@ struct rec_consumer {
 	uint64_t lost_ring;   /* counts carried by LOST records seen */
 	uint64_t lost_writer; /* appends that failed */
 	uint64_t bad;         /* malformed ring records (never expected) */
+	uint64_t flush_err;   /* failed batch flushes */
 	int write_err;        /* first append error (-errno) */
 };
 
@@ -72,6 +81,9 @@ int rec_consumer_start(struct rec_consumer *c, char *err, size_t errlen);
 /* Stops the thread after draining every ring one last time. */
 void rec_consumer_stop(struct rec_consumer *c);
 void rec_consumer_free(struct rec_consumer *c);
+/* After detaching and stopping: appends the records still in the
+ * programs' syscall batches. */
+void rec_consumer_drain_batches(struct rec_consumer *c);
 /* Appends a record produced by user space (from the main thread, while the
  * consumer thread is not running). */
 int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struct sonde_hdr *h);

@@ -260,6 +260,7 @@ static void run_stop(struct run *r)
 	rec_bpf_detach(&r->b);
 	nanosleep(&settle, NULL);
 	rec_consumer_stop(&r->c);
+	rec_consumer_drain_batches(&r->c);
 	rec_proc_flush_lost(&r->b, &r->c);
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Live output of sonde strace: a call's line is printed while the program
-# still runs (the fixture is held on a fifo until the test has seen it),
+# still runs (the fixture is held on a fifo until the test has seen it, or
+# spins in user space after its only call),
 # -p streams until SIGINT and prints everything recorded up to it, a call
 # blocking longer than the reorder window keeps its decoded arguments, the
 # live text equals `sonde print --strace` of the same run's --trace-file,
@@ -66,6 +67,25 @@ exec 3>&-
 reap $spid
 check "strace_live: sonde strace exits with the command's status" [ "$rc" = 0 ]
 check "strace_live: the exit line" grep -q '+++ exited with 0 +++' "$TMP/l.out"
+
+# --- 1b. a call followed by no other: its line comes while the program runs
+# The recorder batches syscall records in the kernel; a batch that does not
+# fill is flushed by the consumer on every pass (an IPI running flush_batch
+# on the CPU), not when the program next makes a call or exits.
+$SONDE strace -o "$TMP/s.out" "$F" --spin 4 2> "$TMP/s.err" &
+spid=$!
+t0=$(date +%s.%N)
+if wait_for "$TMP/s.out" 'live-step-1' 3; then
+	lat=$(echo "$(date +%s.%N) - $t0" | bc)
+	echo "# strace_live: spinning program's only call printed after ${lat}s (start-up included)"
+	check "strace_live: the call's line while the program spins without calls" \
+		[ "$(echo "$lat < 3" | bc)" = 1 ]
+else
+	notok "strace_live: the call's line while the program spins without calls"
+fi
+reap $spid
+check "strace_live: the spinning program ends normally" [ "$rc" = 0 ] &&
+	grep -q '+++ exited with 0 +++' "$TMP/s.out"
 
 # --- 2. -p: streaming, SIGINT prints everything, the process lives on ----
 mkfifo "$TMP/fifo2"
