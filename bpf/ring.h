@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Transport: one BPF ring buffer per CPU, records reserved and submitted in
- * place, no per-event wakeup.
+ * place (syscall records gathered in a per-CPU batch first, written with
+ * one bpf_ringbuf_output: layout and rules in record_bpf.h), no per-event
+ * wakeup.
  *
  *   rings (ARRAY_OF_MAPS, max_entries = possible CPUs, set by user space)
  *   +--------+--------+-----+
@@ -21,8 +23,9 @@
  * consumer also drains every ring on a timer, so data below the watermark is
  * never stranded.
  *
- * Losses: a failed reserve bumps cpus[cpu].lost (and remembers the time of
- * the first loss); the next successful reserve on that CPU first emits a
+ * Losses: a failed reserve bumps cpus[cpu].lost, a failed batch output by
+ * the number of records in the batch (and remembers the time of the first
+ * loss); the next successful reserve on that CPU first emits a
  * SONDE_REC_LOST record carrying the count, so the hole sits in the stream
  * where it happened. Counts still pending at stop are emitted by user space.
  */
