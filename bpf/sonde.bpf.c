@@ -288,11 +288,19 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	__u64 now;
 
 	cs = current_id(regs, &cpu);
-	if (!cs || !tgid_traced(cs->id_tgid))
+	if (!cs)
 		return 0;
-	e = inflight_of(cs, cs->id_task);
-	if (!e)
-		return 0;
+	/* The slot only ever holds calls of traced tasks: the common case
+	 * skips the traced-set test. */
+	if (cs->slot.e.active && cs->slot.task == cs->id_task) {
+		e = &cs->slot.e;
+	} else {
+		if (!tgid_traced(cs->id_tgid))
+			return 0;
+		e = inflight_of(cs, cs->id_task);
+		if (!e)
+			return 0;
+	}
 	flags = e->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0;
 	e->active = 0;
 	if (!nr_selected(e->nr))
