@@ -4,7 +4,7 @@
 #   bench/run.sh [BUILD_DIR]        (make bench)
 #   env: REPEAT=5 (runs per cell, median kept), SLOW_REPEAT=1 (runs of
 #        strace, perf trace and bpftrace on the loop: ~3 min each),
-#        LOOP_N=2000000, WORKLOADS="loop tar", OUT=dir for traces and raw numbers (default
+#        LOOP_N=2000000, WORKLOADS="tar loop", OUT=dir for traces and raw numbers (default
 #        BUILD_DIR/bench-results), PAGE_REPORTING=keep|pause (bench/quiet.sh)
 #
 # For each workload (the syscall loop, tar of /usr/include into a pipe) and
@@ -19,7 +19,11 @@ B=${1:-build}
 REPEAT=${REPEAT:-5}
 SLOW_REPEAT=${SLOW_REPEAT:-1}
 LOOP_N=${LOOP_N:-2000000}
-WORKLOADS=${WORKLOADS:-loop tar}
+# tar first: the loop phase leaves hundreds of MB of strace and perf
+# output in the page cache, which the VM's DAMON pageout and free page
+# reporting then work through while tar, the workload that allocates and
+# reads pages, runs (bench/README.md, "Session 4").
+WORKLOADS=${WORKLOADS:-tar loop}
 OUT=${OUT:-$B/bench-results}
 SONDE=$PWD/$B/sonde
 TIMED=$PWD/$B/bench/timed
