@@ -160,6 +160,17 @@ def check_seq(ev, fx, facts_path, sched=True):
     sw = [e for e in ev if e["type"] == "switch"]
     check("seq: context switches of traced tasks recorded",
           any(e["tid"] in (main, t0, t1) or e["next_tid"] in (main, t0, t1) for e in sw))
+    # After its exec the main thread's comm is the fixture's name: every
+    # switch out of it or into it names it so (comm is read from the task
+    # with plain loads, see bpf/sonde.bpf.c).
+    ex = [e["ts"] for e in ev if e["type"] == "exec" and e["tid"] == main]
+    names = [e["prev_comm"] for e in sw if ex and e["ts"] > ex[0] and e["tid"] == main] + \
+        [e["next_comm"] for e in sw if ex and e["ts"] > ex[0] and e["next_tid"] == main]
+    check("seq: switch records name the traced task by its comm",
+          names and set(names) == {"rec_seq"}, sorted(set(names)))
+    forks = [e for e in ev if e["type"] == "fork" and e["child_tid"] == child]
+    check("seq: the fork record names the child by its comm",
+          len(forks) == 1 and forks[0]["child_comm"] == "rec_seq", forks)
     wk = [e for e in ev if e["type"] == "wakeup" and e["tid"] in (t0, t1, child)]
     check("seq: wakeups of traced tasks recorded (first wakeup of a new task flagged)",
           any(e["new"] for e in wk), wk[:3])
