@@ -139,11 +139,12 @@ static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, 
 	b->len = len + sizeof(struct sonde_ev_syscall);
 	if (b->len > room) {
 		ring = bpf_map_lookup_elem(&rings, &cpu);
-		if (ring)
+		if (ring) {
 			batch_flush(ring, cs, b, cpu);
-		else
+		} else {
 			lost_add(cs, b->len / sizeof(struct sonde_ev_syscall), now);
-		b->len = 0;
+			b->len = 0;
+		}
 	}
 	batch_put(b);
 }
