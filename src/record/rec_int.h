@@ -40,13 +40,13 @@ void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, voi
  * owner was running it, or was switched out unreported), else 0. */
 int rec_bpf_cpu_slot(const struct rec_bpf *b, unsigned int cpu, pid_t *tgid, pid_t *tid,
 		     struct sonde_inflight *out);
-/* Loss counts not yet reported in the stream, and the run total. */
 /* Has every CPU whose syscall batch holds records write it to its ring
  * (an IPI per such CPU). */
 int rec_bpf_flush_batches(const struct rec_bpf *b);
 /* After detaching: the records left in cpu's batch (*len bytes), which is
  * emptied. */
 const void *rec_bpf_take_batch(struct rec_bpf *b, unsigned int cpu, size_t *len);
+/* Loss counts not yet reported in the stream, and the run total. */
 void rec_bpf_cpu_lost(const struct rec_bpf *b, unsigned int cpu, uint64_t *pending,
 		      uint64_t *first_ts, uint64_t *total);
 /* The in-flight syscall of thread tid; 1 if one is active, 0 if not,
