@@ -45,6 +45,12 @@ int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struc
 	return 0;
 }
 
+/* A record header that does not fit the avail bytes it starts. */
+static int hdr_bad(const struct sonde_hdr *h, size_t avail)
+{
+	return avail < sizeof(*h) || h->size < sizeof(*h) || h->size > avail || h->size % 8;
+}
+
 /* Records packed back to back, as in a syscall batch. */
 static void consumer_on_batch(struct rec_consumer *c, unsigned int cpu, const void *data,
 			      size_t size)
@@ -54,8 +60,7 @@ static void consumer_on_batch(struct rec_consumer *c, unsigned int cpu, const vo
 	while (off < size) {
 		const struct sonde_hdr *h = (const void *)((const char *)data + off);
 
-		if (size - off < sizeof(*h) || h->size < sizeof(*h) || h->size > size - off ||
-		    h->size % 8) {
+		if (hdr_bad(h, size - off)) {
 			c->bad++;
 			return;
 		}
@@ -74,7 +79,7 @@ static int consumer_on_record(void *ctx, void *data, size_t size)
 	struct rec_cpu_ctx *cc = ctx;
 	const struct sonde_hdr *h = data;
 
-	if (size < sizeof(*h) || h->size < sizeof(*h) || h->size > size || h->size % 8) {
+	if (hdr_bad(h, size)) {
 		cc->c->bad++;
 		return 0;
 	}
