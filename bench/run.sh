@@ -65,8 +65,11 @@ tracepoint:raw_syscalls:sys_exit /@t[pid]/ { printf("%d %d < %d %d\n", pid, tid,
 END { clear(@t); }'
 
 # run_one TRACER WORKLOAD RUN: appends "wall user sys" to $OUT/T.W.times
+# The sync first: strace's and perf's output of the loop is hundreds of
+# MB, and its writeback must not land in the next tracer's timed run.
 run_one() {
 	local t=$1 w=$2 i=$3 times=$OUT/$1.$2.times cmd=${WL[$2]}
+	sync
 	[ -z "${WARM[$w]}" ] || ${WARM[$w]} > /dev/null
 	case $t in
 	none) $TIMED "$times" $cmd > /dev/null ;;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Transport: one BPF ring buffer per CPU, records reserved and submitted in
- * place (syscall records gathered in a per-CPU batch first, written with
- * one bpf_ringbuf_output: layout and rules in record_bpf.h), no per-event
- * wakeup.
+ * Transport: one BPF ring buffer per CPU, no per-event wakeup. Syscall,
+ * switch and wakeup records are gathered in a per-CPU batch first and
+ * written with one bpf_ringbuf_output (layout and rules in record_bpf.h);
+ * the others are reserved and submitted in place.
  *
  *   rings (ARRAY_OF_MAPS, max_entries = possible CPUs, set by user space)
  *   +--------+--------+-----+
@@ -56,7 +56,9 @@ const volatile __u64 wake_bytes = 1 << 20;
 struct emit {
 	void *ring;
 	struct sonde_cpu_state *cs;
+	struct sonde_cpu_batch *b; /* emit_small: the batch taken, or NULL */
 	__u32 cpu;
+	__u32 len; /* emit_small: where in b the record goes */
 };
 
 static __always_inline struct sonde_cpu_state *cpu_state(__u32 *cpu)
@@ -169,7 +171,7 @@ static __always_inline void batch_put(struct sonde_cpu_batch *b)
 static __noinline int batch_flush(void *ring, struct sonde_cpu_state *cs,
 				  struct sonde_cpu_batch *b, __u32 cpu)
 {
-	__u32 len = b->len;
+	__u32 len = b->len, n;
 
 	if (!len)
 		return 0;
@@ -177,6 +179,8 @@ static __noinline int batch_flush(void *ring, struct sonde_cpu_state *cs,
 	if (len > SONDE_BATCH_BYTES)
 		len = SONDE_BATCH_BYTES;
 	b->len = 0;
+	n = b->nrec;
+	b->nrec = 0;
 	if (cs->lost)
 		lost_emit(ring, cs, cpu);
 	b->hdr.ts = 0;
@@ -187,7 +191,7 @@ static __noinline int batch_flush(void *ring, struct sonde_cpu_state *cs,
 	b->hdr.cpu = cpu;
 	b->hdr.flags = 0;
 	if (bpf_ringbuf_output(ring, &b->hdr, sizeof(b->hdr) + len, submit_flags(ring, cs)))
-		lost_add(cs, len / sizeof(struct sonde_ev_syscall), *(__u64 *)b->recs);
+		lost_add(cs, n, *(__u64 *)b->recs);
 	return 0;
 }
 
@@ -252,6 +256,59 @@ static __always_inline int emit_begin(struct emit *em, __u64 now)
 static __always_inline void emit_submit(struct emit *em, void *rec)
 {
 	bpf_ringbuf_submit(rec, submit_flags(em->ring, em->cs));
+}
+
+/*
+ * Room for a record of size bytes (a constant, at most
+ * SONDE_BATCH_REC_MAX) on this CPU: at the end of its batch, which costs
+ * no helper call, or, while a program this one interrupted holds the
+ * batch, reserved in the ring. NULL if lost (counted). The record is
+ * filled, then handed to emit_small_end.
+ */
+static __always_inline void *emit_small(struct emit *em, __u32 cpu, struct sonde_cpu_state *cs,
+					__u32 size, __u64 now)
+{
+	__u32 len;
+
+	em->b = batch_take(cpu);
+	if (!em->b) {
+		if (emit_begin_on(em, cpu, cs, now))
+			return NULL;
+		return emit_reserve(em, size, now);
+	}
+	em->cpu = cpu;
+	em->cs = cs;
+	len = em->b->len;
+	/* Never true (a batch without room for the largest record is
+	 * written out at once); tells the verifier the record fits. */
+	if (len > SONDE_BATCH_BYTES - SONDE_BATCH_REC_MAX)
+		len = SONDE_BATCH_BYTES - SONDE_BATCH_REC_MAX;
+	em->len = len;
+	return em->b->recs + len;
+}
+
+static __always_inline void emit_small_end(struct emit *em, void *rec, __u32 size, __u64 now)
+{
+	struct sonde_cpu_batch *b = em->b;
+	void *ring;
+
+	if (!b) {
+		emit_submit(em, rec);
+		return;
+	}
+	b->len = em->len + size;
+	b->nrec++;
+	if (b->len > SONDE_BATCH_BYTES - SONDE_BATCH_REC_MAX) {
+		ring = bpf_map_lookup_elem(&rings, &em->cpu);
+		if (ring) {
+			batch_flush(ring, em->cs, b, em->cpu);
+		} else {
+			lost_add(em->cs, b->nrec, now);
+			b->len = 0;
+			b->nrec = 0;
+		}
+	}
+	batch_put(b);
 }
 
 #endif /* SONDE_BPF_RING_H */

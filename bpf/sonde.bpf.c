@@ -94,59 +94,19 @@ static __always_inline void syscall_fill(struct sonde_ev_syscall *r, struct sond
 	r->_pad = 0;
 }
 
-/* Straight into the ring: only when the batch is held by the program
- * this one interrupted. */
-static __always_inline void emit_syscall_direct(__u32 cpu, struct sonde_cpu_state *cs,
-						__u32 nr, __u64 ts, __u64 dur, long ret,
-						const __u64 *args, __u16 flags)
-{
-	struct sonde_ev_syscall *r;
-	struct emit em;
-	__u64 now = ts + dur;
-
-	if (emit_begin_on(&em, cpu, cs, now))
-		return;
-	r = emit_reserve(&em, sizeof(*r), now);
-	if (!r)
-		return;
-	syscall_fill(r, cs, cpu, nr, ts, dur, ret, args, flags);
-	emit_submit(&em, r);
-}
-
-/*
- * Appends to the CPU's batch (record_bpf.h) and writes the batch out once
- * it has no room for another record: the common case costs no helper call.
- */
+/* Into the CPU's batch (ring.h, emit_small): no helper call. */
 static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, __u32 nr,
 					 __u64 ts, __u64 dur, long ret, const __u64 *args,
 					 __u16 flags, __u64 now)
 {
-	const __u32 room = SONDE_BATCH_BYTES - sizeof(struct sonde_ev_syscall);
-	struct sonde_cpu_batch *b = batch_take(cpu);
-	void *ring;
-	__u32 len;
+	struct sonde_ev_syscall *r;
+	struct emit em;
 
-	if (!b) {
-		emit_syscall_direct(cpu, cs, nr, ts, dur, ret, args, flags);
+	r = emit_small(&em, cpu, cs, sizeof(*r), now);
+	if (!r)
 		return;
-	}
-	len = b->len;
-	/* Never true (a full batch is written out at once); tells the
-	 * verifier the record fits. */
-	if (len > room)
-		len = room;
-	syscall_fill((void *)b->recs + len, cs, cpu, nr, ts, dur, ret, args, flags);
-	b->len = len + sizeof(struct sonde_ev_syscall);
-	if (b->len > room) {
-		ring = bpf_map_lookup_elem(&rings, &cpu);
-		if (ring) {
-			batch_flush(ring, cs, b, cpu);
-		} else {
-			lost_add(cs, b->len / sizeof(struct sonde_ev_syscall), now);
-			b->len = 0;
-		}
-	}
-	batch_put(b);
+	syscall_fill(r, cs, cpu, nr, ts, dur, ret, args, flags);
+	emit_small_end(&em, r, sizeof(*r), now);
 }
 
 /* Moves an in-flight slot into its owner's task storage. */
@@ -374,9 +334,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	if (!tgid_traced(prev->tgid) && !tgid_traced(next->tgid))
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (emit_begin_on(&em, cpu, cs, now))
-		return 0;
-	r = emit_reserve(&em, sizeof(*r), now);
+	r = emit_small(&em, cpu, cs, sizeof(*r), now);
 	if (!r)
 		return 0;
 	hdr_fill(&r->hdr, now, prev->tgid, prev->pid, SONDE_REC_SWITCH, sizeof(*r), cpu, 0);
@@ -388,7 +346,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	r->_pad = 0;
 	read_comm(r->prev_comm, prev);
 	read_comm(r->next_comm, next);
-	emit_submit(&em, r);
+	emit_small_end(&em, r, sizeof(*r), now);
 	return 0;
 }
 
@@ -396,25 +354,30 @@ static __always_inline void emit_wakeup(struct task_struct *p, __u16 flags)
 {
 	struct task_struct *waker = bpf_get_current_task_btf();
 	struct sonde_ev_wakeup *r;
+	struct sonde_cpu_state *cs;
 	struct emit em;
+	__u32 cpu;
 	__u64 now;
 
 	if (no_sched)
 		return;
 	if (!tgid_traced(p->tgid))
 		return;
-	now = bpf_ktime_get_ns();
-	if (emit_begin(&em, now))
+	cs = cpu_state(&cpu);
+	if (!cs) {
+		__sync_fetch_and_add(&cpus[0].lost_total, 1);
 		return;
-	r = emit_reserve(&em, sizeof(*r), now);
+	}
+	now = bpf_ktime_get_ns();
+	r = emit_small(&em, cpu, cs, sizeof(*r), now);
 	if (!r)
 		return;
-	hdr_fill(&r->hdr, now, p->tgid, p->pid, SONDE_REC_WAKEUP, sizeof(*r), em.cpu, flags);
+	hdr_fill(&r->hdr, now, p->tgid, p->pid, SONDE_REC_WAKEUP, sizeof(*r), cpu, flags);
 	r->prio = p->prio;
 	r->target_cpu = p->thread_info.cpu; /* task_cpu(p): where it will run */
 	r->waker_pid = waker->tgid;
 	r->waker_tid = waker->pid;
-	emit_submit(&em, r);
+	emit_small_end(&em, r, sizeof(*r), now);
 }
 
 SEC("tp_btf/sched_wakeup")

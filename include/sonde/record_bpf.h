@@ -16,7 +16,7 @@
  *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state (below), 192
  *                                 bytes each so CPUs never share a line
  *   batches[SONDE_MAX_CPUS]       struct sonde_cpu_batch (below), 1 KiB
- *                                 each: syscall records not yet in the ring
+ *                                 each: records not yet in the ring
  *
  * Writers of traced[]: the fork, exec, rename and exit programs and user
  * space (the command's child, -p PIDs, --comm matches found in /proc), all
@@ -115,23 +115,28 @@ struct sonde_cpu_state {
 };
 
 /*
- * Syscall records of one CPU on their way to its ring. A reserve and a
- * submit cost about 50 ns per record on the test VM (two helper calls,
- * the ring's lock, a fresh ring line): sys_exit appends its record here
- * instead and one bpf_ringbuf_output moves up to SONDE_BATCH_RECS of them
- * at a time. The ring sample starts with hdr (type SONDE_RING_BATCH, size
- * = hdr + len); it is a transport wrapper that never reaches a trace file.
+ * Records of one CPU on their way to its ring: syscalls, context switches
+ * and wakeups, the events a traced task makes most of. A reserve and a
+ * submit cost about 50 ns per record on the test VM (two helper calls, the
+ * ring's lock, a fresh ring line): the programs append their record here
+ * instead and one bpf_ringbuf_output moves the batch, up to 960 bytes of
+ * records at a time. The ring sample starts with hdr (type
+ * SONDE_RING_BATCH, size = hdr + len); it is a transport wrapper that
+ * never reaches a trace file.
  *
- *   0      4      8                   32                          992  1024
- *   +------+------+------- hdr -------+---- recs[len] ------------+-----+
- *   | busy | len  | 0 0 0 BATCH size  | syscall syscall ...       | pad |
- *   +------+------+-------------------+---------------------------+-----+
+ *   0      4      8                   32                          992  996  1024
+ *   +------+------+------- hdr -------+---- recs[len] ------------+----+----+
+ *   | busy | len  | 0 0 0 BATCH size  | syscall switch wakeup ... |nrec|pad |
+ *   +------+------+-------------------+---------------------------+----+----+
  *
- * Flushed when full, before any other record of the CPU is written (so a
- * CPU's records reach its ring in the order they were made), by the flush_batch program that user
- * space runs on the CPU with BPF_PROG_TEST_RUN every drain pass (so records
- * never wait longer than a pass), and by user space itself after the
- * programs are detached.
+ * Records are whole, 8-byte multiples and at most SONDE_BATCH_REC_MAX
+ * bytes; the batch is written out as soon as it has no room left for the
+ * largest, before any other record of the CPU goes to the ring (so a CPU's
+ * records reach its ring in the order they were made), by the flush_batch
+ * program that user space runs on the CPU with BPF_PROG_TEST_RUN every
+ * drain pass (so records never wait longer than a pass), and by user space
+ * itself after the programs are detached. nrec counts the records, for the
+ * LOST record of a batch the ring refused.
  *
  * busy: programs nest on a CPU (a wakeup from an interrupt inside
  * sys_exit, the flush IPI anywhere), always last in, first out. A program
@@ -140,15 +145,20 @@ struct sonde_cpu_state {
  * batch going first.
  */
 #define SONDE_RING_BATCH 0xba7c
-#define SONDE_BATCH_RECS 10
-#define SONDE_BATCH_BYTES (SONDE_BATCH_RECS * sizeof(struct sonde_ev_syscall))
+#define SONDE_BATCH_REC_MAX sizeof(struct sonde_ev_syscall)
+#define SONDE_BATCH_BYTES (10 * SONDE_BATCH_REC_MAX)
 
 struct sonde_cpu_batch {
 	__u32 busy;
 	__u32 len; /* bytes of records in recs */
 	struct sonde_hdr hdr;
 	__u8 recs[SONDE_BATCH_BYTES];
-	__u8 _pad[1024 - 8 - sizeof(struct sonde_hdr) - SONDE_BATCH_BYTES];
+	__u32 nrec;
+	__u8 _pad[1024 - 12 - sizeof(struct sonde_hdr) - SONDE_BATCH_BYTES];
 };
+
+_Static_assert(sizeof(struct sonde_ev_switch) <= SONDE_BATCH_REC_MAX &&
+		       sizeof(struct sonde_ev_wakeup) <= SONDE_BATCH_REC_MAX,
+	       "batched records fit SONDE_BATCH_REC_MAX");
 
 #endif /* SONDE_RECORD_BPF_H */

@@ -231,6 +231,7 @@ const void *rec_bpf_take_batch(struct rec_bpf *b, unsigned int cpu, size_t *len)
 
 	*len = cb->len > SONDE_BATCH_BYTES ? SONDE_BATCH_BYTES : cb->len;
 	cb->len = 0;
+	cb->nrec = 0;
 	return cb->recs;
 }
 

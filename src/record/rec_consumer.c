@@ -51,7 +51,7 @@ static int hdr_bad(const struct sonde_hdr *h, size_t avail)
 	return avail < sizeof(*h) || h->size < sizeof(*h) || h->size > avail || h->size % 8;
 }
 
-/* Records packed back to back, as in a syscall batch. */
+/* Records packed back to back, as in a batch (record_bpf.h). */
 static void consumer_on_batch(struct rec_consumer *c, unsigned int cpu, const void *data,
 			      size_t size)
 {
@@ -139,7 +139,7 @@ static void *consumer_main(void *arg)
 
 		ring_buffer__poll(c->rb, POLL_MS);
 		if (rec_bpf_flush_batches(c->b) && !c->flush_err++)
-			fprintf(stderr, "sonde record: cannot flush the syscall batches (%s); "
+			fprintf(stderr, "sonde record: cannot flush the kernel-side record batches (%s); "
 					"records may be late in live output\n", strerror(errno));
 		/* Every record submitted before mark is consumed below. */
 		mark = mono_ns();

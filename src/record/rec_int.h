@@ -40,7 +40,7 @@ void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, voi
  * owner was running it, or was switched out unreported), else 0. */
 int rec_bpf_cpu_slot(const struct rec_bpf *b, unsigned int cpu, pid_t *tgid, pid_t *tid,
 		     struct sonde_inflight *out);
-/* Has every CPU whose syscall batch holds records write it to its ring
+/* Has every CPU whose record batch holds records write it to its ring
  * (an IPI per such CPU). */
 int rec_bpf_flush_batches(const struct rec_bpf *b);
 /* After detaching: the records left in cpu's batch (*len bytes), which is
@@ -82,7 +82,7 @@ int rec_consumer_start(struct rec_consumer *c, char *err, size_t errlen);
 void rec_consumer_stop(struct rec_consumer *c);
 void rec_consumer_free(struct rec_consumer *c);
 /* After detaching and stopping: appends the records still in the
- * programs' syscall batches. */
+ * programs' record batches. */
 void rec_consumer_drain_batches(struct rec_consumer *c);
 /* Appends a record produced by user space (from the main thread, while the
  * consumer thread is not running). */
