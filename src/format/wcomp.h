@@ -27,6 +27,7 @@ struct out_chunk {
 struct compressor {
 	ZSTD_CCtx *cctx, *bcctx; /* events, blobs */
 	uint64_t *scratch;	 /* chunk_bytes, for the transform */
+	size_t chunk_bytes;
 	struct xform_state *xf;	 /* the transform's tables */
 	uint8_t *enc, *out;
 	size_t enc_cap, out_cap, out_len;
@@ -36,6 +37,12 @@ struct compressor {
 };
 
 int comp_init(struct compressor *c, size_t chunk_bytes, int level, int payload_level);
+/* Faults in the compressor's buffers and zstd's workspace now, before
+ * the traced command starts, rather than as the first chunks go through
+ * (comp_prefault in wcomp.c says why). */
+void comp_prefault(struct compressor *c);
+/* MADV_POPULATE_WRITE of the whole pages in [p, p + len); best effort. */
+void mem_prefault(void *p, size_t len);
 void comp_free(struct compressor *c);
 /* Room for n more bytes and one more chunk in the output; 0 or -ENOMEM. */
 int comp_reserve(struct compressor *c, size_t n);

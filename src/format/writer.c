@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,9 +151,8 @@ static int writer_can_renice(void)
 
 static void *worker_main(void *arg)
 {
-	struct sonde_writer *w = arg;
-	struct compressor c = { 0 };
-	int ok = comp_init(&c, w->chunk_bytes, w->level, w->payload_level) == 0;
+	struct writer_worker *wk = arg;
+	struct sonde_writer *w = wk->w;
 	int nice_now = getpriority(PRIO_PROCESS, (id_t)gettid()), want;
 
 	pthread_mutex_lock(&w->lock);
@@ -174,17 +172,13 @@ static void *worker_main(void *arg)
 			       : 0;
 		pthread_mutex_unlock(&w->lock);
 		worker_pace(want, &nice_now);
-		if (ok)
-			chunk_emit(w, &c, j);
-		else
-			wfile_chunk_write(w, j->ticket, NULL, -ENOMEM, NULL);
+		chunk_emit(w, &wk->c, j);
 		pthread_mutex_lock(&w->lock);
 		job_put_locked(w, j);
 		w->pending--;
 		pthread_cond_broadcast(&w->done);
 	}
 	pthread_mutex_unlock(&w->lock);
-	comp_free(&c);
 	return NULL;
 }
 
@@ -195,22 +189,13 @@ static void *worker_main(void *arg)
  * copying. Best effort: without MADV_POPULATE_WRITE (Linux < 5.14) the
  * pages fault in as before.
  */
-static void job_prefault(void *p, size_t len)
-{
-	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)p + len) & ~(uintptr_t)4095;
-
-	if (e > a)
-		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-}
-
 /* A new chunk buffer, faulted in. */
 static struct chunk_job *job_alloc(struct sonde_writer *w)
 {
 	struct chunk_job *j = malloc(sizeof(*j) + w->chunk_bytes);
 
 	if (j)
-		job_prefault(j, sizeof(*j) + w->chunk_bytes);
+		mem_prefault(j, sizeof(*j) + w->chunk_bytes);
 	return j;
 }
 
@@ -436,8 +421,10 @@ static void writer_free(struct sonde_writer *w)
 	w->stop = 1;
 	pthread_cond_broadcast(&w->work);
 	pthread_mutex_unlock(&w->lock);
-	for (int i = 0; i < w->nthreads; i++)
-		pthread_join(w->threads[i], NULL);
+	for (int i = 0; i < w->nthreads; i++) {
+		pthread_join(w->workers[i].thread, NULL);
+		comp_free(&w->workers[i].c);
+	}
 	streams_for_each(w, stream_free);
 	while (w->free_jobs) {
 		struct chunk_job *j = w->free_jobs;
@@ -506,13 +493,25 @@ static int writer_setup(struct sonde_writer *w, const struct sonde_writer_opts *
 	return comp_init(&w->inline_comp, cb, w->level, w->payload_level);
 }
 
+/* Each worker's compressor is made ready here, faulted in (wcomp.c). */
 static int writer_start_threads(struct sonde_writer *w, int n)
 {
 	if (n > WRITER_MAX_THREADS)
 		n = WRITER_MAX_THREADS;
-	for (; w->nthreads < n; w->nthreads++)
-		if (pthread_create(&w->threads[w->nthreads], NULL, worker_main, w))
+	for (; w->nthreads < n; w->nthreads++) {
+		struct writer_worker *wk = &w->workers[w->nthreads];
+
+		wk->w = w;
+		if (comp_init(&wk->c, w->chunk_bytes, w->level, w->payload_level)) {
+			comp_free(&wk->c);
+			return -ENOMEM;
+		}
+		comp_prefault(&wk->c);
+		if (pthread_create(&wk->thread, NULL, worker_main, wk)) {
+			comp_free(&wk->c);
 			return w->nthreads ? 0 : -EAGAIN;
+		}
+	}
 	return 0;
 }
 

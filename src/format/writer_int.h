@@ -75,7 +75,11 @@ struct sonde_writer {
 	int stop;
 	int can_renice; /* may return from WRITER_NICE_IDLE to 0 */
 	unsigned int draining; /* flushes waiting for the queue to empty */
-	pthread_t threads[WRITER_MAX_THREADS];
+	struct writer_worker {
+		struct sonde_writer *w;
+		pthread_t thread;
+		struct compressor c;
+	} workers[WRITER_MAX_THREADS];
 	int nthreads;
 	struct compressor inline_comp;
 
