@@ -11,7 +11,10 @@
 # each tracer (none, empty BPF programs, sonde, strace -f, perf trace,
 # bpftrace printing every sys_enter/sys_exit of the workload), runs the
 # workload under bench/timed and keeps its wall time; cells are run round
-# robin so machine noise spreads over all tracers. Prints a markdown table
+# robin so machine noise spreads over all tracers, each round starting one
+# tracer further along (a run's place in its round biases it: an A/A test
+# of one build measured 5 % between the second and third place, and sonde
+# always ran third). Prints a markdown table
 # of medians and ratios to the untraced run; raw numbers go to OUT/raw.tsv.
 set -u
 cd "$(dirname "$0")/.."
@@ -95,12 +98,16 @@ for w in $WORKLOADS; do
 	# Warm the page cache (tar reads /usr/include) and the binaries.
 	${WL[$w]} > /dev/null
 	for i in $(seq "$REPEAT"); do
+		round=()
 		for t in "${TRACERS[@]}"; do
 			case $t in strace | perf | bpftrace)
 				command -v "$t" > /dev/null || continue
 				[ "$w" = loop ] && [ "$i" -gt "$SLOW_REPEAT" ] && continue ;;
 			esac
-			run_one "$t" "$w" "$i"
+			round+=("$t")
+		done
+		for k in "${!round[@]}"; do
+			run_one "${round[$(((i + k) % ${#round[@]}))]}" "$w" "$i"
 		done
 	done
 done
