@@ -130,7 +130,7 @@ static void out_stats(struct sonde_writer *w, const struct compressor *c,
 }
 
 /* Appends a compressor's output (chunks, padded) at the file end when its
- * turn comes; c == NULL or err records a failure. */
+ * turn comes; err records a failure instead. */
 void wfile_chunk_write(struct sonde_writer *w, uint64_t ticket, struct compressor *c, int err,
 		       const struct blob_stats *bs)
 {
@@ -140,8 +140,8 @@ void wfile_chunk_write(struct sonde_writer *w, uint64_t ticket, struct compresso
 	pthread_mutex_lock(&w->io_lock);
 	while (w->write_ticket != ticket)
 		pthread_cond_wait(&w->io_turn, &w->io_lock);
-	if ((err || !c) && !w->err)
-		__atomic_store_n(&w->err, err ? err : -ENOMEM, __ATOMIC_RELEASE);
+	if (err && !w->err)
+		__atomic_store_n(&w->err, err, __ATOMIC_RELEASE);
 	if (w->err)
 		goto out;
 	nindex = w->nindex;
