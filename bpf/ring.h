@@ -229,16 +229,25 @@ static __always_inline int emit_begin_on(struct emit *em, __u32 cpu, struct sond
 	return 0;
 }
 
+/* cpu_state, counting the event lost (in cpus[0]) on a CPU beyond
+ * SONDE_MAX_CPUS. */
+static __always_inline struct sonde_cpu_state *cpu_state_or_lost(__u32 *cpu)
+{
+	struct sonde_cpu_state *cs = cpu_state(cpu);
+
+	if (!cs)
+		__sync_fetch_and_add(&cpus[0].lost_total, 1);
+	return cs;
+}
+
 static __always_inline int emit_begin(struct emit *em, __u64 now)
 {
 	struct sonde_cpu_state *cs;
 	__u32 cpu;
 
-	cs = cpu_state(&cpu);
-	if (!cs) {
-		__sync_fetch_and_add(&cpus[0].lost_total, 1);
+	cs = cpu_state_or_lost(&cpu);
+	if (!cs)
 		return -1;
-	}
 	return emit_begin_on(em, cpu, cs, now);
 }
 

@@ -363,11 +363,9 @@ static __always_inline void emit_wakeup(struct task_struct *p, __u16 flags)
 		return;
 	if (!tgid_traced(p->tgid))
 		return;
-	cs = cpu_state(&cpu);
-	if (!cs) {
-		__sync_fetch_and_add(&cpus[0].lost_total, 1);
+	cs = cpu_state_or_lost(&cpu);
+	if (!cs)
 		return;
-	}
 	now = bpf_ktime_get_ns();
 	r = emit_small(&em, cpu, cs, sizeof(*r), now);
 	if (!r)
