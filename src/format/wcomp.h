@@ -41,7 +41,8 @@ int comp_init(struct compressor *c, size_t chunk_bytes, int level, int payload_l
  * the traced command starts, rather than as the first chunks go through
  * (comp_prefault in wcomp.c says why). */
 void comp_prefault(struct compressor *c);
-/* MADV_POPULATE_WRITE of the whole pages in [p, p + len); best effort. */
+/* MADV_POPULATE_WRITE of the whole pages in [p, p + len). Best effort:
+ * without it (Linux < 5.14) the pages fault in when first written. */
 void mem_prefault(void *p, size_t len);
 void comp_free(struct compressor *c);
 /* Room for n more bytes and one more chunk in the output; 0 or -ENOMEM. */

@@ -183,13 +183,11 @@ static void *worker_main(void *arg)
 }
 
 /*
- * A fresh buffer is faulted in with one call rather than one page fault
+ * A new chunk buffer, faulted in with one call rather than one page fault
  * per 4 KiB as append() fills it: under a burst of payloads the appender
  * (the thread draining the rings) spent more time in page faults than in
- * copying. Best effort: without MADV_POPULATE_WRITE (Linux < 5.14) the
- * pages fault in as before.
+ * copying.
  */
-/* A new chunk buffer, faulted in. */
 static struct chunk_job *job_alloc(struct sonde_writer *w)
 {
 	struct chunk_job *j = malloc(sizeof(*j) + w->chunk_bytes);
