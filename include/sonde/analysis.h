@@ -206,8 +206,23 @@ const struct sonde_stats_group *sonde_stats_total(const struct sonde_stats *s);
 /* Per-process groups, sorted by pid (only with SONDE_STATS_PER_PROCESS). */
 size_t sonde_stats_ngroups(const struct sonde_stats *s);
 const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s, size_t i);
-/* Fills rows[0..g->nsc) with the group's entries in the given order
- * (names: for SONDE_SORT_NAME). Returns 0 or -ENOMEM. */
+/*
+ * How the rows a key ranks equal are ordered. SONDE_TIES_STAT (sonde
+ * stat): more calls first, then by number; sorting by name, the numbers
+ * names does not name come after the named ones. SONDE_TIES_STRACE
+ * (strace -c's table): by number; sorting by name, the unnamed numbers
+ * come first, as the "?" that table prints for them sorts.
+ */
+enum sonde_stats_ties {
+	SONDE_TIES_STAT,
+	SONDE_TIES_STRACE,
+};
+/* Sorts rows[0..n) in the given order (names: for SONDE_SORT_NAME).
+ * Returns 0 or -ENOMEM. */
+int sonde_stats_sort_rows(const struct sonde_sc_stat **rows, size_t n, enum sonde_stats_sort by,
+			  enum sonde_stats_ties ties, const struct sonde_sc_names *names);
+/* Fills rows[0..g->nsc) with the group's entries in the given order, with
+ * sonde stat's ties. Returns 0 or -ENOMEM. */
 int sonde_stats_sorted(const struct sonde_stats_group *g, const struct sonde_sc_stat **rows,
 		       enum sonde_stats_sort by, const struct sonde_sc_names *names);
 /* "time", "calls", ... and strace's -S names (time-total, count,

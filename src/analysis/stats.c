@@ -187,10 +187,13 @@ const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s, s
 
 struct sort_ctx {
 	enum sonde_stats_sort by;
+	enum sonde_stats_ties ties;
 	const struct sonde_sc_names *names;
 };
 
-/* Named calls sort by name, before unnamed ones (which sort by number). */
+/* Named calls sort by name; unnamed ones are left to the tie-break and
+ * come after the named ones, or before them for strace -c, whose table
+ * names them "?", which sorts before every syscall name. */
 static int cmp_names(const struct sort_ctx *c, uint32_t a, uint32_t b)
 {
 	char ba[32], bb[32];
@@ -199,7 +202,7 @@ static int cmp_names(const struct sort_ctx *c, uint32_t a, uint32_t b)
 	int ua = na == ba, ub = nb == bb;
 
 	if (ua != ub)
-		return ua - ub;
+		return c->ties == SONDE_TIES_STRACE ? ub - ua : ua - ub;
 	return ua ? 0 : strcmp(na, nb);
 }
 
@@ -244,8 +247,9 @@ static int stats_cmp(const struct sonde_sc_stat *a, const struct sonde_sc_stat *
 		r = a->nr < b->nr ? -1 : a->nr > b->nr;
 		break;
 	}
-	/* Ties: more calls first, then by number, so output is stable. */
-	if (!r)
+	/* Ties: more calls first (not for strace -c, whose table goes by
+	 * number), then by number, so output is stable. */
+	if (!r && c->ties == SONDE_TIES_STAT)
 		r = cmp_u64_desc(a->calls, b->calls);
 	if (!r)
 		r = a->nr < b->nr ? -1 : a->nr > b->nr;
@@ -272,20 +276,25 @@ static void stats_msort(const struct sonde_sc_stat **a, const struct sonde_sc_st
 	memcpy(a, tmp, n * sizeof(*a));
 }
 
+int sonde_stats_sort_rows(const struct sonde_sc_stat **rows, size_t n, enum sonde_stats_sort by,
+			  enum sonde_stats_ties ties, const struct sonde_sc_names *names)
+{
+	struct sort_ctx c = { .by = by, .ties = ties, .names = names };
+	const struct sonde_sc_stat **tmp = malloc((n + 1) * sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
+	stats_msort(rows, tmp, n, &c);
+	free(tmp);
+	return 0;
+}
+
 int sonde_stats_sorted(const struct sonde_stats_group *g, const struct sonde_sc_stat **rows,
 		       enum sonde_stats_sort by, const struct sonde_sc_names *names)
 {
-	struct sort_ctx c = { .by = by, .names = names };
-	const struct sonde_sc_stat **tmp;
-
 	for (size_t i = 0; i < g->nsc; i++)
 		rows[i] = &g->sc[i];
-	tmp = malloc((g->nsc + 1) * sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	stats_msort(rows, tmp, g->nsc, &c);
-	free(tmp);
-	return 0;
+	return sonde_stats_sort_rows(rows, g->nsc, by, SONDE_TIES_STAT, names);
 }
 
 int sonde_stats_sort_lookup(const char *name)

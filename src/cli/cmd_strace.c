@@ -623,11 +623,8 @@ static int live_finish(struct live_out *lo, FILE *out)
 {
 	int e;
 
-	if (!lo->c->json) {
-		if (lo->c->count)
-			strace_count_print(out, lo->counts, lo->c->sort);
-		return 0;
-	}
+	if (!lo->c->json)
+		return lo->c->count ? strace_count_print(out, lo->counts, lo->c->sort) : 0;
 	e = live_json_flush(lo);
 	if (!e && lo->c->count)
 		e = live_json_report(lo, out);

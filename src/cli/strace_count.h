@@ -16,7 +16,8 @@ struct strace_count {
 
 /* Accounts one call (its duration: wall-clock latency, entry to exit). */
 void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc);
-/* strace -c's table, rows in -S's order (strace's: time). */
-void strace_count_print(FILE *f, const struct strace_count *v, enum sonde_stats_sort by);
+/* strace -c's table, rows in -S's order (strace's: time). Returns 0 or
+ * -ENOMEM. */
+int strace_count_print(FILE *f, const struct strace_count *v, enum sonde_stats_sort by);
 
 #endif

@@ -2,8 +2,8 @@
 /*
  * Statistics and the scan over a synthetic trace written with the format
  * writer and read back with the reader: exact numbers, the exact strace -c
- * style table, histograms, JSON, per-process groups, and the filters
- * (-p, -e trace=, -Z, --events, --since/--until).
+ * style table, histograms, JSON, per-process groups, the filters
+ * (-p, -e trace=, -Z, --events, --since/--until), and the sort's ties.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -372,6 +372,55 @@ TEST(stats_edge_cases)
 	CHECK_EQ_INT(sonde_hist_bucket(1024), 11);
 }
 
+/* The numbers of rows sorted by `by` with `ties`, as "0 1 400". */
+static const char *sorted_nrs(struct sonde_sc_stat *sc, size_t n, enum sonde_stats_sort by,
+			      enum sonde_stats_ties ties, const struct sonde_sc_names *names)
+{
+	static char buf[128];
+	const struct sonde_sc_stat *rows[8];
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		rows[i] = &sc[i];
+	CHECK_EQ_INT(sonde_stats_sort_rows(rows, n, by, ties, names), 0);
+	buf[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%u", i ? " " : "", rows[i]->nr);
+	return buf;
+}
+
+/* sonde stat and strace -c share the sort; they differ only in the order
+ * of the rows a key ranks equal, and where -S name puts unnamed numbers
+ * (400 and 401 are holes in the table; strace -c prints them as "?"). */
+TEST(sort_ties)
+{
+	struct sonde_sc_stat sc[] = {
+		{ .nr = 401, .calls = 2, .timed = 2, .total_ns = 100 },
+		{ .nr = 3, .calls = 9, .timed = 9, .total_ns = 50 },  /* close */
+		{ .nr = 1, .calls = 5, .timed = 5, .total_ns = 100 }, /* write */
+		{ .nr = 400, .calls = 1, .timed = 1, .total_ns = 100 },
+		{ .nr = 0, .calls = 1, .timed = 1, .total_ns = 100 }, /* read */
+	};
+	size_t n = sizeof(sc) / sizeof(sc[0]);
+	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
+
+	CHECK(names != NULL);
+	if (!names)
+		return;
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_TIME, SONDE_TIES_STRACE, names), "0 1 400 401 3");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_TIME, SONDE_TIES_STAT, names), "1 401 0 400 3");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_ERRORS, SONDE_TIES_STRACE, names),
+		     "0 1 3 400 401");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_ERRORS, SONDE_TIES_STAT, names), "3 1 401 0 400");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_CALLS, SONDE_TIES_STRACE, names),
+		     "3 1 401 0 400");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_NAME, SONDE_TIES_STRACE, names), "400 401 3 0 1");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_NAME, SONDE_TIES_STAT, names), "3 0 1 401 400");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_NR, SONDE_TIES_STRACE, names), "0 1 3 400 401");
+	CHECK_EQ_STR(sorted_nrs(sc, n, SONDE_SORT_NR, SONDE_TIES_STAT, names), "0 1 3 400 401");
+	sonde_sc_names_free(names);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -386,6 +435,7 @@ int main(void)
 	RUN(filters_in_scan);
 	RUN(parse_errors);
 	RUN(stats_edge_cases);
+	RUN(sort_ties);
 	unlink(trace_path);
 	CHECK_EXIT();
 }
