@@ -86,6 +86,12 @@ demo: deps all
 test: all
 	@bash tests/run.sh $(O)
 
+unit: all
+	@SONDE_TESTS=unit bash tests/run.sh $(O)
+
+integration: all
+	@SONDE_TESTS=integration bash tests/run.sh $(O)
+
 asan:
 	$(MAKE) O=build-asan SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" all
 

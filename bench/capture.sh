@@ -9,12 +9,15 @@
 #        made ready before the command starts; "default" = 64M),
 #        PAGE_REPORTING=keep|pause (bench/quiet.sh),
 #        TRACERS="none sonde strace" (the columns to run; strace takes
-#        minutes), WORKLOADS="tar dd"
+#        minutes), WORKLOADS="tar dd fio"
 #
 # Workloads, each timed by bench/timed (the workload's own wall time;
 # tracer start-up and tear-down are not counted):
 #   tar  tar -cf - /usr/include | cat > /dev/null   (every byte moved 4x)
-#   dd   dd if=/dev/zero of=FILE bs=4k count=DD_COUNT   (file writes)
+#   dd   dd if=/dev/zero of=FILE bs=4k count=DD_COUNT   (file writes into
+#        the page cache: CPU-bound, the costliest case for capture)
+#   fio  fio --rw=randrw --bs=4k --size=64M --direct=1 --ioengine=psync
+#        (4 KiB random reads and writes that reach the disk, O_DIRECT)
 # Tracers:
 #   none    untraced (ratio 1)
 #   sonde   sonde record -s SNAPLEN --ring-size RING (every buffer of file
@@ -22,7 +25,8 @@
 #           payload store; with the 64M default ring tar sheds payloads on
 #           a 2-CPU machine: the rings fill faster than they drain)
 #   strace  strace -f -s 65536 -e read=all -e write=all -o FILE
-# Cells run round robin so machine noise spreads over all of them. Prints
+# Cells run round robin so machine noise spreads over all of them, each
+# round starting one tracer further along (as bench/run.sh). Prints
 # the ratios, then sonde's lost events, payload bytes captured / stored
 # (dedup ratio) / shed, recorder CPU and bytes on disk, and strace's
 # output size.
@@ -48,6 +52,11 @@ for f in "$SONDE" "$TIMED"; do
 	[ -x "$f" ] || { echo "bench/capture.sh: $f missing; run 'make' first" >&2; exit 1; }
 done
 command -v strace > /dev/null || echo "bench/capture.sh: strace not found: its column stays empty" >&2
+WORKLOADS=${WORKLOADS:-tar dd fio}
+if [[ " $WORKLOADS " == *" fio "* ]] && ! command -v fio > /dev/null; then
+	echo "bench/capture.sh: fio not found (make deps installs it): fio skipped" >&2
+	WORKLOADS=${WORKLOADS/fio/}
+fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT"/*.times "$OUT"/*.json "$OUT"/*.strace "$OUT"/*.trace
@@ -55,6 +64,7 @@ rm -f "$OUT"/*.times "$OUT"/*.json "$OUT"/*.strace "$OUT"/*.trace
 declare -A WL=(
 	[tar]="$PWD/bench/tar.sh"
 	[dd]="dd if=/dev/zero of=$OUT/dd.out bs=4k count=$DD_COUNT status=none"
+	[fio]="fio --name=randrw --filename=$OUT/fio.dat --rw=randrw --bs=4k --size=64M --direct=1 --ioengine=psync"
 )
 read -r -a TRACERS <<< "${TRACERS:-none sonde strace}"
 
@@ -87,15 +97,16 @@ run_one() {
 	[ $? -eq 0 ] || echo "bench/capture.sh: $t on $w failed" >&2
 }
 
-for w in ${WORKLOADS:-tar dd}; do
-	${WL[$w]} > /dev/null # warm the page cache and the binaries
+for w in $WORKLOADS; do
+	# Warm the page cache and the binaries (and lay out fio's file).
+	${WL[$w]} > /dev/null
 	for i in $(seq "$REPEAT"); do
-		for t in "${TRACERS[@]}"; do
-			run_one "$t" "$w"
+		for k in "${!TRACERS[@]}"; do
+			run_one "${TRACERS[$(((i + k) % ${#TRACERS[@]}))]}" "$w"
 		done
 	done
 done
-rm -f "$OUT/dd.out"
+rm -f "$OUT/dd.out" "$OUT/fio.dat"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 sfield() {
@@ -104,7 +115,7 @@ sfield() {
 
 echo "| workload | untraced | sonde -s $SNAPLEN ${RINGOPT[*]} | strace -f -s 65536 -e read=all -e write=all |"
 echo "|---|---|---|---|"
-for w in ${WORKLOADS:-tar dd}; do
+for w in $WORKLOADS; do
 	base=$(awk '{ print $1 }' "$OUT/none.$w.times" | median)
 	row="| $w | $base s"
 	for t in sonde strace; do
@@ -119,7 +130,7 @@ done
 echo
 echo "| sonde | syscalls | lost | payload captured | stored | dedup | shed | recorder CPU | bytes on disk | strace output |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-for w in ${WORKLOADS:-tar dd}; do
+for w in $WORKLOADS; do
 	j=$OUT/sonde.$w.json
 	[ -s "$j" ] || continue
 	st=$(stat -c %s "$OUT/strace.$w.strace" 2> /dev/null || echo 0)

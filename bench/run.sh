@@ -5,7 +5,8 @@
 #   env: REPEAT=5 (runs per cell, median kept), SLOW_REPEAT=1 (runs of
 #        strace, perf trace and bpftrace on the loop: ~3 min each),
 #        LOOP_N=2000000, WORKLOADS="tar loop", OUT=dir for traces and raw numbers (default
-#        BUILD_DIR/bench-results), PAGE_REPORTING=keep|pause (bench/quiet.sh)
+#        BUILD_DIR/bench-results), PAGE_REPORTING=keep|pause (bench/quiet.sh),
+#        TRACERS="none floor sonde strace perf bpftrace" (the columns to run)
 #
 # For each workload (the syscall loop, tar of /usr/include into a pipe) and
 # each tracer (none, empty BPF programs, sonde, strace -f, perf trace,
@@ -57,7 +58,7 @@ declare -A WARM=(
 	[loop]=""
 	[tar]="$PWD/bench/tar.sh"
 )
-TRACERS=(none floor sonde strace perf bpftrace)
+read -r -a TRACERS <<< "${TRACERS:-none floor sonde strace perf bpftrace}"
 
 # bpftrace: the workload's process tree (cpid and its descendants) in a
 # map, every entry and exit printed.

@@ -4,7 +4,7 @@
 set -eu
 pkgs=(make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev
       libzstd-dev pkg-config strace linux-perf bpftrace libclang-rt-14-dev
-      hyperfine python3 util-linux)
+      hyperfine fio python3 util-linux)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

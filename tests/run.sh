@@ -4,6 +4,8 @@
 # (the first is the normal build, the others e.g. the ASan/UBSan build).
 # Each test prints "ok - NAME" or "not ok - NAME" lines (TAP-like); a test
 # program that exits non-zero without reporting a failure counts as one.
+# SONDE_TESTS=unit or integration runs only that kind (make unit, make
+# integration); the default, all, also runs the fuzzers.
 set -u
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || set -- build
@@ -40,16 +42,21 @@ run_one() { # name cmd...
 	count "$name" "$log" $?
 }
 
+only=${SONDE_TESTS:-all}
+case $only in all | unit | integration) ;; *)
+	echo "tests/run.sh: SONDE_TESTS=$only: use unit, integration or all" >&2
+	exit 2 ;;
+esac
 for b in "$@"; do
-	for t in "$b"/tests/test_*; do
+	[ "$only" = integration ] || for t in "$b"/tests/test_*; do
 		[ -x "$t" ] && run_one "$b:unit/$(basename "$t")" "$t"
 	done
-	for t in tests/integration/*.sh; do
+	[ "$only" = unit ] || for t in tests/integration/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue # sourced helpers
 		[ -f "$t" ] && run_one "$b:$(basename "$t" .sh)" env SONDE_BUILD="$b" bash "$t"
 	done
 done
-if [ -x tests/fuzz/run.sh ] && [ "${SONDE_NO_FUZZ:-0}" != 1 ]; then
+if [ "$only" = all ] && [ -x tests/fuzz/run.sh ] && [ "${SONDE_NO_FUZZ:-0}" != 1 ]; then
 	run_one "fuzz" bash tests/fuzz/run.sh "${FUZZ_SECONDS:-20}"
 fi
 
