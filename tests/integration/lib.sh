@@ -15,6 +15,10 @@ check() {
 	local name=$1; shift
 	if "$@"; then ok "$name"; else notok "$name"; fi
 }
+# sanitized: true for an ASan/UBSan build (make asan) of sonde.
+sanitized() {
+	grep -q __asan_init "$SONDE"
+}
 need_root() {
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "not ok - $0 needs root (integration tests load BPF)"
