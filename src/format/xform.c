@@ -82,6 +82,10 @@ struct layout {
 	/* transform 2, slot 1: values per bucket, then (bucket_place())
 	 * the next position of each bucket inside its column */
 	uint32_t bpos[SC_WORDS][NBUCKETS];
+	/* The encoder's full syscall records (12 words) per bucket, and its
+	 * slot 1 records shorter than that (encode_count()). */
+	uint32_t nfull[NBUCKETS];
+	size_t nshort;
 };
 
 /* Prediction state carried from record to record. */
@@ -310,17 +314,17 @@ static void planes_get(uint64_t *w, const uint8_t *src, size_t cnt)
 	}
 }
 
-size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *scratch,
-		    struct xform_state *st)
+/*
+ * First pass: the tags, and how many values each column gets. A full
+ * syscall record puts one value in each of slot 1's twelve columns, at its
+ * bucket: counted once in nfull and added to every column afterwards.
+ */
+static size_t encode_count(struct layout *l, const uint8_t *raw, size_t raw_len, uint8_t *out)
 {
-	struct layout *l = &st->l;
-	struct predict *pr = &st->p;
 	uint8_t *p = out;
-	size_t off, tail;
+	size_t nfull = 0;
 
-	memset(l, 0, sizeof(*l));
-	memset(pr, 0, sizeof(*pr));
-	for (off = 0; off < raw_len;) {
+	for (size_t off = 0; off < raw_len;) {
 		unsigned int type, size, slot, k, b;
 
 		type = load16(raw + off + 16);
@@ -328,10 +332,16 @@ size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *
 		slot = rec_slot(type);
 		k = rec_words(slot, size);
 		b = rec_bucket(raw + off, slot, k);
-		for (unsigned int j = 0; j < k; j++) {
-			l->cnt[slot][j]++;
-			if (slot == SC_SLOT)
-				l->bpos[j][b]++;
+		if (slot == SC_SLOT && k == SC_WORDS) {
+			l->nfull[b]++;
+			nfull++;
+		} else {
+			l->nshort += slot == SC_SLOT;
+			for (unsigned int j = 0; j < k; j++) {
+				l->cnt[slot][j]++;
+				if (slot == SC_SLOT)
+					l->bpos[j][b]++;
+			}
 		}
 		p = varint_put(p, type);
 		p = varint_put(p, size / 8);
@@ -339,8 +349,73 @@ size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *
 			p = varint_put(p, b);
 		off += size;
 	}
-	tail = layout_place(l, (size_t)(p - out));
+	for (unsigned int j = 0; j < SC_WORDS; j++) {
+		l->cnt[SC_SLOT][j] += nfull;
+		for (unsigned int b = 0; b < NBUCKETS; b++)
+			l->bpos[j][b] += l->nfull[b];
+	}
+	return (size_t)(p - out);
+}
+
+/* One word of a record as the generic path encodes it. */
+static void encode_word(struct layout *l, struct predict *pr, const uint8_t *rec,
+			unsigned int slot, unsigned int b, unsigned int j, uint64_t *scratch)
+{
+	uint64_t v = load64(rec + 8 * j), e, *ctx;
+
+	if (j == 0) {
+		e = zigzag(v - pr->end);
+	} else {
+		ctx = word_ctx(pr, 1, slot, b, j);
+		e = ctx ? v ^ *ctx : v;
+		if (ctx)
+			*ctx = v;
+	}
+	scratch[word_at(l, 1, slot, b, j)] = e;
+}
+
+/*
+ * A full syscall record (nearly every record), as encode_word() would
+ * write its twelve words, when the chunk has no shorter slot 1 record:
+ * then every column of slot 1 holds the same records in the same order,
+ * so one position (next[b], the bucket's) serves all twelve, and the
+ * columns are nsc values apart in scratch (layout_place()).
+ */
+static void encode_syscall(struct predict *pr, const uint8_t *rec, uint64_t *col0, size_t nsc,
+			   uint32_t *next, unsigned int b)
+{
+	uint64_t w[SC_WORDS], *bc = pr->bucket[b], *dst = col0 + next[b]++;
+
+	memcpy(w, rec, sizeof(w));
+	dst[0] = zigzag(w[0] - pr->end);
+	dst[nsc] = w[1] ^ pr->prev[SC_SLOT][1];
+	dst[2 * nsc] = w[2] ^ pr->prev[SC_SLOT][2];
+	pr->prev[SC_SLOT][1] = w[1];
+	pr->prev[SC_SLOT][2] = w[2];
+	for (unsigned int j = 3; j < SC_WORDS; j++) {
+		dst[j * nsc] = j == SC_DUR ? w[j] : w[j] ^ bc[j];
+		bc[j] = w[j];
+	}
+	pr->end = w[0] + w[SC_DUR];
+}
+
+size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *scratch,
+		    struct xform_state *st)
+{
+	struct layout *l = &st->l;
+	struct predict *pr = &st->p;
+	uint64_t *col0;
+	size_t off, tail, nsc;
+	int fast;
+
+	memset(l, 0, sizeof(*l));
+	memset(pr, 0, sizeof(*pr));
+	tail = layout_place(l, encode_count(l, raw, raw_len, out));
 	bucket_place(l);
+	/* The fast path's cursors: column 0's bucket starts, reused. */
+	fast = !l->nshort;
+	col0 = scratch + l->woff[SC_SLOT][0];
+	nsc = l->cnt[SC_SLOT][0];
 	for (off = 0; off < raw_len;) {
 		const uint8_t *rec = raw + off;
 		unsigned int size = load16(rec + 18);
@@ -348,20 +423,13 @@ size_t xform_encode(const uint8_t *raw, size_t raw_len, uint8_t *out, uint64_t *
 		unsigned int k = rec_words(slot, size);
 		unsigned int b = rec_bucket(rec, slot, k);
 
-		for (unsigned int j = 0; j < k; j++) {
-			uint64_t v = load64(rec + 8 * j), e, *ctx;
-
-			if (j == 0) {
-				e = zigzag(v - pr->end);
-			} else {
-				ctx = word_ctx(pr, 1, slot, b, j);
-				e = ctx ? v ^ *ctx : v;
-				if (ctx)
-					*ctx = v;
-			}
-			scratch[word_at(l, 1, slot, b, j)] = e;
+		if (fast && slot == SC_SLOT) {
+			encode_syscall(pr, rec, col0, nsc, l->bpos[0], b);
+		} else {
+			for (unsigned int j = 0; j < k; j++)
+				encode_word(l, pr, rec, slot, b, j, scratch);
+			pr->end = rec_end(rec, 1, slot, k);
 		}
-		pr->end = rec_end(rec, 1, slot, k);
 		memcpy(out + tail, rec + 8 * k, size - 8 * k);
 		tail += size - 8 * k;
 		off += size;

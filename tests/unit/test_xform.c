@@ -45,8 +45,12 @@ static size_t add_syscall(size_t off, uint32_t nr, uint64_t ts, uint64_t dur, in
 	return off + sizeof(r);
 }
 
-/* A chunk with every shape the decoder must handle. */
-static size_t mixed_chunk(size_t *nrec)
+/*
+ * A chunk with every shape the decoder must handle. Without short_sc, no
+ * syscall record is shorter than struct sonde_ev_syscall (the encoder's
+ * fast path, xform.c's encode_syscall) and some are longer (a tail).
+ */
+static size_t mixed_chunk(size_t *nrec, int short_sc)
 {
 	size_t off = 0, n = 0;
 	uint64_t ts = 1000;
@@ -58,18 +62,23 @@ static size_t mixed_chunk(size_t *nrec)
 		case 2: off = add_syscall(off, 257 + 512 * (i % 4), ts, 2000, -2, 0xffffff9c); break;
 		case 3: off = add(off, SONDE_REC_SWITCH, 80, ts - 500, 101); break; /* out of order */
 		case 4: off = add(off, SONDE_REC_EXEC, 72 + 8 * (i % 3), ts, 101); break; /* tails */
-		case 5: off = add(off, i % 12 ? 40 : SONDE_REC_SYSCALL, 24, ts, 102); break; /* short, unknown */
+		case 5: /* i % 12 is 5 or 11: a syscall record short or with a tail, or an unknown type */
+			if (i % 12 == 11)
+				off = add(off, 40, 24, ts, 102);
+			else
+				off = add(off, SONDE_REC_SYSCALL, short_sc ? 24 : 112, ts, 102);
+			break;
 		}
 	}
 	*nrec = n;
 	return off;
 }
 
-TEST(v2_round_trip)
+static void v2_round_trip(int short_sc)
 {
 	struct xform_state *st = xform_state_new();
 	const char *why = NULL;
-	size_t nrec, len = mixed_chunk(&nrec), n;
+	size_t nrec, len = mixed_chunk(&nrec, short_sc), n;
 
 	CHECK(st != NULL);
 	n = xform_encode(raw, len, enc, scratch, st);
@@ -82,6 +91,16 @@ TEST(v2_round_trip)
 	CHECK_EQ_INT(xform_decode(SONDE_XFORM_COLUMNS, enc, n, nrec, dec, len, scratch, st, &why),
 		     -EBADMSG);
 	xform_state_free(st);
+}
+
+TEST(v2_round_trip_short_syscalls)
+{
+	v2_round_trip(1);
+}
+
+TEST(v2_round_trip_full_syscalls)
+{
+	v2_round_trip(0);
 }
 
 /* Transform 1 as docs/format.md defines it, for records of up to 12 fixed
@@ -183,7 +202,8 @@ TEST(malformed_bucket)
 
 int main(void)
 {
-	RUN(v2_round_trip);
+	RUN(v2_round_trip_short_syscalls);
+	RUN(v2_round_trip_full_syscalls);
 	RUN(v1_still_decodes);
 	RUN(v2_groups_by_syscall);
 	RUN(malformed_bucket);
