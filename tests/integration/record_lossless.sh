@@ -43,9 +43,21 @@ check "lossless: recorded syscalls == syscalls made ($((2 * N)) + $base)" \
 "$SONDE" print --json --events lost "$TMP/loop.trace" > "$TMP/lost.json"
 check "lossless: no lost-event record in the trace" [ ! -s "$TMP/lost.json" ]
 
+# The lossy runs' reference: the loop's start-up and exit with their
+# options, its syscalls (base0) and its other records (other0: process
+# events, which a full ring drops like any record).
+# (stdout to a file as in the lossy runs: on /dev/null stdio makes one
+# more call, an ioctl asking whether it is a terminal)
+"$SONDE" record -s 0 --no-sched -o "$TMP/base0.trace" -- "$LOOP" 0 > "$TMP/base0.out" 2>&1
+base0=$(count "$TMP/base0.trace")
+other0=$("$SONDE" print --json "$TMP/base0.trace" |
+	python3 -c 'import json,sys; print(sum(json.loads(l)["type"] != "syscall" for l in sys.stdin))')
+in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+
 # lossy_run NAME [RECORD OPTIONS]: the loop into a 64K ring, recorder
 # stopped for 0.5 s; sets nlost (summary), got (the loop's 64-byte reads
-# and writes recorded) and inrec (sum of the LOST records' counts).
+# and writes recorded), all (every syscall recorded) and inrec (sum of the
+# LOST records' counts).
 lossy_run() {
 	local name=$1 spid
 	shift
@@ -59,23 +71,29 @@ lossy_run() {
 	wait $spid
 	check "$name: the loop ran" grep -q "loop: $((2 * N)) syscalls" "$TMP/$name.out"
 	nlost=$(lost "$TMP/$name.sum")
-	# Losses happen only while the recorder is stopped, well after
-	# start-up, so only the loop's own calls can be missing.
 	got=$("$SONDE" print --strace -e trace=read,write "$TMP/$name.trace" |
 		grep -cE ', 64\) += 64$')
+	all=$(count "$TMP/$name.trace")
 	inrec=$("$SONDE" print --json --events lost "$TMP/$name.trace" |
 		python3 -c 'import json,sys; print(sum(json.loads(l)["count"] for l in sys.stdin))')
-	echo "# $name: recorded $got of the loop's syscalls, lost $nlost, LOST records count $inrec"
+	echo "# $name: recorded $got of the loop's syscalls ($all in all), lost $nlost, LOST records count $inrec"
 	check "$name: a stopped consumer and a 64K ring lose events" [ "$nlost" -gt 0 ]
 	check "$name: the LOST records in the trace add up to the summary's count" \
 		[ "$inrec" = "$nlost" ]
 }
 
+# Every syscall made is recorded or counted lost; the count may exceed the
+# missing calls only by process records lost too. (Losses usually fall in
+# the loop, but on a busy machine the stop can come before the loop starts,
+# and start-up calls go missing instead: 7 of them in a run while a fuzzer
+# held the other CPU.)
 lossy_run lossy --no-sched
-check "lossy: recorded + lost == the loop's syscalls ($((2 * N)))" [ $((got + nlost)) -eq $((2 * N)) ]
+check "lossy: recorded + lost == syscalls made ($((2 * N)) + $base0), + up to $other0 process records" \
+	in_range $((all + nlost - 2 * N - base0)) 0 "$other0"
+check "lossy: the loop's calls recorded + lost >= $((2 * N))" [ $((got + nlost)) -ge $((2 * N)) ]
 # With switches and wakeups lost too, lost may exceed the missing calls,
 # never fall short of them.
 lossy_run lossy-sched
-check "lossy-sched: recorded + lost >= the loop's syscalls ($((2 * N)))" \
-	[ $((got + nlost)) -ge $((2 * N)) ]
+check "lossy-sched: recorded + lost >= syscalls made ($((2 * N)) + $base0)" \
+	[ $((all + nlost)) -ge $((2 * N + base0)) ]
 exit 0
