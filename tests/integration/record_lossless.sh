@@ -6,7 +6,8 @@
 # Then the opposite: a 64K ring and a recorder stopped with SIGSTOP while
 # the loop runs, so most records cannot be stored; every one of them must
 # be accounted for, in the summary and as LOST records in the trace
-# (without payloads or scheduler events, every record lost is a syscall).
+# (without payloads or scheduler events, every record lost is a syscall or
+# one of the run's few process records).
 # Once more with scheduler events, which share the kernel-side batches
 # with syscall records: no syscall may go missing without being counted.
 . "$(dirname "$0")/lib.sh"
