@@ -10,7 +10,7 @@
  *
  *   [pid  1234] openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC) = 3 <0.000012>
  *   [pid  1234] openat(AT_FDCWD, 0x7ffd1c, O_RDONLY) = -1 ENOENT (No such file or directory) <...>
- *   [pid  1234] syscall_0x1f4(0x1, 0x2, 0, 0, 0, 0) = -1 ENOSYS (Function not implemented) <...>
+ *   [pid  1234] syscall_0x1f4(0x1, 0x2, 0, 0, 0, 0) = -1 EINVAL (Invalid argument) <...>
  *   [pid  1234] exit_group(0)                 = ?
  *   [pid  1234] wait4(-1, 0x7ffd, 0, NULL <unfinished ...>
  *   [pid  1234] +++ exited with 0 +++
