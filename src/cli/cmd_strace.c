@@ -33,7 +33,8 @@
 
 static const char strace_usage[] =
 	"usage: sonde strace [-fcCwvyxzZqrtT] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
-	"                    [-P PATH]... [-S SORTBY] [--json [--payload=hex|base64]]\n"
+	"                    [-P PATH]... [-S SORTBY] [-U COLUMNS] [-O OVERHEAD]\n"
+	"                    [--json [--payload=hex|base64]]\n"
 	"                    [--snaplen N|full]\n"
 	"                    [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
 	"\n"
@@ -53,6 +54,11 @@ static const char strace_usage[] =
 	"                aliases too (count, syscall, none...)\n"
 	"  -w            -c sums wall-clock latency (always so: sonde does not\n"
 	"                measure strace -c's system CPU time)\n"
+	"  -U COLUMNS    -c's columns, comma separated: time-percent, total-time,\n"
+	"                min-time, max-time, avg-time, calls, errors, name (and\n"
+	"                strace's aliases); name is added last when not listed\n"
+	"  -O OVERHEAD   -c: take OVERHEAD off each call's time (unit s, ms, us, ns;\n"
+	"                default us), never below zero\n"
 	"  -s N          show N bytes of strings and buffers (default 32)\n"
 	"  -a N          align return values at column N (default 40)\n"
 	"  -t, -tt, -ttt wall-clock time of day, with microseconds, in epoch seconds\n"
@@ -80,6 +86,7 @@ static const char strace_usage[] =
 	"  -e status=successful|failed, -e verbose=all\n"
 	"  long forms: --trace=, --signal=, --status=, --quiet[=SET], --trace-path,\n"
 	"  --summary-only, --summary, --summary-sort-by, --summary-wall-clock,\n"
+	"  --summary-columns, --summary-syscall-overhead,\n"
 	"  --follow-forks, --successful-only, --failed-only, --output\n"
 	"\n"
 	"sonde options:\n"
@@ -88,9 +95,9 @@ static const char strace_usage[] =
 	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
 	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
 	"                    -s is given), -y adds \"fd_paths\"; the text options\n"
-	"                    -a -t -r -T -v -x -X -q -w -e signal=\n"
+	"                    -a -t -r -T -v -x -X -q -w -U -e signal=\n"
 	"                    -e read=/write= do not (every object has ts and dur);\n"
-	"                    -P is refused.\n"
+	"                    -P is refused; -O applies to the -c report.\n"
 	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
 	"                    the objects, then that report as the last line\n"
 	"  --payload=ENC     with --json: each call's captured memory in \"payload\"\n"
@@ -138,6 +145,8 @@ static const struct option strace_longopts[] = {
 	{ "summary", no_argument, NULL, 'C' },
 	{ "summary-sort-by", required_argument, NULL, 'S' },
 	{ "summary-wall-clock", no_argument, NULL, 'w' },
+	{ "summary-columns", required_argument, NULL, 'U' },
+	{ "summary-syscall-overhead", required_argument, NULL, 'O' },
 	{ "follow-forks", no_argument, NULL, 'f' },
 	{ "successful-only", no_argument, NULL, 'z' },
 	{ "failed-only", no_argument, NULL, 'Z' },
@@ -153,7 +162,7 @@ struct strace_cli {
 	const char *trace_file;
 	size_t live_bytes; /* --live-buffer */
 	int follow, count, count_and_print;
-	enum sonde_stats_sort sort; /* -S */
+	struct strace_count_opts cnt;	/* -S, -U, -O */
 	int json;			/* --json */
 	int strsize_set;		/* -s given: cuts JSON strings too */
 	struct sonde_render_opts ropts; /* --json: --payload, -s */
@@ -235,7 +244,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+fFo:p:cCs:a:trTvX:yxzZqe:P:S:wh", strace_longopts,
+	while ((opt = getopt_long(argc, argv, "+fFo:p:cCs:a:trTvX:yxzZqe:P:S:U:O:wh", strace_longopts,
 				  NULL)) != -1) {
 		const char *key = NULL;
 
@@ -277,9 +286,26 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 					optarg);
 				return -EINVAL;
 			}
-			c->sort = (enum sonde_stats_sort)k;
+			c->cnt.sort = (enum sonde_stats_sort)k;
 			break;
 		}
+		case 'U': {
+			char why[96];
+
+			if (strace_count_cols_parse(&c->cnt, optarg, why, sizeof(why))) {
+				cli_err("strace", "-U %s: %s; columns: time-percent, total-time, min-time, max-time, avg-time, calls, errors, name",
+					optarg, why);
+				return -EINVAL;
+			}
+			break;
+		}
+		case 'O':
+			if (strace_count_overhead_parse(optarg, &c->cnt.overhead_ns)) {
+				cli_err("strace", "-O %s: expected a non-negative time, unit s, ms, us (default) or ns",
+					optarg);
+				return -EINVAL;
+			}
+			break;
 		case OPT_SNAPLEN:
 			if (parse_snaplen(optarg, &c->ro.snaplen)) {
 				cli_err("strace", "--snaplen %s: expected bytes (suffix K or M, at most 2M) or 'full'",
@@ -379,6 +405,19 @@ struct live_out {
 	int werr; /* errno of the failed write */
 };
 
+/* -c --json: the call into the report, its time less -O's overhead. */
+static int live_json_count(struct live_out *lo, const struct sonde_hdr *h)
+{
+	struct sonde_ev_syscall sc;
+
+	if (!lo->c->cnt.overhead_ns || h->size < sizeof(sc))
+		return sonde_stats_add(lo->stats, h);
+	memcpy(&sc, h, sizeof(sc));
+	sc.hdr.size = sizeof(sc);
+	sc.dur = strace_count_time(&sc, lo->c->cnt.overhead_ns);
+	return sonde_stats_add(lo->stats, &sc.hdr);
+}
+
 /*
  * --json: the records go through the filters `sonde print` applies for
  * the same options and into the JSON renderer, which groups each syscall
@@ -394,7 +433,7 @@ static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
 		return 0;
 	if (c->count && h->type == SONDE_REC_SYSCALL &&
 	    (!c->ropts.shown || sonde_filter_match(c->ropts.shown, h)) &&
-	    sonde_stats_add(lo->stats, h))
+	    live_json_count(lo, h))
 		return -ENOMEM;
 	if (c->count && !c->count_and_print)
 		return 0;
@@ -440,7 +479,7 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	if (c->count && !c->so.paths && h->type == SONDE_REC_SYSCALL &&
 	    h->size >= sizeof(struct sonde_ev_syscall) &&
 	    (!c->so.filter_on || sonde_sc_set_has(&c->so.trace, ((const struct sonde_ev_syscall *)h)->nr)))
-		strace_count_add(lo->counts, (const void *)h);
+		strace_count_add(lo->counts, (const void *)h, c->cnt.overhead_ns);
 	if (c->count && !c->count_and_print && !c->so.paths)
 		return 0;
 	e = sonde_strace_feed(lo->st, h);
@@ -518,7 +557,7 @@ static int live_json_init(struct live_out *lo, FILE *out)
 /* -c --json: `sonde stat --json`'s report of the calls counted. */
 static int live_json_report(struct live_out *lo, FILE *out)
 {
-	struct sonde_stats_report rep = { .sort = lo->c->sort };
+	struct sonde_stats_report rep = { .sort = lo->c->cnt.sort };
 
 	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
 	int e;
@@ -535,7 +574,9 @@ static int live_json_report(struct live_out *lo, FILE *out)
 
 static void count_call(void *ctx, const struct sonde_ev_syscall *sc)
 {
-	strace_count_add(ctx, sc);
+	struct live_out *lo = ctx;
+
+	strace_count_add(lo->counts, sc, lo->c->cnt.overhead_ns);
 }
 
 /* Returns 0 or -errno. */
@@ -561,7 +602,7 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	if (lo->c->count && lo->c->so.paths) {
 		/* -P decides on the descriptor tables: the renderer counts. */
 		lo->c->so.on_call = count_call;
-		lo->c->so.on_call_ctx = lo->counts;
+		lo->c->so.on_call_ctx = lo;
 		lo->c->so.summary_only = !lo->c->count_and_print;
 	}
 	lo->st = sonde_strace_new(&lo->c->so, out);
@@ -624,7 +665,7 @@ static int live_finish(struct live_out *lo, FILE *out)
 	int e;
 
 	if (!lo->c->json)
-		return lo->c->count ? strace_count_print(out, lo->counts, lo->c->sort) : 0;
+		return lo->c->count ? strace_count_print(out, lo->counts, &lo->c->cnt) : 0;
 	e = live_json_flush(lo);
 	if (!e && lo->c->count)
 		e = live_json_report(lo, out);

@@ -1,35 +1,219 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sonde strace -c: calls, errors and time per syscall, printed as strace
- * -c prints them, sorted as -S asks. The time is the call's duration in
- * the recording, from its entry to its exit: wall-clock latency, what
- * strace -c -w shows (strace -c alone shows the system CPU time the
- * tracee spent in the call, which the recording does not measure). The
- * rows are sorted by libsonde, as sonde stat's, with strace -c's ties.
+ * -c prints them, sorted as -S asks, in the columns -U lists. The time is
+ * the call's duration in the recording, from its entry to its exit, less
+ * -O's overhead: wall-clock latency, what strace -c -w shows (strace -c
+ * alone shows the system CPU time the tracee spent in the call, which the
+ * recording does not measure). The rows are sorted by libsonde, as sonde
+ * stat's, with strace -c's ties.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <sonde/syscalls.h>
 
 #include "cli/strace_count.h"
 
+/* strace's default -U: every column but the shortest and longest. */
+static const uint8_t default_cols[] = {
+	STRACE_COL_PERCENT, STRACE_COL_TOTAL,  STRACE_COL_AVG,
+	STRACE_COL_CALLS,   STRACE_COL_ERRORS, STRACE_COL_NAME,
+};
+
+/* A row of the table: one syscall's, or the total. */
+struct count_row {
+	const struct sonde_sc_stat *s;
+	const char *name;
+	uint64_t tot_ns; /* of the whole table, for % time */
+	int total;
+};
+
+/*
+ * A column: the names -U knows it by (strace 6.1's, checked one by one
+ * against it), its heading and width, and how a row fills its cell.
+ * Cells are right-aligned to the width and one space apart; the syscall
+ * name is left-aligned to 16, and not padded when it is the last column.
+ */
+struct count_col {
+	const char *names[6];
+	const char *head;
+	int width;
+	void (*cell)(FILE *f, int width, const struct count_row *r);
+};
+
+static void cell_percent(FILE *f, int width, const struct count_row *r)
+{
+	double p = r->total    ? 100.0
+		   : r->tot_ns ? 100.0 * (double)r->s->total_ns / (double)r->tot_ns
+			       : 0.0;
+
+	fprintf(f, "%*.2f", width, p);
+}
+
+static void cell_secs(FILE *f, int width, uint64_t ns)
+{
+	fprintf(f, "%*.6f", width, (double)ns / 1e9);
+}
+
+static void cell_total(FILE *f, int width, const struct count_row *r)
+{
+	cell_secs(f, width, r->s->total_ns);
+}
+
+static void cell_min(FILE *f, int width, const struct count_row *r)
+{
+	cell_secs(f, width, r->s->min_ns);
+}
+
+static void cell_max(FILE *f, int width, const struct count_row *r)
+{
+	cell_secs(f, width, r->s->max_ns);
+}
+
+static void cell_avg(FILE *f, int width, const struct count_row *r)
+{
+	const struct sonde_sc_stat *s = r->s;
+
+	fprintf(f, "%*llu", width,
+		(unsigned long long)(s->calls ? s->total_ns / 1000 / s->calls : 0));
+}
+
+static void cell_calls(FILE *f, int width, const struct count_row *r)
+{
+	fprintf(f, "%*llu", width, (unsigned long long)r->s->calls);
+}
+
+/* strace leaves the cell blank when there were none. */
+static void cell_errors(FILE *f, int width, const struct count_row *r)
+{
+	if (r->s->errors)
+		fprintf(f, "%*llu", width, (unsigned long long)r->s->errors);
+	else
+		fprintf(f, "%*s", width, "");
+}
+
+static const struct count_col cols[STRACE_COL_N] = {
+	[STRACE_COL_PERCENT] = { .names = { "time-percent", "time_percent", "time" },
+				 .head = "% time",
+				 .width = 6,
+				 .cell = cell_percent },
+	[STRACE_COL_TOTAL] = { .names = { "total-time", "total_time", "time-total", "time_total" },
+			       .head = "seconds",
+			       .width = 11,
+			       .cell = cell_total },
+	[STRACE_COL_MIN] = { .names = { "min-time", "min_time", "shortest", "time-min",
+					"time_min" },
+			     .head = "shortest",
+			     .width = 8,
+			     .cell = cell_min },
+	[STRACE_COL_MAX] = { .names = { "max-time", "max_time", "longest", "time-max", "time_max" },
+			     .head = "longest",
+			     .width = 8,
+			     .cell = cell_max },
+	[STRACE_COL_AVG] = { .names = { "avg-time", "avg_time", "time-avg", "time_avg" },
+			     .head = "usecs/call",
+			     .width = 11,
+			     .cell = cell_avg },
+	[STRACE_COL_CALLS] = { .names = { "calls", "count" },
+			       .head = "calls",
+			       .width = 9,
+			       .cell = cell_calls },
+	[STRACE_COL_ERRORS] = { .names = { "errors", "error" },
+				.head = "errors",
+				.width = 9,
+				.cell = cell_errors },
+	[STRACE_COL_NAME] = { .names = { "name", "syscall", "syscall-name", "syscall_name" },
+			      .head = "syscall",
+			      .width = 16 },
+};
+
+static int col_lookup(const char *name, size_t len)
+{
+	for (int c = 0; c < STRACE_COL_N; c++)
+		for (const char *const *n = cols[c].names; *n; n++)
+			if (strlen(*n) == len && !memcmp(*n, name, len))
+				return c;
+	return -1;
+}
+
+int strace_count_cols_parse(struct strace_count_opts *o, const char *spec, char *err, size_t errlen)
+{
+	unsigned int seen = 0;
+	const char *p = spec;
+
+	o->ncols = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int c = col_lookup(p, len);
+
+		if (c < 0 || seen & (1u << c)) {
+			snprintf(err, errlen, "%s column '%.*s'", c < 0 ? "unknown" : "repeated",
+				 (int)len, p);
+			return -EINVAL;
+		}
+		seen |= 1u << c;
+		o->col[o->ncols++] = (uint8_t)c;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (!(seen & (1u << STRACE_COL_NAME)))
+		o->col[o->ncols++] = STRACE_COL_NAME;
+	return 0;
+}
+
+int strace_count_overhead_parse(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = { { "", 1e3 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 } };
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || !isfinite(v) || v < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		double t = v * units[i].ns;
+
+		if (strcmp(end, units[i].unit))
+			continue;
+		/* Below 2^63 ns (292 years): a duration fits. */
+		if (t >= 9.2e18)
+			return -EINVAL;
+		*ns = (uint64_t)llround(t);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+uint64_t strace_count_time(const struct sonde_ev_syscall *sc, uint64_t overhead_ns)
+{
+	return sc->dur > overhead_ns ? sc->dur - overhead_ns : 0;
+}
+
 /* strace counts a call when it returns: exit, exit_group and calls
  * still blocked at the end are not in its table. */
-void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc)
+void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc,
+		      uint64_t overhead_ns)
 {
+	uint64_t t = strace_count_time(sc, overhead_ns);
 	struct strace_count *c;
 
-	if (sc->nr >= SONDE_NR_SYSCALLS || (sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED)))
+	if (sc->nr >= SONDE_NR_SYSCALLS ||
+	    (sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED)))
 		return;
 	c = &v[sc->nr];
-	if (!c->calls || sc->dur < c->min_ns)
-		c->min_ns = sc->dur;
-	if (sc->dur > c->max_ns)
-		c->max_ns = sc->dur;
+	if (!c->calls || t < c->min_ns)
+		c->min_ns = t;
+	if (t > c->max_ns)
+		c->max_ns = t;
 	c->calls++;
 	c->errors += sonde_syscall_failed(sc->ret);
-	c->ns += sc->dur;
+	c->ns += t;
 }
 
 static const char *count_name(unsigned int nr)
@@ -39,15 +223,64 @@ static const char *count_name(unsigned int nr)
 	return n ? n : "?";
 }
 
-int strace_count_print(FILE *f, const struct strace_count *v, enum sonde_stats_sort by)
+static void print_line(FILE *f, const uint8_t *col, unsigned int n, const struct count_row *r)
 {
-	const char *line = "------ ----------- ----------- --------- --------- ----------------\n";
+	for (unsigned int i = 0; i < n; i++) {
+		const struct count_col *c = &cols[col[i]];
+		const char *sep = i ? " " : "";
+
+		if (!r) {
+			fprintf(f, "%s%.*s", sep, c->width, "----------------");
+		} else if (col[i] == STRACE_COL_NAME) {
+			fprintf(f, "%s%-*s", sep, i + 1 < n ? c->width : 0, r->name);
+		} else {
+			fputs(sep, f);
+			if (r->s)
+				c->cell(f, c->width, r);
+			else
+				fprintf(f, "%*s", c->width, c->head);
+		}
+	}
+	fputc('\n', f);
+}
+
+/* The heading (names only: r->s NULL), then the dashes. */
+static void print_head(FILE *f, const uint8_t *col, unsigned int n)
+{
+	struct count_row h = { .name = cols[STRACE_COL_NAME].head };
+
+	print_line(f, col, n, &h);
+	print_line(f, col, n, NULL);
+}
+
+/* The rows in -S's order, between the dashes, then the total. */
+static void print_rows(FILE *f, const struct strace_count_opts *o,
+		       const struct sonde_sc_stat *const *rows, size_t n,
+		       const struct sonde_sc_stat *tot)
+{
+	const uint8_t *col = o->ncols ? o->col : default_cols;
+	unsigned int ncols = o->ncols ? o->ncols : sizeof(default_cols);
+	struct count_row r = { .tot_ns = tot->total_ns };
+
+	print_head(f, col, ncols);
+	for (size_t k = 0; k < n; k++) {
+		r.s = rows[k];
+		r.name = count_name(rows[k]->nr);
+		print_line(f, col, ncols, &r);
+	}
+	print_line(f, col, ncols, NULL);
+	r.s = tot;
+	r.name = "total";
+	r.total = 1;
+	print_line(f, col, ncols, &r);
+}
+
+int strace_count_print(FILE *f, const struct strace_count *v, const struct strace_count_opts *o)
+{
 	/* The built-in table, as count_name: the sort's unnamed are the "?". */
 	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
 	const struct sonde_sc_stat **rows = NULL;
-	struct sonde_sc_stat *sc = NULL;
-	uint64_t tot_ns = 0, tot_calls = 0, tot_err = 0;
-	char te[24] = "";
+	struct sonde_sc_stat *sc = NULL, tot = { 0 };
 	size_t n = 0;
 	int e = -ENOMEM;
 
@@ -72,32 +305,19 @@ int strace_count_print(FILE *f, const struct strace_count *v, enum sonde_stats_s
 						.min_ns = c->min_ns,
 						.max_ns = c->max_ns };
 		rows[n] = &sc[n];
+		if (!tot.calls || c->min_ns < tot.min_ns)
+			tot.min_ns = c->min_ns;
+		if (c->max_ns > tot.max_ns)
+			tot.max_ns = c->max_ns;
+		tot.total_ns += c->ns;
+		tot.calls += c->calls;
+		tot.errors += c->errors;
 		n++;
-		tot_ns += c->ns;
-		tot_calls += c->calls;
-		tot_err += c->errors;
 	}
-	e = sonde_stats_sort_rows(rows, n, by, SONDE_TIES_STRACE, names);
-	if (e)
-		goto out;
-	fprintf(f, "%% time     seconds  usecs/call     calls    errors syscall\n%s", line);
-	for (size_t k = 0; k < n; k++) {
-		const struct sonde_sc_stat *c = rows[k];
-		char err[24] = "";
-
-		if (c->errors)
-			snprintf(err, sizeof(err), "%llu", (unsigned long long)c->errors);
-		fprintf(f, "%6.2f %11.6f %11llu %9llu %9s %s\n",
-			tot_ns ? 100.0 * (double)c->total_ns / (double)tot_ns : 0.0,
-			(double)c->total_ns / 1e9,
-			(unsigned long long)(c->total_ns / 1000 / c->calls),
-			(unsigned long long)c->calls, err, count_name(c->nr));
-	}
-	if (tot_err)
-		snprintf(te, sizeof(te), "%llu", (unsigned long long)tot_err);
-	fprintf(f, "%s%6.2f %11.6f %11llu %9llu %9s total\n", line, 100.0, (double)tot_ns / 1e9,
-		(unsigned long long)(tot_calls ? tot_ns / 1000 / tot_calls : 0),
-		(unsigned long long)tot_calls, te);
+	e = sonde_stats_sort_rows(rows, n, o->sort, SONDE_TIES_STRACE, names);
+	/* As strace: no table at all when no call was counted. */
+	if (!e && n)
+		print_rows(f, o, rows, n, &tot);
 out:
 	free(rows);
 	free(sc);

@@ -14,10 +14,43 @@ struct strace_count {
 	uint64_t calls, errors, ns, min_ns, max_ns;
 };
 
+/* The table's columns (-U), strace's. */
+enum strace_col {
+	STRACE_COL_PERCENT,
+	STRACE_COL_TOTAL,
+	STRACE_COL_MIN,
+	STRACE_COL_MAX,
+	STRACE_COL_AVG,
+	STRACE_COL_CALLS,
+	STRACE_COL_ERRORS,
+	STRACE_COL_NAME,
+	STRACE_COL_N,
+};
+
+/* What the table shows and how its times are taken. */
+struct strace_count_opts {
+	enum sonde_stats_sort sort; /* -S */
+	uint8_t col[STRACE_COL_N];  /* -U, in order; n = 0: strace's default */
+	unsigned int ncols;
+	uint64_t overhead_ns; /* -O: taken off each call's time */
+};
+
+/* -U COLUMNS: comma-separated names (strace's and their aliases); the
+ * syscall name is appended when not listed. Returns 0, or -EINVAL with
+ * the offending column in err. */
+int strace_count_cols_parse(struct strace_count_opts *o, const char *spec, char *err,
+			    size_t errlen);
+/* -O OVERHEAD[UNIT]: a non-negative number, unit s, ms, us (default) or
+ * ns. Returns 0 or -EINVAL. */
+int strace_count_overhead_parse(const char *s, uint64_t *ns);
+/* A call's time as -c counts it: its duration less -O's overhead, never
+ * below zero. */
+uint64_t strace_count_time(const struct sonde_ev_syscall *sc, uint64_t overhead_ns);
 /* Accounts one call (its duration: wall-clock latency, entry to exit). */
-void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc);
-/* strace -c's table, rows in -S's order (strace's: time). Returns 0 or
- * -ENOMEM. */
-int strace_count_print(FILE *f, const struct strace_count *v, enum sonde_stats_sort by);
+void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc,
+		      uint64_t overhead_ns);
+/* strace -c's table, rows in -S's order (strace's: time), columns as -U
+ * lists them. Returns 0 or -ENOMEM. */
+int strace_count_print(FILE *f, const struct strace_count *v, const struct strace_count_opts *o);
 
 #endif

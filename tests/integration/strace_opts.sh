@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# strace's -P, -e signal=, -q/-qq/-qqq/-e quiet= and -c's -S and -w, in
+# strace's -P, -e signal=, -q/-qq/-qqq/-e quiet= and -c's -S, -w, -U and -O, in
 # `sonde strace` and `sonde print --strace`, each against Debian's strace
 # 6.1 on the same workload: a shell redirecting cat into a file, the
 # rec_signals fixture (signals of every origin, a child killed by
@@ -191,3 +191,62 @@ check "strace_opts: sonde strace -c -S none: syscall number order" by_nr "$TMP/c
 "$SONDE" stat -S count "$TMP/t.sonde" > "$TMP/st.count"
 check "strace_opts: sonde stat -S count = -S calls" \
 	cmp -s "$TMP/st.count" <("$SONDE" stat -S calls "$TMP/t.sonde")
+
+# --- -c's -U (columns) and -O (overhead) ---
+# An overhead above every call's time makes each time 0, so the whole
+# table is strace's byte for byte: headings, dashes, widths, rows in tie
+# order (syscall number), calls, errors and the total line.
+for u in "" "-U name,errors,calls,min-time,time-percent" "-U max-time" \
+	"-U time_total,count,shortest,longest,avg-time,error,syscall" "-U errors,name,calls"; do
+	# shellcheck disable=SC2086
+	(cd "$D" && strace -c -w $u -O 1s -o "$TMP/u.ref" $C > /dev/null)
+	# shellcheck disable=SC2086
+	(cd "$D" && "$SONDE" strace -c $u -O 1s -o "$TMP/u.got" $C > /dev/null)
+	same "strace_opts: -c ${u:-(default columns)} -O 1s: strace's table" "$TMP/u.ref" "$TMP/u.got"
+done
+# A real overhead: each call's duration in the recording less 20 us,
+# never below 0, summed, and each syscall's shortest and longest.
+# want_rows TRACE: the rows -U name,calls,total-time,min-time,max-time
+# -O 20us should print (sorted), then the total line.
+want_rows() {
+	"$SONDE" print --json --events syscall "$1" | python3 -c '
+import json, sys
+rows = {}
+for l in sys.stdin:
+    o = json.loads(l)
+    if o["noreturn"] or o["unfinished"]:
+        continue
+    t = max(0, o["dur"] - 20000)
+    r = rows.setdefault(o["name"], [0, 0, None, 0])
+    r[0] += 1; r[1] += t
+    r[2] = t if r[2] is None else min(r[2], t); r[3] = max(r[3], t)
+line = lambda n, r: "%-16s %9d %11.6f %8.6f %8.6f" % (n, r[0], r[1] / 1e9, r[2] / 1e9, r[3] / 1e9)
+for n in sorted(rows):
+    print(line(n, rows[n]))
+v = list(rows.values())
+print(line("total", [sum(r[0] for r in v), sum(r[1] for r in v), min(r[2] for r in v), max(r[3] for r in v)]))'
+}
+(cd "$D" && "$SONDE" strace -c -U name,calls,total-time,min-time,max-time -O 20us \
+	--trace-file "$TMP/o.sonde" -o "$TMP/o.got" $C > /dev/null)
+want_rows "$TMP/o.sonde" > "$TMP/o.want"
+{ awk '/^-----/ { n++; next } n == 1' "$TMP/o.got" | sort; tail -1 "$TMP/o.got"; } > "$TMP/o.got.n"
+same "strace_opts: -c -O 20us: each call's time less 20 us (total, shortest, longest)" \
+	"$TMP/o.want" "$TMP/o.got.n"
+# --json -c: the report's times are the same.
+(cd "$D" && "$SONDE" strace -c --json -O 20us --trace-file "$TMP/j.sonde" -o "$TMP/j.got" $C \
+	> /dev/null)
+check "strace_opts: -c --json -O 20us: the report's total time, less 20 us per call" \
+	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"]["time_ns"])' "$TMP/j.got")" \
+	= "$("$SONDE" print --json --events syscall "$TMP/j.sonde" | python3 -c '
+import json, sys
+print(sum(max(0, o["dur"] - 20000) for o in map(json.loads, sys.stdin) if not (o["noreturn"] or o["unfinished"])))')" ]
+# Bad columns and overheads are refused as strace refuses them.
+for bad in "-U calls,calls" "-U calls,foo" "-U calls," "-U percent" "-O -1" "-O 10xs" "-O 10US" "-O abc"; do
+	# shellcheck disable=SC2086
+	strace -c $bad true > /dev/null 2>&1
+	r=$?
+	# shellcheck disable=SC2086
+	"$SONDE" strace -c $bad true > /dev/null 2> "$TMP/bad.err"
+	check "strace_opts: $bad: refused (strace: status $r; sonde: 2, with the reason)" \
+		[ $? = 2 -a $r != 0 -a -s "$TMP/bad.err" ]
+done
