@@ -43,6 +43,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define CLONE_VM 0x100
 #define CLONE_VFORK 0x4000
 #define SIGCHLD 17
+#define SIGKILL 9
 
 /* Filters, fixed before load (.rodata is frozen, so the verifier prunes
  * the branches they disable). */
@@ -75,6 +76,33 @@ static __always_inline int nr_is_clone(__u32 nr)
 static __always_inline int is_failure(long ret)
 {
 	return ret < 0 && ret >= -4095;
+}
+
+/* EINTR and the kernel's ERESTART* codes (512-516): how a blocked call
+ * ends when a signal, fatal ones included, interrupts it. */
+static __always_inline int is_interrupted(long ret)
+{
+	return ret == -4 || (ret <= -512 && ret >= -516);
+}
+
+/*
+ * The task dies on its way out of the call, without returning to user
+ * space: SIGKILL is in its own pending set, which the kernel fills when it
+ * kills a whole group (kill -9, another thread's exit_group or execve)
+ * and when a fatal signal is converted to a group SIGKILL. strace, which
+ * never sees such a call return, prints "= ?"; it does see a fatal signal
+ * other than SIGKILL (its ptrace stops keep the kernel from converting
+ * it), so a group exit whose code is such a signal is left unmarked.
+ */
+static __noinline bool dies_in_syscall(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	int sig;
+
+	if (!((t->pending.signal.sig[0] >> (SIGKILL - 1)) & 1))
+		return false;
+	sig = t->signal->group_exit_code & 0x7f;
+	return sig == 0 || sig == SIGKILL;
 }
 
 static __always_inline void syscall_fill(struct sonde_ev_syscall *r, struct sonde_cpu_state *cs,
@@ -268,6 +296,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (failed_only && !is_failure(ret))
 		return 0;
+	if (is_interrupted(ret) && dies_in_syscall())
+		flags |= SONDE_SC_KILLED;
 	if (cap_snaplen)
 		capture_exit(bpf_get_current_task_btf(), e, ret);
 	now = bpf_ktime_get_ns();

@@ -67,6 +67,13 @@ struct sonde_hdr {
 #define SONDE_SC_ATTACHED 0x4   /* entered before recording began (-p,
 				 * --comm): hdr.ts is when recording began,
 				 * not the entry, and dur counts from then */
+#define SONDE_SC_KILLED 0x8     /* interrupted by the death of its task
+				 * (SIGKILL, or another thread's exit_group
+				 * or execve): it never returned to user
+				 * space, so ret is the kernel's, not the
+				 * program's */
+/* The calls whose result the program never saw. */
+#define SONDE_SC_NO_RESULT (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED | SONDE_SC_KILLED)
 
 /*
  * One fused record per syscall, written at exit from the entry state kept

@@ -72,6 +72,9 @@ struct sonde_call {
 	const struct sonde_ev_syscall *sc;
 	const struct sonde_payload *pl; /* may be NULL when npl == 0 */
 	unsigned int npl;
+	/* The thread that entered the call when another returned from it:
+	 * a non-leader's execve returns in the leader's pid (0 otherwise). */
+	uint32_t entry_tid;
 };
 
 /*

@@ -154,7 +154,7 @@ int sonde_filter_match(const struct sonde_filter *f, const struct sonde_hdr *rec
 			return 0;
 		if (f->has_sc && !sonde_sc_set_has(&f->sc, e->nr))
 			return 0;
-		returned = !(rec->flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+		returned = !(rec->flags & SONDE_SC_NO_RESULT);
 		if (f->status == SONDE_STATUS_FAILED && !(returned && sonde_syscall_failed(e->ret)))
 			return 0;
 		if (f->status == SONDE_STATUS_SUCCESSFUL &&

@@ -195,8 +195,9 @@ uint64_t strace_count_time(const struct sonde_ev_syscall *sc, uint64_t overhead_
 	return sc->dur > overhead_ns ? sc->dur - overhead_ns : 0;
 }
 
-/* strace counts a call when it returns: exit, exit_group and calls
- * still blocked at the end are not in its table. */
+/* strace counts a call when it returns: exit, exit_group, calls still
+ * blocked at the end and those their task's death cut short are not in
+ * its table. */
 void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc,
 		      uint64_t overhead_ns)
 {
@@ -204,7 +205,7 @@ void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc,
 	struct strace_count *c;
 
 	if (sc->nr >= SONDE_NR_SYSCALLS ||
-	    (sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED)))
+	    (sc->hdr.flags & SONDE_SC_NO_RESULT))
 		return;
 	c = &v[sc->nr];
 	if (!c->calls || t < c->min_ns)

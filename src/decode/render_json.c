@@ -129,8 +129,7 @@ static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 		sonde_line_printf(l, "%s%" PRIu64, i ? "," : "", (uint64_t)e->args[i]);
 	sonde_line_printf(l, "],\"ret\":%" PRId64 ",\"dur\":%" PRIu64, (int64_t)e->ret,
 			  (uint64_t)e->dur);
-	if (!(rec->flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED)) &&
-	    sonde_syscall_failed(e->ret)) {
+	if (!(rec->flags & SONDE_SC_NO_RESULT) && sonde_syscall_failed(e->ret)) {
 		if ((ename = sonde_errno_name((int)-e->ret)))
 			sonde_line_printf(l, ",\"errno\":\"%s\"", ename);
 		sonde_line_printf(l, ",\"errno_nr\":%d", (int)-e->ret);
@@ -141,6 +140,9 @@ static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	/* -p/--comm found it blocked: ts is the attach, not the entry */
 	if (rec->flags & SONDE_SC_ATTACHED)
 		sonde_line_printf(l, ",\"entered_before_start\":true");
+	/* its task died before it returned to user space: ret is the kernel's */
+	if (rec->flags & SONDE_SC_KILLED)
+		sonde_line_printf(l, ",\"killed\":true");
 }
 
 static void json_hex(struct sonde_line *l, const uint8_t *p, size_t n)

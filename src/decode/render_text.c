@@ -166,7 +166,7 @@ static int text_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	}
 	sonde_line_putc(l, ')');
 	sonde_line_tab(l, TEXT_RESULT_COL);
-	if (rec->flags & SONDE_SC_NORETURN) {
+	if (rec->flags & (SONDE_SC_NORETURN | SONDE_SC_KILLED)) {
 		sonde_line_printf(l, "= ?");
 		return text_emit_call(r, &e->hdr);
 	}
@@ -206,7 +206,7 @@ static int text_call(struct sonde_render *r, const struct sonde_call *c)
 	}
 	sonde_line_tab(l, TEXT_RESULT_COL);
 	sonde_line_printf(l, "= %s", p->ret.buf ? p->ret.buf : "");
-	if (!(e->hdr.flags & SONDE_SC_NORETURN))
+	if (!(e->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_KILLED)))
 		text_dur(r, e->dur);
 	return text_emit_call(r, &e->hdr);
 }

@@ -277,6 +277,23 @@ static void argv_from_exec(struct st *s, uint64_t a)
 	}
 }
 
+/* JSON "result":{"path_from_exec":true}: the same for execve's path. */
+static void path_from_exec(struct st *s, uint64_t a)
+{
+	const struct sonde_payload *q;
+	struct strbuf b;
+	struct st t;
+
+	if (!s->j || !a)
+		return;
+	q = sonde_call_mem(s->c, SONDE_PL_ENTRY, a, 0);
+	if (!q || !(q->flags & SONDE_PLF_EXEC))
+		return;
+	st_res_begin(s, &t, &b, "path_from_exec");
+	st_jbool(&t, 1);
+	st_res_end(s, &t, &b);
+}
+
 void dec_execve(struct st *s)
 {
 	pr_path(s, st_arg(s, 0));
@@ -284,6 +301,7 @@ void dec_execve(struct st *s)
 	pr_str_array(s, st_arg(s, 1));
 	st_sep(s);
 	pr_envp(s, st_arg(s, 2));
+	path_from_exec(s, st_arg(s, 0));
 	argv_from_exec(s, st_arg(s, 1));
 }
 

@@ -156,7 +156,7 @@ static void st_init(struct st *s, struct strbuf *o,
 	s->sc = c->sc;
 	s->fds = fds;
 	s->ret = c->sc->ret;
-	s->noret = !!(c->sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+	s->noret = !!(c->sc->hdr.flags & SONDE_SC_NO_RESULT);
 	if (!s->noret && s->ret < 0 && s->ret >= -4095)
 		s->err = (int)-s->ret;
 }

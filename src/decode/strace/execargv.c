@@ -14,8 +14,7 @@ static int argv_arg(uint32_t nr)
 int execargv_wanted(const struct sonde_ev_syscall *sc)
 {
 	/* Returned, and successfully (an unfinished call has no result). */
-	return argv_arg(sc->nr) >= 0 && sc->ret == 0 &&
-	       !(sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+	return argv_arg(sc->nr) >= 0 && sc->ret == 0 && !(sc->hdr.flags & SONDE_SC_NO_RESULT);
 }
 
 static uint64_t call_end(const struct sonde_ev_syscall *sc)
@@ -108,19 +107,15 @@ static int held(const struct sonde_call *c, uint64_t addr)
 	return p && !(p->flags & SONDE_PLF_UNREADABLE);
 }
 
-unsigned int execargv_fill(const struct sonde_call *c, const struct sonde_hdr *exec,
-			   struct sonde_payload *out, unsigned int cap)
+/* Argument ai's array, element by element, as the record's argv. */
+static unsigned int fill_argv(const struct sonde_call *c, const struct sonde_ev_exec *e, int ai,
+			      struct sonde_payload *out, unsigned int cap)
 {
-	const struct sonde_ev_exec *e = exec_valid(exec);
-	int ai = argv_arg(c->sc->nr);
-	uint64_t a, v, n = 0;
+	uint64_t a = c->sc->args[ai], v, n = 0;
 	unsigned int k = 0;
 	const char *s;
 	size_t len;
 
-	if (!e || ai < 0 || !execargv_match(c->sc, exec))
-		return 0;
-	a = c->sc->args[ai];
 	/* The array must be whole and as long as the new program's argv. */
 	for (;;) {
 		if (!a || !argv_elem(c, a, n, &v))
@@ -153,4 +148,42 @@ unsigned int execargv_fill(const struct sonde_call *c, const struct sonde_hdr *e
 		k++;
 	}
 	return k;
+}
+
+/*
+ * execve's path, as the kernel took it (bprm->filename is the string the
+ * call passed, copied by getname; execveat's is rebuilt from the
+ * descriptor, so only execve's qualifies). Only a whole one: the recorder
+ * keeps up to 1023 bytes.
+ */
+static unsigned int fill_path(const struct sonde_call *c, const struct sonde_ev_exec *e,
+			      struct sonde_payload *out)
+{
+	const char *f = (const char *)(e + 1);
+	size_t n = e->filename_len;
+
+	if (c->sc->nr != __NR_execve || !c->sc->args[0] || held(c, c->sc->args[0]) || n < 2 ||
+	    n >= 1024 || f[n - 1] || memchr(f, 0, n - 1))
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->addr = c->sc->args[0];
+	out->data = (const uint8_t *)f;
+	out->requested = out->returned = out->captured = (uint32_t)(n - 1);
+	out->phase = SONDE_PL_ENTRY;
+	out->flags = SONDE_PLF_STRING | SONDE_PLF_NUL | SONDE_PLF_EXEC;
+	return 1;
+}
+
+unsigned int execargv_fill(const struct sonde_call *c, const struct sonde_hdr *exec,
+			   struct sonde_payload *out, unsigned int cap)
+{
+	const struct sonde_ev_exec *e = exec_valid(exec);
+	int ai = argv_arg(c->sc->nr);
+	unsigned int k = 0;
+
+	if (!e || ai < 0 || !execargv_match(c->sc, exec))
+		return 0;
+	if (cap)
+		k = fill_path(c, e, out);
+	return k + fill_argv(c, e, ai, out + k, cap - k);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * execve/execveat argv strings the recorder could not read at entry,
- * taken from the exec record the call produced.
+ * execve/execveat argv strings (and execve's path) the recorder could not
+ * read at entry, taken from the exec record the call produced.
  *
  * The recorder reads user memory without faulting (bpf/capture.bpf.h). A
  * string literal of a freshly forked child sits in a page its page tables
@@ -24,7 +24,10 @@
  * (old_tid: a non-leader thread that execs becomes the leader), the exec
  * happened during the call, and argc equals the array's length (an
  * interpreter, #! or binfmt_misc, adds arguments). Strings the trace does
- * hold must equal the record's, else nothing is substituted.
+ * hold must equal the record's, else nothing is substituted. execve's
+ * path, when unreadable, is the record's filename the same way (the
+ * kernel's copy of the string the call passed; execveat's is rebuilt from
+ * its descriptor, so not substituted).
  */
 #ifndef SONDE_STRACE_EXECARGV_H
 #define SONDE_STRACE_EXECARGV_H

@@ -151,8 +151,8 @@ static const struct sonde_hdr *exec_find(const struct feed *f, const struct sond
 }
 
 /*
- * Hands c to the sink, with the argv strings of a successful execve the
- * trace could not read taken from its exec record: those payloads go
+ * Hands c to the sink, with the path and argv strings of a successful
+ * execve the trace could not read taken from its exec record: those go
  * first, so that lookups find them before the unreadable markers.
  */
 static int call_emit(const struct feed *f, const struct feed_sink *k, struct sonde_call *c)
@@ -163,10 +163,12 @@ static int call_emit(const struct feed *f, const struct feed_sink *k, struct son
 	unsigned int n, cap;
 	int rc;
 
+	if (ex && e->old_tid != c->sc->hdr.tid)
+		c->entry_tid = e->old_tid;
 	if (!ex || !e->argc)
 		return k->call(k->ctx, c);
-	/* At most one string per byte of the record's argv. */
-	cap = e->argc < SONDE_EXEC_DATA_MAX ? e->argc : SONDE_EXEC_DATA_MAX;
+	/* The path, then at most one string per byte of the record's argv. */
+	cap = 1 + (e->argc < SONDE_EXEC_DATA_MAX ? e->argc : SONDE_EXEC_DATA_MAX);
 	v = malloc(((size_t)cap + c->npl) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;

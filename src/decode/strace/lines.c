@@ -47,16 +47,13 @@ static void thread_del(struct sonde_strace *st, uint32_t tid)
 		}
 }
 
-int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
+/* "+++ exited with N +++" / "+++ killed by SIG +++" for e, stamped ts. */
+static int pr_exit_line(struct sonde_strace *st, const struct sonde_ev_exit *e, uint64_t ts)
 {
 	char buf[16];
 	int code = e->code;
 	int rc;
 
-	fdtab_exit(st->fds, e->hdr.tid);
-	thread_del(st, e->hdr.tid);
-	if (st->o.summary_only)
-		return 0;
 	/* strace: -qq hides the exits; the deaths obey -e signal= only. */
 	if (WIFSIGNALED(code) ? !sig_in_set(st, WTERMSIG(code)) : st->o.quiet & SONDE_QUIET_EXIT)
 		return 0;
@@ -64,7 +61,7 @@ int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 	if (rc)
 		return rc;
 	strace_pr_prefix(st, e->hdr.tid);
-	strace_pr_tstamp(st, e->hdr.ts);
+	strace_pr_tstamp(st, ts);
 	if (WIFSIGNALED(code)) {
 		const char *n = st_signame(WTERMSIG(code), buf, sizeof(buf));
 
@@ -78,6 +75,90 @@ int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 		sb_printf(&st->line, "+++ exited with %d +++\n", WEXITSTATUS(code));
 	}
 	return strace_emit(st);
+}
+
+/* Groups whose leader's exit line waits at once: more only in a hostile
+ * trace (each release scans them), whose lines then print unordered. */
+#define LEADERS_MAX 4096
+
+static int leader_defer(struct sonde_strace *st, const struct sonde_ev_exit *e)
+{
+	if (st->nleaders == LEADERS_MAX)
+		return pr_exit_line(st, e, e->hdr.ts);
+	if (st->nleaders == st->capleaders) {
+		size_t cap = st->capleaders ? 2 * st->capleaders : 8;
+		struct sonde_ev_exit *l = realloc(st->leaders, cap * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		st->leaders = l;
+		st->capleaders = cap;
+	}
+	st->leaders[st->nleaders++] = *e;
+	return 0;
+}
+
+/* "+++ superseded by execve in pid TID +++": thread tid exec'd, and the
+ * kernel gave it the leader's pid. */
+static int pr_superseded(struct sonde_strace *st, const struct sonde_ev_exit *e, uint64_t ts,
+			 uint32_t tid)
+{
+	int rc;
+
+	if (st->o.quiet & SONDE_QUIET_SUPERSEDED)
+		return 0;
+	rc = split_cut_open(st);
+	if (rc)
+		return rc;
+	strace_pr_prefix(st, e->hdr.tid);
+	strace_pr_tstamp(st, ts);
+	sb_printf(&st->line, "+++ superseded by execve in pid %u +++\n", tid);
+	return strace_emit(st);
+}
+
+/* Their lines are stamped when strace would print them: with the event
+ * that ended the group (or the execve), not their own exit. */
+int strace_leaders_release(struct sonde_strace *st, uint32_t tgid, uint64_t ts, uint32_t by_tid)
+{
+	uint64_t at;
+	int rc = 0;
+
+	for (size_t i = 0; i < st->nleaders;) {
+		struct sonde_ev_exit e = st->leaders[i];
+
+		if (tgid && e.hdr.pid != tgid) {
+			i++;
+			continue;
+		}
+		st->leaders[i] = st->leaders[--st->nleaders];
+		at = ts == UINT64_MAX ? e.hdr.ts : ts;
+		if (!rc)
+			rc = by_tid ? pr_superseded(st, &e, at, by_tid) : pr_exit_line(st, &e, at);
+	}
+	return rc;
+}
+
+/*
+ * The kernel tells a ptracer of a group leader's death only once its
+ * other threads are gone (it delays the leader's wait notification), so
+ * strace prints the leader's exit line after theirs: a leader's exit that
+ * does not end its group waits for the exit that does (or for the execve
+ * by which another thread takes its place).
+ */
+int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
+{
+	int rc;
+
+	fdtab_exit(st->fds, e->hdr.tid);
+	thread_del(st, e->hdr.tid);
+	if (st->o.summary_only)
+		return 0;
+	if (e->hdr.tid == e->hdr.pid && !(e->hdr.flags & SONDE_EXIT_GROUP_DEAD))
+		return leader_defer(st, e);
+	rc = pr_exit_line(st, e, e->hdr.ts);
+	if (!rc && (e->hdr.flags & SONDE_EXIT_GROUP_DEAD))
+		rc = strace_leaders_release(st, e->hdr.pid, e->hdr.ts, 0);
+	return rc;
 }
 
 /*

@@ -61,6 +61,7 @@ void sonde_strace_free(struct sonde_strace *st)
 	sb_free(&st->odump);
 	callq_free(&st->q);
 	free(st->threads);
+	free(st->leaders);
 	free(st);
 }
 
@@ -482,12 +483,11 @@ static int selected(struct sonde_strace *st, const struct sonde_call *c)
 /* -z, -Z: which of the calls traced are printed. */
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
 {
-	int failed = sc->ret < 0 && sc->ret >= -4095 &&
-		     !(sc->hdr.flags & (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED));
+	int failed = sc->ret < 0 && sc->ret >= -4095 && !(sc->hdr.flags & SONDE_SC_NO_RESULT);
 
 	if (st->o.summary_only)
 		return 0;
-	if (st->o.only_ok && (failed || (sc->hdr.flags & SONDE_SC_UNFINISHED)))
+	if (st->o.only_ok && (failed || (sc->hdr.flags & (SONDE_SC_UNFINISHED | SONDE_SC_KILLED))))
 		return 0;
 	if (st->o.only_failed && !failed)
 		return 0;
@@ -527,17 +527,21 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		r = split_unfinished(st, sc);
 		return rc ? rc : r;
 	}
-	if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN))
+	if (sc->hdr.flags & SONDE_SC_KILLED)
+		split_killed(st);
+	else if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN))
 		sb_printf(&st->oret, " <%llu.%06llu>",
 			  (unsigned long long)(sc->dur / 1000000000),
 			  (unsigned long long)(sc->dur % 1000000000) / 1000);
-	pr_dumps(st, c, &st->odump);
+	if (!(sc->hdr.flags & SONDE_SC_KILLED))
+		pr_dumps(st, c, &st->odump);
 	if (st->otext.oom || st->oret.oom || st->odump.oom)
 		return -ENOMEM;
 	st->open = 1;
 	st->open_ts = sc->hdr.ts;
 	st->open_end = sc->hdr.ts + sc->dur;
-	st->open_tid = sc->hdr.tid;
+	st->open_tid = c->entry_tid ? c->entry_tid : sc->hdr.tid;
+	st->open_rtid = sc->hdr.tid;
 	st->open_nr = sc->nr;
 	return rc;
 }
@@ -664,6 +668,12 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		if (rec->size < sizeof(struct sonde_ev_exit))
 			return -EINVAL;
 		return strace_pr_exit(st, (const void *)rec);
+	case SONDE_REC_EXEC:
+		if (rec->size >= sizeof(struct sonde_ev_exec) &&
+		    ((const struct sonde_ev_exec *)rec)->old_tid != rec->pid)
+			return strace_leaders_release(st, rec->pid, rec->ts,
+						      ((const struct sonde_ev_exec *)rec)->old_tid);
+		return 0;
 	case SONDE_REC_SIGNAL:
 	case SONDE_REC_SIGGEN:
 		if (rec->size < sizeof(struct sonde_ev_signal))
@@ -726,5 +736,14 @@ int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
 
 int sonde_strace_flush(struct sonde_strace *st)
 {
-	return sonde_strace_advance(st, UINT64_MAX);
+	int e = sonde_strace_advance(st, UINT64_MAX);
+
+	/* Groups whose last exit the trace does not hold (lost, or still
+	 * running when recording stopped). */
+	if (!e && st->out && st->nleaders) {
+		e = strace_leaders_release(st, 0, UINT64_MAX, 0);
+		if (!e && fflush(st->out))
+			e = -EIO;
+	}
+	return e;
 }

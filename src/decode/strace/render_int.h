@@ -38,6 +38,7 @@ struct sonde_strace {
 	int open;
 	uint64_t open_ts, open_end;
 	uint32_t open_tid, open_nr;
+	uint32_t open_rtid; /* the thread it returns in (execve: can differ) */
 	size_t open_cut; /* where otext's entering half ends */
 	struct strbuf otext, oret, odump;
 	struct callq q; /* the returning halves of cut lines */
@@ -47,6 +48,10 @@ struct sonde_strace {
 		uint32_t tgid, tid;
 	} *threads;
 	size_t nthreads, capthreads;
+	/* Exits of group leaders whose threads live on: strace hears of a
+	 * leader's death only with its group's (lines.c). */
+	struct sonde_ev_exit *leaders;
+	size_t nleaders, capleaders;
 };
 
 static inline const char *sb_str(const struct strbuf *b)
@@ -72,6 +77,11 @@ int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e);
 int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e);
 /* A thread of tgid was made (CLONE_THREAD); 0 or -ENOMEM. */
 int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid);
+/* The group leaders' exit lines held back (tgid's, or every group's when
+ * tgid is 0), stamped ts; by_tid: thread by_tid exec'd and took the
+ * group's pid, so the leader was superseded (strace's line for that). */
+int strace_leaders_release(struct sonde_strace *st, uint32_t tgid, uint64_t ts,
+			   uint32_t by_tid);
 
 /* split.c: the open line and the cut ones (see above). */
 /* Another line is due: the open line's entering half goes out. */
@@ -82,5 +92,8 @@ int split_release(struct sonde_strace *st, uint64_t t);
 int split_settle_tid(struct sonde_strace *st, uint32_t tid);
 /* A call still blocked when recording stopped (its text in otext). */
 int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc);
+/* The call just formatted never returned to its program (SONDE_SC_KILLED):
+ * its text becomes what strace prints for a return it never saw. */
+void split_killed(struct sonde_strace *st);
 
 #endif

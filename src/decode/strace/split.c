@@ -32,7 +32,7 @@ static void pr_ret_tail(struct sonde_strace *st, const char *ret, const char *du
  * returning half into q. */
 int split_cut_open(struct sonde_strace *st)
 {
-	struct callq_ent e = { .end = st->open_end, .tid = st->open_tid };
+	struct callq_ent e = { .end = st->open_end, .tid = st->open_rtid };
 	int rc, rq;
 
 	if (!st->open)
@@ -57,6 +57,10 @@ int split_cut_open(struct sonde_strace *st)
 
 static int split_close_open(struct sonde_strace *st)
 {
+	/* Entered in one pid, returning in another (a non-leader's execve):
+	 * strace prints two halves; the returning one is queued at its end. */
+	if (st->open_tid != st->open_rtid)
+		return split_cut_open(st);
 	st->open = 0;
 	strace_pr_prefix(st, st->open_tid);
 	strace_pr_tstamp(st, st->open_ts);
@@ -118,13 +122,36 @@ int split_settle_tid(struct sonde_strace *st, uint32_t tid)
 	struct callq_ent e;
 	int rc;
 
-	if (st->open && st->open_tid == tid)
-		return split_close_open(st);
+	if (st->open && st->open_rtid == tid) {
+		rc = split_close_open(st);
+		if (rc)
+			return rc;
+	}
 	if (!callq_take_tid(&st->q, tid, &e))
 		return 0;
 	rc = split_resume(st, &e);
 	callq_ent_free(&e);
 	return rc;
+}
+
+/*
+ * strace prints a call whose return it never saw (its task died on the
+ * way out) as its entering half, " <unfinished ...>" if the decoder had
+ * more to print at exit, then ") = ?": no result, no -T time, no
+ * hexdump. Whole or split, as any line.
+ */
+void split_killed(struct sonde_strace *st)
+{
+	int more = strcmp(sb_str(&st->otext) + st->open_cut, ")") != 0;
+
+	if (st->otext.s) {
+		st->otext.len = st->open_cut;
+		st->otext.s[st->open_cut] = '\0';
+	}
+	sb_puts(&st->otext, more ? " <unfinished ...>)" : ")");
+	sb_reset(&st->oret);
+	sb_putc(&st->oret, '?');
+	sb_reset(&st->odump);
 }
 
 /* A call still blocked when recording stopped: its entering half only,
