@@ -22,17 +22,27 @@ static int sig_in_set(const struct sonde_strace *st, int sig)
 	return sig > 0 && sig <= 64 && !((st->o.sig_hide >> (sig - 1)) & 1);
 }
 
+/* Room for one more of the n elements of size elem at *v (capacity *cap). */
+static int room_for_one(void **v, size_t *cap, size_t n, size_t elem)
+{
+	size_t c = *cap ? 2 * *cap : 8;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*v, c * elem);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
 int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid)
 {
-	if (st->nthreads == st->capthreads) {
-		size_t cap = st->capthreads ? 2 * st->capthreads : 16;
-		struct st_thread *t = realloc(st->threads, cap * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		st->threads = t;
-		st->capthreads = cap;
-	}
+	if (room_for_one((void **)&st->threads, &st->capthreads, st->nthreads,
+			 sizeof(*st->threads)))
+		return -ENOMEM;
 	st->threads[st->nthreads].tgid = tgid;
 	st->threads[st->nthreads++].tid = tid;
 	return 0;
@@ -85,15 +95,9 @@ static int leader_defer(struct sonde_strace *st, const struct sonde_ev_exit *e)
 {
 	if (st->nleaders == LEADERS_MAX)
 		return pr_exit_line(st, e, e->hdr.ts);
-	if (st->nleaders == st->capleaders) {
-		size_t cap = st->capleaders ? 2 * st->capleaders : 8;
-		struct sonde_ev_exit *l = realloc(st->leaders, cap * sizeof(*l));
-
-		if (!l)
-			return -ENOMEM;
-		st->leaders = l;
-		st->capleaders = cap;
-	}
+	if (room_for_one((void **)&st->leaders, &st->capleaders, st->nleaders,
+			 sizeof(*st->leaders)))
+		return -ENOMEM;
 	st->leaders[st->nleaders++] = *e;
 	return 0;
 }
