@@ -226,9 +226,9 @@ static long cap_chunk(__u32 i, void *ctx)
 	}
 	if (bpf_probe_read_user_dynptr(&dp, sizeof(h), n, (void *)(r->addr + off))) {
 		bpf_ringbuf_discard_dynptr(&dp, BPF_RB_NO_WAKEUP);
-		if (!off && c->quiet_fault) {
+		if (!off)
 			c->faulted = 1;
-		} else if (!off) {
+		if (!off && !c->quiet_fault) {
 			__sync_fetch_and_add(&cc->faults, 1);
 			cap_marker(c, r, SONDE_PLR_UNREADABLE);
 		}
@@ -298,9 +298,8 @@ static __always_inline void cap_small(struct cap_call *c, struct cap_req *r)
 		*(__u64 *)&s->data[n & (CAP_SMALL - 8)] = 0;
 	if (bpf_probe_read_user(s->data, n, (void *)r->addr)) {
 		bpf_ringbuf_discard(s, BPF_RB_NO_WAKEUP);
-		if (c->quiet_fault) {
-			c->faulted = 1;
-		} else {
+		c->faulted = 1;
+		if (!c->quiet_fault) {
 			__sync_fetch_and_add(&cc->faults, 1);
 			cap_marker(c, r, SONDE_PLR_UNREADABLE);
 		}
@@ -350,10 +349,9 @@ __noinline int cap_str(struct cap_call *c, __u32 arg, __u64 addr)
 		return 0;
 	n = bpf_probe_read_user_str(b->data, SONDE_PL_STR_MAX, (void *)addr);
 	if (n <= 0) {
-		if (c->quiet_fault) {
-			c->faulted = 1;
+		c->faulted = 1;
+		if (c->quiet_fault)
 			return 0;
-		}
 		__sync_fetch_and_add(&cap_cpus[em.cpu & (SONDE_MAX_CPUS - 1)].faults, 1);
 		cap_marker(c, &r, SONDE_PLR_UNREADABLE);
 		return 0;
@@ -639,11 +637,14 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 /*
  * A successful execve returns in a new address space: an exit-time retry
  * would read the new image's memory at the old addresses (a fault at best,
- * unrelated bytes at worst). Their entry faults are recorded at once.
+ * unrelated bytes at worst). Their entry faults are recorded at once, and
+ * retried at exit only when the call failed: then the address space is
+ * the caller's, and the kernel faulted the strings in reading them. The
+ * reader takes the retried bytes over the entry's unreadable marker.
  */
-static __always_inline int cap_may_retry(__u32 nr)
+static __always_inline int cap_is_exec(__u32 nr)
 {
-	return nr != 59 && nr != 322; /* execve, execveat */
+	return nr == 59 || nr == 322; /* execve, execveat */
 }
 
 static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
@@ -652,7 +653,7 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 	struct sonde_cap_plan *pl;
 	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
 			      .phase = phase, .ret = ret,
-			      .quiet_fault = !phase && cap_may_retry(nr) };
+			      .quiet_fault = !phase && !cap_is_exec(nr) };
 	__u32 key = nr, retry = 0, *rp = NULL;
 
 	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)
@@ -676,6 +677,8 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		if (!it->kind)
 			break;
 		if (phase && (retry & (1u << i))) {
+			if (cap_is_exec(nr) && !(ret < 0 && ret >= -4095))
+				continue;
 			/* An entry read that faulted: now the page is in. */
 			c.phase = 0;
 			cap_item(&c, it->kind, it->arg, it->aux, it->size);

@@ -80,7 +80,8 @@ struct sonde_call {
 /*
  * The memory lookup of decoders: the payload of phase that covers
  * [addr, addr + len), or NULL. An unreadable payload at addr is returned
- * too (callers check SONDE_PLF_UNREADABLE).
+ * too (callers check SONDE_PLF_UNREADABLE) when no readable one covers
+ * the range.
  */
 const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
 					   int phase, uint64_t addr,

@@ -69,3 +69,22 @@ check "strace_exec_argv: execve by a thread: arguments decoded (sonde strace)" \
 check "strace_exec_argv: execve by a thread: arguments decoded (print --strace)" \
 	grep -qE '^[0-9]+ +execve\("/bin/true", \["true", "x"\], 0x[0-9a-f]+ /\* [0-9]+ vars \*/' \
 	<($SONDE print --strace -e trace=execve "$TMP/th.sonde")
+
+# A failed execve returns in the caller's address space, where the kernel
+# faulted the strings in reading them: the recorder reads them again at
+# exit, and the line shows them as strace does (strace_proc exec: a
+# fork's child execs "/nonexistent" with literals, then /bin/true).
+strace -f -o "$TMP/fref" "$FIX/strace_proc" exec > /dev/null
+$SONDE strace -f -o "$TMP/fout" --trace-file "$TMP/f.sonde" "$FIX/strace_proc" exec > /dev/null
+ref=$(execs "$TMP/fref" | grep nonexistent)
+out=$(execs "$TMP/fout" | grep nonexistent)
+check "strace_exec_argv: strace shows the failed execve's path and argv" \
+	grep -qF 'execve("/nonexistent", ["/bin/true", "--a-long-argument-that-is-longer"...], ENVP)' <<<"$ref"
+if [ -n "$ref" ] && [ "$ref" = "$out" ]; then
+	ok "strace_exec_argv: the failed execve's line as strace's"
+else
+	notok "strace_exec_argv: the failed execve's line differs: strace '$ref', sonde '$out'"
+fi
+$SONDE print --strace -v "$TMP/f.sonde" | grep -F 'execve("/nonexistent"' > "$TMP/fv"
+check "strace_exec_argv: -v shows its environment strings, read again at exit" \
+	grep -qF '["A=1", "B=2"]) = -1 ENOENT' "$TMP/fv"

@@ -260,21 +260,25 @@ const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
 					   int phase, uint64_t addr,
 					   uint64_t len)
 {
+	const struct sonde_payload *marker = NULL;
+
 	for (unsigned int i = 0; i < c->npl; i++) {
 		const struct sonde_payload *p = &c->pl[i];
 
 		if (p->phase != phase)
 			continue;
+		/* Bytes read later (a failed execve's retry at exit) win
+		 * over an unreadable marker at the same address. */
 		if (p->flags & SONDE_PLF_UNREADABLE) {
-			if (p->addr == addr)
-				return p;
+			if (p->addr == addr && !marker)
+				marker = p;
 			continue;
 		}
 		if (addr >= p->addr && addr - p->addr <= p->captured &&
 		    len <= p->captured - (addr - p->addr))
 			return p;
 	}
-	return NULL;
+	return marker;
 }
 
 int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size)
