@@ -57,6 +57,18 @@ static void thread_del(struct sonde_strace *st, uint32_t tid)
 		}
 }
 
+/* A line of tid's at ts starts: the open call line is cut first. */
+static int line_begin(struct sonde_strace *st, uint32_t tid, uint64_t ts)
+{
+	int rc = split_cut_open(st);
+
+	if (!rc) {
+		strace_pr_prefix(st, tid);
+		strace_pr_tstamp(st, ts);
+	}
+	return rc;
+}
+
 /* "+++ exited with N +++" / "+++ killed by SIG +++" for e, stamped ts. */
 static int pr_exit_line(struct sonde_strace *st, const struct sonde_ev_exit *e, uint64_t ts)
 {
@@ -67,11 +79,9 @@ static int pr_exit_line(struct sonde_strace *st, const struct sonde_ev_exit *e, 
 	/* strace: -qq hides the exits; the deaths obey -e signal= only. */
 	if (WIFSIGNALED(code) ? !sig_in_set(st, WTERMSIG(code)) : st->o.quiet & SONDE_QUIET_EXIT)
 		return 0;
-	rc = split_cut_open(st);
+	rc = line_begin(st, e->hdr.tid, ts);
 	if (rc)
 		return rc;
-	strace_pr_prefix(st, e->hdr.tid);
-	strace_pr_tstamp(st, ts);
 	if (WIFSIGNALED(code)) {
 		const char *n = st_signame(WTERMSIG(code), buf, sizeof(buf));
 
@@ -111,11 +121,9 @@ static int pr_superseded(struct sonde_strace *st, const struct sonde_ev_exit *e,
 
 	if (st->o.quiet & SONDE_QUIET_SUPERSEDED)
 		return 0;
-	rc = split_cut_open(st);
+	rc = line_begin(st, e->hdr.tid, ts);
 	if (rc)
 		return rc;
-	strace_pr_prefix(st, e->hdr.tid);
-	strace_pr_tstamp(st, ts);
 	sb_printf(&st->line, "+++ superseded by execve in pid %u +++\n", tid);
 	return strace_emit(st);
 }
