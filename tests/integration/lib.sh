@@ -25,6 +25,21 @@ need_root() {
 		exit 1
 	fi
 }
+# same NAME A B: ok when A (not empty) and B are equal files, else the
+# diff as comments.
+same() {
+	if [ -s "$2" ] && diff -u "$2" "$3" > "$TMP/diff"; then
+		ok "$1"
+	else
+		notok "$1"
+		head -40 "$TMP/diff" | sed 's/^/# /'
+	fi
+}
+# count_rows FILE: "syscall calls errors" of a -c table's rows, in its
+# order ("-" for no errors).
+count_rows() {
+	awk '/^-----/ { n++; next } n == 1 { print $NF, $4, (NF == 6 ? $5 : "-") }' "$1"
+}
 # strace_joined FILE: a `strace -f -o` log with each call's
 # "<unfinished ...>" and "<... resumed>" halves joined into one line and
 # the alignment before " = " squeezed (where a call is split depends on

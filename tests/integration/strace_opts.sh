@@ -13,16 +13,6 @@ L=tests/integration/strace_lines.py
 D=$TMP/d
 mkdir -p "$D"
 
-# same NAME A B: equal files, else the diff as comments.
-same() {
-	if [ -s "$2" ] && diff -u "$2" "$3" > "$TMP/diff"; then
-		ok "$1"
-	else
-		notok "$1"
-		head -40 "$TMP/diff" | sed 's/^/# /'
-	fi
-}
-
 # --- -P: by path argument, by descriptor (opened, dup'ed, inherited) ---
 printf 'hello\n' > "$D/f"
 ln -sf f "$D/l"
@@ -127,16 +117,12 @@ check "strace_opts: print --strace -qq drops the exit lines" \
 	[ "$(grep -c '+++ exited' "$TMP/t.off")" -gt 0 -a "$(grep -c '+++ exited' "$TMP/q.off")" = 0 ]
 
 # --- -c with -S and -w ---
-# rows FILE: "syscall calls errors" of a -c table, in its order.
-rows() {
-	awk '/^-----/ { n++; next } n == 1 { print $NF, $4, (NF == 6 ? $5 : "-") }' "$1"
-}
 C="cat f g l"
 for s in name nothing calls errors time min-time; do
 	(cd "$D" && strace -c -S $s -o "$TMP/c.ref" $C > /dev/null)
 	(cd "$D" && "$SONDE" strace -c -S $s -o "$TMP/c.got" $C > /dev/null)
-	rows "$TMP/c.ref" > "$TMP/c.ref.n"
-	rows "$TMP/c.got" > "$TMP/c.got.n"
+	count_rows "$TMP/c.ref" > "$TMP/c.ref.n"
+	count_rows "$TMP/c.got" > "$TMP/c.got.n"
 	case $s in
 	name | nothing)
 		same "strace_opts: -c -S $s: strace's rows in strace's order" "$TMP/c.ref.n" "$TMP/c.got.n" ;;
@@ -157,14 +143,14 @@ check "strace_opts: -S calls sorts by calls" desc "$TMP/c.calls" 4
 check "strace_opts: -c sorts by time by default" desc "$TMP/c.time" 2
 (cd "$D" && strace -c -w -o "$TMP/c.ref" $C > /dev/null)
 (cd "$D" && "$SONDE" strace -c -w -o "$TMP/c.got" $C > /dev/null)
-rows "$TMP/c.ref" | sort > "$TMP/c.ref.n"
-rows "$TMP/c.got" | sort > "$TMP/c.got.n"
+count_rows "$TMP/c.ref" | sort > "$TMP/c.ref.n"
+count_rows "$TMP/c.got" | sort > "$TMP/c.got.n"
 same "strace_opts: -c -w: strace's rows" "$TMP/c.ref.n" "$TMP/c.got.n"
 check "strace_opts: -c -w: strace's header" [ "$(head -2 "$TMP/c.ref")" = "$(head -2 "$TMP/c.got")" ]
 (cd "$D" && strace -c -P f -o "$TMP/c.ref" $C > /dev/null 2>&1)
 (cd "$D" && "$SONDE" strace -c -P f -o "$TMP/c.got" $C > /dev/null 2>&1)
-rows "$TMP/c.ref" | sort > "$TMP/c.ref.n"
-rows "$TMP/c.got" | sort > "$TMP/c.got.n"
+count_rows "$TMP/c.ref" | sort > "$TMP/c.ref.n"
+count_rows "$TMP/c.got" | sort > "$TMP/c.got.n"
 same "strace_opts: -c -P f: the calls strace counts" "$TMP/c.ref.n" "$TMP/c.got.n"
 "$SONDE" strace -c -S bogus true > /dev/null 2>&1
 check "strace_opts: -S with an unknown key is refused (status 2)" [ $? = 2 ]
