@@ -13,6 +13,18 @@ pass=0 fail=0
 failed_names=()
 log_dir=$(mktemp -d /tmp/sonde-tests.XXXXXX)
 
+# A failed check is followed by its indented diagnostics; print each with
+# them (a long log's tail alone can miss the one check that failed), then
+# the log's last lines for what ran after.
+show_failures() { # log
+	awk '/^not ok - / { n = 25; shown++ }
+	     n > 0 && (/^not ok - / || /^[ \t#]/) { print "    " $0; n--; next }
+	     { n = 0 }
+	     shown >= 20 { exit }' "$1"
+	echo "    -- last lines of the log --"
+	tail -n 10 "$1" | sed 's/^/    /'
+}
+
 count() { # name log rc
 	local name=$1 log=$2 rc=$3 p f
 	p=$(grep -c '^ok - ' "$log")
@@ -28,8 +40,8 @@ count() { # name log rc
 	pass=$((pass + p)); fail=$((fail + f))
 	if [ "$f" -gt 0 ]; then
 		failed_names+=("$name")
-		echo "FAIL $name ($p passed, $f failed); output:"
-		sed 's/^/    /' "$log" | tail -n 40
+		echo "FAIL $name ($p passed, $f failed); failing checks:"
+		show_failures "$log"
 	else
 		echo "PASS $name ($p)"
 	fi

@@ -1,1 +1,1 @@
-cpu 45..90 ms: 1, wall >= 145 ms: 1, cpu < wall: 1
+cpu 20..90 ms: 1, wall >= 145 ms: 1, wall - cpu >= 90 ms: 1
