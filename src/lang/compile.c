@@ -351,7 +351,7 @@ static int run_live(struct lcc *cc, pid_t child, int go)
 			break;
 		if (time(NULL) != last) {
 			last = time(NULL);
-			rt_drops(&rt, 0);
+			rt_drops(&rt);
 		}
 		/* keep $target's mappings for ustack() symbols after it exits */
 		if (cc->o->target > 0 && cc->uses_ustack)
@@ -362,7 +362,7 @@ static int run_live(struct lcc *cc, pid_t child, int go)
 	run_special(cc, "END");
 	ring_buffer__consume(rb);
 	rt_print_aggs(&rt);
-	rt_drops(&rt, 1);
+	rt_drops(&rt);
 	ring_buffer__free(rb);
 	rt_free(&rt);
 	if (child > 0) {

@@ -476,7 +476,7 @@ static const char *const drop_names[DROP_NKINDS] = {
 	[DROP_NEST] = "probe firings skipped: they interrupted another probe on the same CPU",
 };
 
-uint64_t rt_drops(struct rt *rt, int final)
+uint64_t rt_drops(struct rt *rt)
 {
 	uint64_t *pc, total = 0;
 	int k = 0;
@@ -511,7 +511,6 @@ uint64_t rt_drops(struct rt *rt, int final)
 			rt->drops[d] = sum;
 		}
 	}
-	(void) final;
 	free(pc);
 	return total;
 }

@@ -53,7 +53,7 @@ int rt_record(struct rt *rt, const void *data, size_t size);
 void rt_print_aggs(struct rt *rt);
 void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt);
 /* Reports new drops to stderr (and JSON); returns the total. */
-uint64_t rt_drops(struct rt *rt, int final);
+uint64_t rt_drops(struct rt *rt);
 /* Ends an open probe line (before aggregations, at exit). */
 void rt_line_end(struct rt *rt);
 void rt_free(struct rt *rt);
