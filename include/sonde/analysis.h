@@ -46,6 +46,7 @@ struct sonde_task {
 	uint32_t pid;		       /* thread group; 0 until known */
 	uint32_t ppid;		       /* parent process; 0 until known */
 	char comm[SONDE_COMM_LEN + 1]; /* NUL-terminated */
+	uint32_t nr;		       /* strace -n: the last call it entered */
 };
 
 struct sonde_tasks;
@@ -56,6 +57,8 @@ void sonde_tasks_free(struct sonde_tasks *t);
 void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec);
 /* The task, or NULL if the trace never named it. */
 const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t, uint32_t tid);
+/* The task, made on first sight; NULL only when out of memory. */
+struct sonde_task *sonde_tasks_get(struct sonde_tasks *t, uint32_t tid);
 
 /* ---- Filters shared by print, stat and the script language. ---- */
 

@@ -33,9 +33,20 @@
  * capture on (without it: two chunks per CPU). See rec_run.c. */
 #define SONDE_RECORD_DEFAULT_BUFFER (64u << 20)
 
+/* Who the started command runs as (strace -u): its supplementary groups,
+ * then its group and user id, set before it is released. */
+struct sonde_run_as {
+	uid_t uid;
+	gid_t gid;
+	size_t ngroups;
+	const gid_t *groups;
+};
+
 struct sonde_record_opts {
 	const char *output;     /* trace file; NULL = SONDE_RECORD_DEFAULT_OUTPUT */
 	char *const *argv;      /* command to start, or NULL */
+	char *const *envp;      /* its environment; NULL = sonde's own */
+	const struct sonde_run_as *run_as; /* its user; NULL = sonde's */
 	const pid_t *pids;      /* -p: processes to attach to */
 	size_t npids;
 	const char *comm;       /* --comm: command name to follow, or NULL */
@@ -71,6 +82,7 @@ struct sonde_record_summary {
 	double cpu_s;           /* CPU time of the recorder (all threads) */
 	int cmd_status;         /* wait(2) status of the command; -1 if none */
 	int cmd_error;          /* -ENOENT/-EACCES: the command cannot be run */
+	int exec_error;         /* -errno: its execve (or -u's set-up) failed */
 	int stop_signal;        /* signal that stopped recording, or 0 */
 	unsigned int ncpus;
 	size_t ring_bytes;

@@ -117,6 +117,7 @@ struct sonde_strace_opts {
 				* the file system of this host, as strace's
 				* /proc/PID/fd shows them (live, same host) */
 	uint8_t summary_only;  /* -c: calls go to on_call, no line is printed */
+	uint8_t show_nr;       /* -n: "[NR] " before each line (strace's scno) */
 	uint64_t sig_hide;     /* -e signal=: bit N-1 set hides signal N */
 	struct sonde_strace_paths *paths; /* -P: NULL shows every call */
 	/* -c with -P: each call -e trace= and -P select (whatever -z/-Z
@@ -124,6 +125,7 @@ struct sonde_strace_opts {
 	void (*on_call)(void *ctx, const struct sonde_ev_syscall *sc);
 	void *on_call_ctx;
 	struct sonde_sc_set trace; /* -e trace= */
+	struct sonde_sc_set raw;   /* -e raw=: arguments and result in hex */
 	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];
 	uint64_t dump_write[SONDE_STRACE_MAX_DUMP_FD / 64];
 	int64_t wall_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for -t */
@@ -144,8 +146,8 @@ void sonde_strace_opts_release(struct sonde_strace_opts *o);
 /*
  * Applies one strace option given as a letter and its value (NULL when it
  * takes none): 's', 'a', 't', 'r', 'T', 'v', 'X', 'y', 'z', 'Z', 'x',
- * 'e' (trace=, read=, write=, signal=, status=, quiet=, verbose=...),
- * 'q', 'P'. Returns 0, or -EINVAL/-ENOMEM with err naming the problem.
+ * 'e' (trace=, read=, write=, signal=, status=, quiet=, verbose=, raw=...),
+ * 'q', 'P', 'n'. Returns 0, or -EINVAL/-ENOMEM with err naming the problem.
  */
 int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 		     const char *value, char *err, size_t errlen);

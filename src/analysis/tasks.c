@@ -76,7 +76,7 @@ static int tasks_grow(struct sonde_tasks *t)
 
 /* The task's slot, created on first sight; NULL only when out of memory
  * (the table then simply knows fewer names). */
-static struct sonde_task *tasks_get(struct sonde_tasks *t, uint32_t tid)
+struct sonde_task *sonde_tasks_get(struct sonde_tasks *t, uint32_t tid)
 {
 	struct tasks_slot *s;
 
@@ -101,7 +101,7 @@ const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t, uint32_t 
 
 static void tasks_set(struct sonde_tasks *t, uint32_t tid, uint32_t pid, const char *comm)
 {
-	struct sonde_task *k = tasks_get(t, tid);
+	struct sonde_task *k = sonde_tasks_get(t, tid);
 
 	if (!k)
 		return;
@@ -130,7 +130,7 @@ void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec)
 		struct sonde_task *k;
 
 		tasks_set(t, e->child_tid, e->child_pid, e->child_comm);
-		k = tasks_get(t, e->child_tid);
+		k = sonde_tasks_get(t, e->child_tid);
 		/* A new process is the caller's child; a new thread has
 		 * its creator's parent, which this record does not say. */
 		if (k && e->child_pid != rec->pid)
@@ -153,7 +153,7 @@ void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec)
 		if (rec->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT))
 			break;
 		tasks_set(t, rec->tid, rec->pid, e->comm);
-		k = tasks_get(t, rec->tid);
+		k = sonde_tasks_get(t, rec->tid);
 		if (k)
 			k->ppid = e->ppid;
 		break;

@@ -59,6 +59,8 @@
 	"                          by +++): names, numbers, all, none, ! negates\n"          \
 	"  -q, -qq, -qqq           --strace: -qq drops +++ exited lines; -e quiet=SET\n"      \
 	"                          as strace (quiet=path-resolution: no -P notes)\n"        \
+	"  -n                      --strace: syscall numbers, [ 257] openat(...)\n"         \
+	"  -e raw=SET              --strace: SET's arguments and results in hex\n"          \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
@@ -180,11 +182,12 @@ static int print_opts_finish(struct print_args *a)
 	return 0;
 }
 
-/* -e signal=, quiet= (and their strace aliases): --strace's, not a filter. */
+/* -e signal=, quiet= (and their strace aliases), raw=: --strace's, not a
+ * filter. */
 static int print_strace_expr(const char *v)
 {
 	static const char *const keys[] = { "signal", "signals", "s", "quiet", "silent",
-					     "silence", "q" };
+					     "silence", "q", "raw" };
 	size_t n = strcspn(v, "=");
 
 	if (!v[n])
@@ -195,7 +198,7 @@ static int print_strace_expr(const char *v)
 	return 0;
 }
 
-/* -P, -q, -e signal=/quiet=, --signal=: strace options of --strace. */
+/* -P, -q, -n, -e signal=/quiet=/raw=, --signal=: strace options of --strace. */
 static int print_strace_opt(struct print_args *a, int opt, const char *v)
 {
 	char err[256], *e = NULL;
@@ -211,8 +214,11 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 		cli_err("print", "%s", err);
 		return -1;
 	}
-	a->strace_only = opt == 'P' ? "-P" : opt == 'q' ? "-q" :
-			 opt == OPT_SIGNAL ? "--signal" : "-e signal=/quiet=";
+	a->strace_only = opt == 'P'	    ? "-P"
+			 : opt == 'q'	    ? "-q"
+			 : opt == 'n'	    ? "-n"
+			 : opt == OPT_SIGNAL ? "--signal"
+					     : "-e signal=/quiet=/raw=";
 	return 0;
 }
 
@@ -227,9 +233,9 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_strace_opts_init(&a->so);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:q", print_longopts,
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qn", print_longopts,
 				  NULL)) != -1) {
-		if (opt == 'P' || opt == 'q' || opt == OPT_SIGNAL ||
+		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == OPT_SIGNAL ||
 		    (opt == 'e' && print_strace_expr(optarg))) {
 			if (print_strace_opt(a, opt, optarg))
 				return -1;

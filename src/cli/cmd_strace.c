@@ -28,12 +28,14 @@
 #include <sonde/strace.h>
 #include "cli/cli.h"
 #include "cli/strace_count.h"
+#include "cli/strace_launch.h"
 
 #define MAX_PIDS 256
 
 static const char strace_usage[] =
-	"usage: sonde strace [-fcCwvyxzZqrtT] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
+	"usage: sonde strace [-fcCwvyxzZqrtTnV] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
 	"                    [-P PATH]... [-S SORTBY] [-U COLUMNS] [-O OVERHEAD]\n"
+	"                    [-E VAR[=VAL]]... [-u USER]\n"
 	"                    [--json [--payload=hex|base64]]\n"
 	"                    [--snaplen N|full]\n"
 	"                    [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
@@ -64,6 +66,7 @@ static const char strace_usage[] =
 	"  -t, -tt, -ttt wall-clock time of day, with microseconds, in epoch seconds\n"
 	"  -r            time since the previous call\n"
 	"  -T            time spent in each call\n"
+	"  -n            the syscall number before each line: [ 257] openat(...)\n"
 	"  -v            structs and environment in full\n"
 	"  -X raw|abbrev|verbose  named constants as numbers, names, or both\n"
 	"  -y            descriptors with what they refer to: 3</etc/passwd>,\n"
@@ -84,10 +87,17 @@ static const char strace_usage[] =
 	"                thread-execve, all, none\n"
 	"  -e read=FDS, -e write=FDS  hexdump all data read from / written to FDS\n"
 	"  -e status=successful|failed, -e verbose=all\n"
-	"  long forms: --trace=, --signal=, --status=, --quiet[=SET], --trace-path,\n"
-	"  --summary-only, --summary, --summary-sort-by, --summary-wall-clock,\n"
-	"  --summary-columns, --summary-syscall-overhead,\n"
-	"  --follow-forks, --successful-only, --failed-only, --output\n"
+	"  -e raw=SET    arguments and results of SET undecoded, in hex\n"
+	"  -V            sonde's version\n"
+	"  -E VAR=VAL, -E VAR  put VAR=VAL in, or take VAR out of, CMD's environment\n"
+	"  -u USER       run CMD as USER (its uid, gid and supplementary groups)\n"
+	"  --seccomp-bpf, -I N  accepted for scripts; no effect: sonde filters in\n"
+	"                the kernel always and never stops the traced program\n"
+	"  long forms: --trace=, --signal=, --status=, --quiet[=SET], --raw=,\n"
+	"  --trace-path, --summary-only, --summary, --summary-sort-by,\n"
+	"  --summary-wall-clock, --summary-columns, --summary-syscall-overhead,\n"
+	"  --follow-forks, --successful-only, --failed-only, --syscall-number,\n"
+	"  --interruptible, --env, --user, --output, --version\n"
 	"\n"
 	"sonde options:\n"
 	"  --json            NDJSON, one object per event, live: the objects of\n"
@@ -125,6 +135,8 @@ enum {
 	OPT_SIGNAL, /* --signal=SET */
 	OPT_STATUS, /* --status=SET */
 	OPT_QUIET,  /* --quiet[=SET] */
+	OPT_RAW,    /* --raw=SET */
+	OPT_SECCOMP,
 };
 
 static const struct option strace_longopts[] = {
@@ -150,6 +162,13 @@ static const struct option strace_longopts[] = {
 	{ "follow-forks", no_argument, NULL, 'f' },
 	{ "successful-only", no_argument, NULL, 'z' },
 	{ "failed-only", no_argument, NULL, 'Z' },
+	{ "raw", required_argument, NULL, OPT_RAW },
+	{ "syscall-number", no_argument, NULL, 'n' },
+	{ "interruptible", required_argument, NULL, 'I' },
+	{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
+	{ "version", no_argument, NULL, 'V' },
+	{ "env", required_argument, NULL, 'E' },
+	{ "user", required_argument, NULL, 'u' },
 	{ 0 },
 };
 
@@ -166,6 +185,7 @@ struct strace_cli {
 	int json;			/* --json */
 	int strsize_set;		/* -s given: cuts JSON strings too */
 	struct sonde_render_opts ropts; /* --json: --payload, -s */
+	struct strace_launch launch;	/* -E, -u */
 };
 
 /* N, NK or NM bytes. */
@@ -238,13 +258,25 @@ void strace_report_paths(const struct sonde_strace_opts *so, const char *cmd)
 				ps->p[ps->p[i].from].path, ps->p[i].path);
 }
 
+/* strace's -I values, checked so that a script's typo fails as it would. */
+static int strace_interruptible_ok(const char *v)
+{
+	static const char *const ok[] = { "1", "2", "3", "4", "anywhere", "waiting", "never",
+					  "never_tstp" };
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(v, ok[i]))
+			return 1;
+	return 0;
+}
+
 static int parse_args(struct strace_cli *c, int argc, char **argv)
 {
 	char err[256];
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+fFo:p:cCs:a:trTvX:yxzZqe:P:S:U:O:wh", strace_longopts,
+	while ((opt = getopt_long(argc, argv, "+fFo:p:cCs:a:trTvX:yxzZqe:P:S:U:O:whnVI:E:u:", strace_longopts,
 				  NULL)) != -1) {
 		const char *key = NULL;
 
@@ -253,6 +285,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case OPT_SIGNAL: key = "signal"; break;
 		case OPT_STATUS: key = "status"; break;
 		case OPT_QUIET: key = optarg ? "quiet" : NULL; break;
+		case OPT_RAW: key = "raw"; break;
 		}
 		if (key || opt == OPT_QUIET) {
 			if (strace_long_e(c, key, optarg))
@@ -278,6 +311,31 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case 'C': c->count = c->count_and_print = 1; break;
 		case 'h': fputs(strace_usage, stdout); return 1;
 		case 'w': break; /* sonde's -c times are wall-clock latencies */
+		case 'V':
+			printf("sonde strace -- version %s (strace 6.1's options)\n", SONDE_VERSION);
+			return 1;
+		case OPT_SECCOMP: break; /* the syscall filter is always in the kernel */
+		case 'E':
+			if (strace_launch_env(&c->launch, optarg)) {
+				cli_err("strace", "-E %s: out of memory", optarg);
+				return -ENOMEM;
+			}
+			break;
+		case 'u':
+			if (strace_launch_user(&c->launch, optarg, err, sizeof(err))) {
+				cli_err("strace", "%s", err);
+				return -EINVAL;
+			}
+			break;
+		case 'I':
+			/* strace's -I says when it blocks fatal signals while
+			 * the tracee is stopped; sonde never stops it. */
+			if (!strace_interruptible_ok(optarg)) {
+				cli_err("strace", "-I %s: expected 1..4 or anywhere, waiting, never, never_tstp",
+					optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'S': {
 			int k = sonde_stats_sort_lookup(optarg);
 
@@ -349,6 +407,10 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 	}
 	if (optind >= argc && !c->npids) {
 		cli_err("strace", "must have a command to run or -p PID; 'sonde help strace'");
+		return -EINVAL;
+	}
+	if (optind >= argc && (c->launch.env || c->launch.user_set)) {
+		cli_err("strace", "-E and -u apply to a command sonde starts, not to -p");
 		return -EINVAL;
 	}
 	if (c->so.paths && c->json) {
@@ -630,10 +692,10 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 
 	o.pid_prefix = 1;
 	o.resolve_links = sonde_meta_this_host(m);
-	if (o.decode_fds || o.paths) {
-		/* -y and -P name descriptors from every call: the renderer
-		 * sees them all and applies -e trace=, -z and -Z itself, as
-		 * strace. */
+	if (o.decode_fds || o.paths || o.show_nr) {
+		/* -y and -P name descriptors from every call, -n numbers a
+		 * task's lines with its last call: the renderer sees them all
+		 * and applies -e trace=, -z and -Z itself, as strace. */
 		o.filter_on = (uint8_t)scan->filter.has_sc;
 		o.trace = scan->filter.sc;
 		o.only_failed = scan->filter.status == SONDE_STATUS_FAILED;
@@ -705,11 +767,13 @@ static int cmd_strace_run(int argc, char **argv)
 	e = parse_args(&c, argc, argv);
 	if (e) {
 		sonde_strace_opts_release(&c.so);
+		strace_launch_free(&c.launch);
 		return e > 0 ? 0 : 2;
 	}
 	out = open_output(&c);
 	if (!out) {
 		sonde_strace_opts_release(&c.so);
+		strace_launch_free(&c.launch);
 		return 1;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
@@ -724,6 +788,7 @@ static int cmd_strace_run(int argc, char **argv)
 	c.ro.live = &sink;
 	c.ro.live_only = !c.trace_file;
 	c.ro.argv = optind < argc ? argv + optind : NULL;
+	strace_launch_apply(&c.launch, &c.ro);
 	c.ro.pids = c.npids ? c.pids : NULL;
 	c.ro.npids = c.npids;
 	c.ro.no_sched = true;
@@ -754,6 +819,9 @@ static int cmd_strace_run(int argc, char **argv)
 			strerror(errno));
 		status = 1;
 	}
+	/* strace's words for a command that could not be started. */
+	if (sum.exec_error)
+		fprintf(stderr, "sonde strace: exec: %s\n", strerror(-sum.exec_error));
 	report_end(&c, &sum, &sink);
 	if (!status && sum.cmd_status >= 0)
 		status = WIFSIGNALED(sum.cmd_status) ? 128 + WTERMSIG(sum.cmd_status) :
@@ -765,6 +833,7 @@ out:
 	free(lo.counts);
 	sonde_strace_free(lo.st);
 	sonde_strace_opts_release(&c.so);
+	strace_launch_free(&c.launch);
 	if (fclose(out) && !status)
 		status = 1;
 	return status;

@@ -114,8 +114,10 @@ struct rec_child {
 
 /* Resolves argv[0] along PATH like a shell: 0, -ENOENT or -EACCES. */
 int rec_resolve_cmd(const char *cmd, char *path, size_t len);
-int rec_child_spawn(struct rec_child *ch, const char *path, char *const *argv, char *err,
-		    size_t errlen);
+/* Forks the command of o (argv, envp, run_as) blocked before its execve
+ * of path; 0 or -errno with err set. */
+int rec_child_spawn(struct rec_child *ch, const char *path, const struct sonde_record_opts *o,
+		    char *err, size_t errlen);
 /* Releases the child; returns 0 or -errno of its failed execve. */
 int rec_child_release(struct rec_child *ch);
 void rec_child_kill(struct rec_child *ch);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -79,8 +80,22 @@ int rec_resolve_cmd(const char *cmd, char *path, size_t len)
 	return result;
 }
 
+/*
+ * strace -u: groups, then group, then user (after setuid the others are no
+ * longer allowed). Before the child waits on its pipe, so that none of
+ * these calls is traced: the execve stays the first recorded call.
+ */
+static int child_run_as(const struct sonde_run_as *ra)
+{
+	if (!ra)
+		return 0;
+	if (setgroups(ra->ngroups, ra->groups) || setgid(ra->gid) || setuid(ra->uid))
+		return errno;
+	return 0;
+}
+
 /* In the child between fork and execve: only async-signal-safe calls. */
-static void child_main(int go, int errp, const char *path, char *const *argv)
+static void child_main(int go, int errp, const char *path, const struct sonde_record_opts *o)
 {
 	sigset_t none;
 	char c;
@@ -91,12 +106,15 @@ static void child_main(int go, int errp, const char *path, char *const *argv)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	e = child_run_as(o->run_as);
 	while (read(go, &c, 1) < 0 && errno == EINTR)
 		;
 	if (c != 'g')
 		_exit(127); /* the recorder gave up: it reports why */
-	execve(path, argv, environ);
-	e = errno;
+	if (!e) {
+		execve(path, o->argv, o->envp ? o->envp : environ);
+		e = errno;
+	}
 	while (write(errp, &e, sizeof(e)) < 0 && errno == EINTR)
 		;
 	_exit(e == ENOENT ? 127 : 126);
@@ -130,8 +148,8 @@ static void child_wait_blocked(pid_t pid, int fd)
 	}
 }
 
-int rec_child_spawn(struct rec_child *ch, const char *path, char *const *argv, char *err,
-		    size_t errlen)
+int rec_child_spawn(struct rec_child *ch, const char *path, const struct sonde_record_opts *o,
+		    char *err, size_t errlen)
 {
 	int go[2], errp[2], child_fd;
 
@@ -149,7 +167,7 @@ int rec_child_spawn(struct rec_child *ch, const char *path, char *const *argv, c
 	if (ch->pid == 0) {
 		close(go[1]);
 		close(errp[0]);
-		child_main(go[0], errp[1], path, argv);
+		child_main(go[0], errp[1], path, o);
 	}
 	close(go[0]);
 	close(errp[1]);
@@ -163,7 +181,7 @@ int rec_child_spawn(struct rec_child *ch, const char *path, char *const *argv, c
 	child_wait_blocked(ch->pid, child_fd);
 	return 0;
 fail:
-	snprintf(err, errlen, "starting %s: %s", argv[0], strerror(errno));
+	snprintf(err, errlen, "starting %s: %s", o->argv[0], strerror(errno));
 	return -errno;
 }
 

@@ -309,7 +309,7 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	/* The command first: it must be blocked on its pipe before it joins
 	 * the traced set, and loading takes long enough for that. */
 	if (o->argv) {
-		e = rec_child_spawn(&r->ch, path, o->argv, err, errlen);
+		e = rec_child_spawn(&r->ch, path, o, err, errlen);
 		if (e)
 			return e;
 	}
@@ -402,6 +402,7 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	record_announce(o, r.ncomm);
 	if (o->argv) {
 		e = rec_child_release(&r.ch);
+		sum->exec_error = e;
 		if (e && !o->quiet)
 			fprintf(stderr, "sonde record: %s: %s\n", o->argv[0], strerror(-e));
 	}

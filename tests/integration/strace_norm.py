@@ -25,7 +25,9 @@ import re
 import sys
 
 LINE = re.compile(r'^(\d+)\s+(.*)$')
-FORK = re.compile(r'^(clone3?|fork|vfork)\(.*\)\s+= (\d+)$')
+# -n puts "[ NR] " before the text.
+NR = r'(?:\[\s*\d+\] )?'
+FORK = re.compile(r'^' + NR + r'(clone3?|fork|vfork)\(.*\)\s+= (\d+)$')
 
 
 def parse(path):
@@ -39,7 +41,7 @@ def parse(path):
             if text.endswith(' <unfinished ...>'):
                 pending[pid] = text[:-len(' <unfinished ...>')]
                 continue
-            r = re.match(r'^<\.\.\. \S+ resumed>(.*)$', text)
+            r = re.match(r'^' + NR + r'<\.\.\. \S+ resumed>(.*)$', text)
             if r:
                 text = pending.pop(pid, '') + r.group(1)
             out.append((pid, text))

@@ -188,7 +188,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		sb_printf(o, "%s(", name);
 	else
 		sb_printf(o, "syscall_%#x(", sc->nr);
-	if (sig && sig->known) {
+	if (sig && sig->known && !sonde_sc_set_has(&opt->raw, sc->nr)) {
 		s.rkind = sig->rkind;
 		if (sig->fn)
 			sig->fn(&s);
@@ -200,9 +200,14 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 			st_print_arg(&s, &sig->a[i], i);
 		}
 	} else {
-		/* Undecoded: its raw arguments in hex, as many as it takes
-		 * (strace -e raw=); all six registers for an unknown number. */
+		/* Undecoded or -e raw=: the raw arguments in hex, as many as
+		 * it takes; all six registers for an unknown number. strace
+		 * prints a raw call's result in hex too, an undecoded one's
+		 * in decimal. */
 		unsigned int n = sonde_syscall_nargs(sc->nr);
+
+		if (sonde_sc_set_has(&opt->raw, sc->nr))
+			s.rkind = R_HEX;
 
 		for (unsigned int i = 0; i < n && i < 6; i++)
 			sb_printf(o, "%s%#llx", i ? ", " : "",

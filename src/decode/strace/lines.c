@@ -62,11 +62,7 @@ static int line_begin(struct sonde_strace *st, uint32_t tid, uint64_t ts)
 {
 	int rc = split_cut_open(st);
 
-	if (!rc) {
-		strace_pr_prefix(st, tid);
-		strace_pr_tstamp(st, ts);
-	}
-	return rc;
+	return rc ? rc : strace_pr_lead(st, tid, ts, STRACE_NR_LAST);
 }
 
 /* "+++ exited with N +++" / "+++ killed by SIG +++" for e, stamped ts. */
@@ -214,8 +210,8 @@ static int sig_stops(const struct sonde_ev_signal *e)
 
 static int pr_stopped(struct sonde_strace *st, uint32_t tid, uint64_t ts, const char *name)
 {
-	strace_pr_prefix(st, tid);
-	strace_pr_tstamp(st, ts);
+	if (strace_pr_lead(st, tid, ts, STRACE_NR_LAST))
+		return -ENOMEM;
 	sb_printf(&st->line, "--- stopped by %s ---\n", name ? name : "?");
 	return strace_emit(st);
 }
@@ -234,8 +230,8 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 		rc = split_cut_open(st);
 	if (rc)
 		return rc;
-	strace_pr_prefix(st, e->hdr.tid);
-	strace_pr_tstamp(st, e->hdr.ts);
+	if (strace_pr_lead(st, e->hdr.tid, e->hdr.ts, STRACE_NR_LAST))
+		return -ENOMEM;
 	n = sonde_sig_name(e->si.signo, name, sizeof(name));
 	sonde_siginfo_format_x(si, sizeof(si), &e->si, st->o.xlat);
 	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);

@@ -277,14 +277,25 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 	if ((klen == 5 && !strncmp(v, "quiet", 5)) || (klen == 6 && !strncmp(v, "silent", 6)) ||
 	    (klen == 7 && !strncmp(v, "silence", 7)) || (klen == 1 && v[0] == 'q'))
 		return parse_quiet(o, val, err, errlen);
+	if (klen == 3 && !strncmp(v, "raw", 3))
+		return sonde_sc_set_parse(&o->raw, val, err, errlen);
 	if (klen == 6 && !strncmp(v, "abbrev", 6)) {
 		/* abbrev=none is -v; sonde abbreviates all-or-nothing. */
 		if (!strcmp(val, "none"))
 			o->verbose = 1;
 		return 0;
 	}
+	if ((klen == 6 && !strncmp(v, "inject", 6)) || (klen == 5 && !strncmp(v, "fault", 5))) {
+		/* Changing a call's result from BPF takes bpf_override_return,
+		 * which needs kprobes: this kernel has none. */
+		snprintf(err, errlen,
+			 "-e %.*s=: sonde cannot inject faults (it needs kprobes with "
+			 "bpf_override_return, which this kernel lacks); use strace for that",
+			 (int)klen, v);
+		return -EINVAL;
+	}
 	snprintf(err, errlen,
-		 "-e %.*s=: unknown qualifier (trace, read, write, verbose, status, signal, quiet)",
+		 "-e %.*s=: unknown qualifier (trace, read, write, verbose, raw, status, signal, quiet)",
 		 (int)klen, v);
 	return -EINVAL;
 }
@@ -308,6 +319,7 @@ int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 	case 't': o->tstamp = o->tstamp < 3 ? o->tstamp + 1 : 3; return 0;
 	case 'r': o->relative = 1; return 0;
 	case 'T': o->show_time = 1; return 0;
+	case 'n': o->show_nr = 1; return 0;
 	case 'v': o->verbose = 1; return 0;
 	case 'y': o->decode_fds = o->decode_fds ? 2 : 1; return 0;
 	case 'z': o->only_ok = 1; return 0;

@@ -46,6 +46,11 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 		return NULL;
 	}
 	fdtab_resolve_links(st->fds, o->resolve_links);
+	if (o->show_nr && !(st->tasks = sonde_tasks_new())) {
+		fdtab_free(st->fds);
+		free(st);
+		return NULL;
+	}
 	return st;
 }
 
@@ -62,6 +67,7 @@ void sonde_strace_free(struct sonde_strace *st)
 	callq_free(&st->q);
 	free(st->threads);
 	free(st->leaders);
+	sonde_tasks_free(st->tasks);
 	free(st);
 }
 
@@ -138,7 +144,7 @@ int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call
 	return st_format_json(args, res, &jo, c) ? -ENOENT : 0;
 }
 
-void strace_pr_prefix(struct sonde_strace *st, uint32_t tid)
+static void strace_pr_prefix(struct sonde_strace *st, uint32_t tid)
 {
 	if (!st->first_tid)
 		st->first_tid = tid;
@@ -150,7 +156,7 @@ void strace_pr_prefix(struct sonde_strace *st, uint32_t tid)
 		sb_printf(&st->line, "[pid %5u] ", tid);
 }
 
-void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
+static void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
 {
 	int64_t wall = (int64_t)ts + st->o.wall_offset_ns;
 	time_t sec = (time_t)(wall / 1000000000);
@@ -178,6 +184,36 @@ void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
 		sb_printf(&st->line, "%s.%06ld ", b, us);
 	else
 		sb_printf(&st->line, "%s ", b);
+}
+
+/* -n: tid entered call nr, shown or not (strace numbers a task's
+ * signal and exit lines with its last call, which -e trace= may hide). */
+static int strace_note_nr(struct sonde_strace *st, uint32_t tid, uint32_t nr)
+{
+	struct sonde_task *t;
+
+	if (!st->o.show_nr)
+		return 0;
+	t = sonde_tasks_get(st->tasks, tid);
+	if (!t)
+		return -ENOMEM;
+	t->nr = nr;
+	return 0;
+}
+
+int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr)
+{
+	const struct sonde_task *t;
+
+	strace_pr_prefix(st, tid);
+	strace_pr_tstamp(st, ts);
+	if (!st->o.show_nr)
+		return 0;
+	if (nr != STRACE_NR_LAST && strace_note_nr(st, tid, nr))
+		return -ENOMEM;
+	t = sonde_tasks_find(st->tasks, tid);
+	sb_printf(&st->line, "[%4u] ", t ? t->nr : 0);
+	return 0;
 }
 
 int strace_emit(struct sonde_strace *st)
@@ -506,7 +542,8 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		st->o.on_call(st->o.on_call_ctx, sc);
 	if (!r || !shown(st, sc)) {
 		track_fds(st, c);
-		return rc;
+		r = strace_note_nr(st, sc->hdr.tid, sc->nr);
+		return rc ? rc : r;
 	}
 	r = split_cut_open(st);
 	rc = rc ? rc : r;

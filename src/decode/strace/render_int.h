@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include <sonde/analysis.h>
+
 #include "decode/strace/strace_int.h"
 #include "decode/strace/callq.h"
 #include "decode/strace/feed.h"
@@ -52,6 +54,8 @@ struct sonde_strace {
 	 * leader's death only with its group's (lines.c). */
 	struct sonde_ev_exit *leaders;
 	size_t nleaders, capleaders;
+	/* -n: each task's last call, which numbers its other lines. */
+	struct sonde_tasks *tasks;
 };
 
 static inline const char *sb_str(const struct strbuf *b)
@@ -66,10 +70,15 @@ static inline void sb_reset(struct strbuf *b)
 		b->s[0] = 0;
 }
 
-/* render.c: "PID  " / "[pid N] " and the -t/-r timestamp of a line
- * starting at ts; writing out st->line. */
-void strace_pr_prefix(struct sonde_strace *st, uint32_t tid);
-void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts);
+/*
+ * render.c: what starts every line of tid's at ts: "PID  " or "[pid N] ",
+ * the -t/-r timestamp and -n's "[NR] ", where nr is the line's call, or
+ * STRACE_NR_LAST for a line that is none (signal, exit), which strace
+ * numbers with the task's last call. 0 or -ENOMEM. strace_emit writes
+ * st->line out.
+ */
+#define STRACE_NR_LAST UINT32_MAX
+int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr);
 int strace_emit(struct sonde_strace *st);
 
 /* lines.c: "+++ exited with N +++", "--- SIGCHLD {...} ---". */

@@ -38,8 +38,9 @@ int split_cut_open(struct sonde_strace *st)
 	if (!st->open)
 		return 0;
 	st->open = 0;
-	strace_pr_prefix(st, st->open_tid);
-	strace_pr_tstamp(st, st->open_ts);
+	rc = strace_pr_lead(st, st->open_tid, st->open_ts, st->open_nr);
+	if (rc)
+		return rc;
 	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
 	sb_puts(&st->line, " <unfinished ...>\n");
 	rc = strace_emit(st);
@@ -62,8 +63,8 @@ static int split_close_open(struct sonde_strace *st)
 	if (st->open_tid != st->open_rtid)
 		return split_cut_open(st);
 	st->open = 0;
-	strace_pr_prefix(st, st->open_tid);
-	strace_pr_tstamp(st, st->open_ts);
+	if (strace_pr_lead(st, st->open_tid, st->open_ts, st->open_nr))
+		return -ENOMEM;
 	sb_puts(&st->line, sb_str(&st->otext));
 	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);
 	return strace_emit(st);
@@ -75,8 +76,8 @@ static int split_resume(struct sonde_strace *st, const struct callq_ent *e)
 	const char *name = sonde_syscall_name(e->nr);
 	int rc = split_cut_open(st), re;
 
-	strace_pr_prefix(st, e->tid);
-	strace_pr_tstamp(st, e->end);
+	if (strace_pr_lead(st, e->tid, e->end, e->nr))
+		return -ENOMEM;
 	if (name)
 		sb_printf(&st->line, "<... %s resumed>", name);
 	else
@@ -158,8 +159,8 @@ void split_killed(struct sonde_strace *st)
  * as strace leaves it when it detaches. */
 int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc)
 {
-	strace_pr_prefix(st, sc->hdr.tid);
-	strace_pr_tstamp(st, sc->hdr.ts);
+	if (strace_pr_lead(st, sc->hdr.tid, sc->hdr.ts, sc->nr))
+		return -ENOMEM;
 	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
 	sb_puts(&st->line, " <unfinished ...>\n");
 	return strace_emit(st);

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# strace options beyond the common output ones, against Debian's strace
+# 6.1: -n (syscall numbers) and -e raw=SET (undecoded calls), in `sonde
+# strace` and `sonde print --strace`, on one workload: a shell that runs
+# cat (a child: vfork, wait4, SIGCHLD) and then kills itself (signal and
+# "+++ killed by" lines, which -n numbers with the task's last call);
+# logs normalised by strace_lines.py and diffed. -E and -u (the command's
+# environment and user), -V, the options accepted for scripts
+# (--seccomp-bpf, -I) and those refused with the reason (-e inject=).
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v strace > /dev/null ||
+	{ notok "strace_compat: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+L=tests/integration/strace_lines.py
+W='cat /etc/hostname > /dev/null; kill -TERM $$'
+# getppid returns the tracer's pid, which differs by construction; where
+# SIGCHLD's handler runs among the shell's calls (rt_sigreturn) is a race
+# (docs/strace-differences.md).
+NOPP='-e trace=!getppid,rt_sigreturn'
+
+# compare NAME ARGS...: strace and sonde strace, -f -o, same options.
+compare() {
+	local name=$1
+	shift
+	strace -f -o "$TMP/ref" "$@" sh -c "$W" > /dev/null 2>&1
+	"$SONDE" strace -f -o "$TMP/got" "$@" sh -c "$W" > /dev/null 2>&1
+	norm "$TMP/ref" > "$TMP/ref.n"
+	norm "$TMP/got" > "$TMP/got.n"
+	same "strace_compat: $name as strace" "$TMP/ref.n" "$TMP/got.n"
+}
+# norm LOG: strace_lines.py's form, each process's lines together in
+# their order (how the shell's and cat's lines interleave is timing), and
+# the process ids that -e raw=
+# prints in hex (results of getpid, set_tid_address, vfork, wait4 and of
+# the rt_sigreturn that restores one; kill's first argument) masked as
+# strace_lines.py masks them in decimal.
+norm() {
+	python3 $L --order "$1" |
+		sed -E -e '/ (getpid|set_tid_address|vfork|clone|wait4|rt_sigreturn)\(/ s/= 0x[0-9a-f]+$/= 0xPID/' \
+			-e 's/ kill\(0x[0-9a-f]+,/ kill(0xPID,/' | sort -s -k1,1
+}
+# SIGCHLD's place among the parent's calls is a race
+# (docs/strace-differences.md): signal=none keeps it out of the diff.
+compare "-n" -n $NOPP -e signal=none
+check "strace_compat: -n numbers every line" \
+	[ "$(grep -cv '^T[0-9]* \[ *[0-9]*\] ' "$TMP/got.n")" = 0 ]
+# Lines that are no call's take the number of the task's last call, even
+# one -e trace= hides: the child's exit_group, the shell's kill.
+compare "-n -e trace=kill: exit and signal lines" -n -e trace=kill -e 'signal=!SIGCHLD'
+check "strace_compat: -n numbers the killed-by line with the task's last call (kill)" \
+	grep -qE '^T[0-9]+ \[  62\] \+\+\+ killed by SIGTERM \+\+\+$' "$TMP/got.n"
+check "strace_compat: -n numbers an exit line with the hidden exit_group" \
+	grep -qE '^T[0-9]+ \[ 231\] \+\+\+ exited with 0 \+\+\+$' "$TMP/got.n"
+compare "-e raw=openat,read,mmap,close,wait4" $NOPP -e signal=none \
+	-e raw=openat,read,mmap,close,wait4
+check "strace_compat: -e raw= prints openat's arguments and result in hex" \
+	grep -qE '^T[0-9]+ openat\(0xADDR, 0xADDR, 0x80000, 0\) = 0x3$' "$TMP/got.n"
+check "strace_compat: -e raw= leaves the other calls decoded" \
+	grep -qE '^T[0-9]+ newfstatat\(3, "", \{st_mode=' "$TMP/got.n"
+compare "--raw=all --syscall-number" $NOPP -e signal=none --raw=all --syscall-number
+
+# Offline: the same workload recorded, printed with the same options.
+"$SONDE" record -q -o "$TMP/w.sonde" -- sh -c "$W" > /dev/null 2>&1
+strace -f -o "$TMP/ref" -n -e raw=openat,read $NOPP -e signal=none sh -c "$W" > /dev/null 2>&1
+"$SONDE" print --strace -n -e raw=openat,read $NOPP -e signal=none "$TMP/w.sonde" > "$TMP/off"
+norm "$TMP/ref" > "$TMP/ref.n"
+norm "$TMP/off" > "$TMP/off.n"
+same "strace_compat: print --strace -n -e raw= as strace" "$TMP/ref.n" "$TMP/off.n"
+"$SONDE" print -n "$TMP/w.sonde" > /dev/null 2> "$TMP/e"
+check "strace_compat: print -n without --strace is refused (status 2)" \
+	[ $? = 2 ] && grep -q -- '-n is for --strace' "$TMP/e"
+
+# -E and -u: what the command sees, and the trace starts at its execve.
+env_of() { # TOOL...: FOO and HOME as the command sees them
+	"$@" -E FOO=1 -E FOO=bar -E HOME -o "$TMP/e.log" sh -c 'echo "$FOO ${HOME-unset}"'
+}
+check "strace_compat: -E VAR=VAL sets (the last wins), -E VAR unsets, as strace" \
+	[ "$(env_of "$SONDE" strace)" = "$(env_of strace)" ] && [ "$(env_of "$SONDE" strace)" = "bar unset" ]
+check "strace_compat: -E: execve shows the edited environment's size" \
+	grep -q "/\* $(env -u HOME FOO=bar env | wc -l) vars \*/) = 0" "$TMP/e.log"
+check "strace_compat: -u nobody runs the command as nobody, as strace" \
+	[ "$("$SONDE" strace -u nobody -o /dev/null id)" = "$(strace -u nobody -o /dev/null id)" ]
+"$SONDE" strace -f -u nobody -o "$TMP/u.log" id > /dev/null
+check "strace_compat: -u: the first line is the command's execve (no set-up calls)" \
+	grep -qE '^[0-9]+ +execve\("/usr/bin/id", \["id"\]' <(head -1 "$TMP/u.log")
+printf '#!/bin/sh\necho hi\n' > "$TMP/priv.sh"
+chmod 700 "$TMP/priv.sh"
+chmod 755 "$TMP"
+"$SONDE" strace -u nobody -o /dev/null "$TMP/priv.sh" > /dev/null 2> "$TMP/priv.err"
+check "strace_compat: -u nobody on a program only root may run: strace's message, status 126" \
+	[ $? = 126 ] && grep -qx 'sonde strace: exec: Permission denied' "$TMP/priv.err"
+"$SONDE" strace -u nosuchuser true > /dev/null 2> "$TMP/nouser.err"
+check "strace_compat: -u with an unknown user is refused (status 2)" \
+	[ $? = 2 ] && grep -q "Cannot find user 'nosuchuser'" "$TMP/nouser.err"
+
+# The options sonde accepts for scripts written for strace.
+"$SONDE" strace -V > "$TMP/v" 2>&1
+check "strace_compat: -V prints the version, status 0" \
+	[ $? = 0 ] && grep -q '^sonde strace -- version ' "$TMP/v"
+"$SONDE" strace -f -o "$TMP/a" -e trace=openat true > /dev/null 2>&1
+"$SONDE" strace --seccomp-bpf -I 2 -f -o "$TMP/b" -e trace=openat true > /dev/null 2>&1
+check "strace_compat: --seccomp-bpf and -I 2 change nothing" \
+	[ $? = 0 ] && [ "$(python3 $L --order "$TMP/a")" = "$(python3 $L --order "$TMP/b")" ]
+for bad in "-I 5" "-e inject=openat:error=ENOENT" "-e raw=nosuchcall"; do
+	# shellcheck disable=SC2086
+	strace $bad true > /dev/null 2>&1
+	r=$?
+	# shellcheck disable=SC2086
+	"$SONDE" strace $bad true > /dev/null 2> "$TMP/bad.err"
+	check "strace_compat: $bad: refused as strace refuses it (status 2, with the reason)" \
+		[ $? = 2 -a $r != 0 -a -s "$TMP/bad.err" ]
+done
+# strace can inject faults; sonde cannot, and says why.
+"$SONDE" strace -e fault=openat true > /dev/null 2> "$TMP/fault.err"
+check "strace_compat: -e fault= is refused, naming the missing kprobes" \
+	[ $? = 2 ] && grep -q 'kprobes' "$TMP/fault.err"
