@@ -240,24 +240,6 @@ static int strace_long_e(struct strace_cli *c, const char *key, const char *v)
 	return r;
 }
 
-/*
- * strace's note for each -P path that realpath(3) turned into another.
- * strace 6.1 resolves the paths before it turns -q, -qq, -qqq into quiet
- * elements: only -e quiet= silences the note (-qqq does not), checked
- * against it (tests/integration/strace_opts.sh).
- */
-void strace_report_paths(const struct sonde_strace_opts *so, const char *cmd)
-{
-	const struct sonde_strace_paths *ps = so->paths;
-
-	if (!ps || (so->quiet_set & SONDE_QUIET_PATH_RESOLVE))
-		return;
-	for (unsigned int i = 0; i < ps->n; i++)
-		if (ps->p[i].from >= 0)
-			fprintf(stderr, "sonde %s: Requested path \"%s\" resolved into \"%s\"\n", cmd,
-				ps->p[ps->p[i].from].path, ps->p[i].path);
-}
-
 /* strace's -I values, checked so that a script's typo fails as it would. */
 static int strace_interruptible_ok(const char *v)
 {
@@ -672,51 +654,6 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 		return -ENOMEM;
 	set_inherited_fds(lo->st);
 	return 0;
-}
-
-static int print_feed(void *ctx, const struct sonde_hdr *rec)
-{
-	int e = sonde_strace_feed(ctx, rec);
-
-	return e == -EIO ? e : 0;
-}
-
-int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
-		      const struct sonde_strace_opts *so, FILE *out, const char *file)
-{
-	const struct sonde_meta *m = sonde_reader_meta(r);
-	struct sonde_strace_opts o = *so;
-	struct sonde_scan_stats stats;
-	struct sonde_strace *st;
-	int e;
-
-	o.pid_prefix = 1;
-	o.resolve_links = sonde_meta_this_host(m);
-	if (o.decode_fds || o.paths || o.show_nr) {
-		/* -y and -P name descriptors from every call, -n numbers a
-		 * task's lines with its last call: the renderer sees them all
-		 * and applies -e trace=, -z and -Z itself, as strace. */
-		o.filter_on = (uint8_t)scan->filter.has_sc;
-		o.trace = scan->filter.sc;
-		o.only_failed = scan->filter.status == SONDE_STATUS_FAILED;
-		o.only_ok = scan->filter.status == SONDE_STATUS_SUCCESSFUL;
-		scan->filter.has_sc = 0;
-		scan->filter.status = SONDE_STATUS_ANY;
-	}
-	o.wall_offset_ns = (int64_t)(m->wall_ref_ns - m->mono_ref_ns);
-	st = sonde_strace_new(&o, out);
-	if (!st)
-		return -ENOMEM;
-	scan->fn = print_feed;
-	scan->ctx = st;
-	e = sonde_scan(r, scan, &stats);
-	if (!e)
-		e = sonde_strace_flush(st);
-	if (stats.bad_chunks)
-		cli_err("print", "warning: %s: %llu damaged chunks skipped", file,
-			(unsigned long long)stats.bad_chunks);
-	sonde_strace_free(st);
-	return e;
 }
 
 /* Once recording ended: what the renderer still groups, then -c's
