@@ -51,6 +51,11 @@ check "strace_compat: -n numbers the killed-by line with the task's last call (k
 	grep -qE '^T[0-9]+ \[  62\] \+\+\+ killed by SIGTERM \+\+\+$' "$TMP/got.n"
 check "strace_compat: -n numbers an exit line with the hidden exit_group" \
 	grep -qE '^T[0-9]+ \[ 231\] \+\+\+ exited with 0 \+\+\+$' "$TMP/got.n"
+# The -n prefix counts in the -a column, byte for byte as strace.
+strace -n -o "$TMP/a.ref" cat /etc/hostname > /dev/null
+"$SONDE" strace -n -o "$TMP/a.got" cat /etc/hostname > /dev/null
+check "strace_compat: -n: lines aligned at column 40 as strace's" \
+	[ "$(grep -m1 '^\[   3\] close(3) ' "$TMP/a.ref")" = "$(grep -m1 '^\[   3\] close(3) ' "$TMP/a.got")" ]
 compare "-e raw=openat,read,mmap,close,wait4" $NOPP -e signal=none \
 	-e raw=openat,read,mmap,close,wait4
 check "strace_compat: -e raw= prints openat's arguments and result in hex" \

@@ -203,11 +203,44 @@ TEST(exit_and_stop_lines)
 		     "--- SIGSTOP {si_signo=SIGSTOP, si_code=SI_TKILL, si_pid=0, si_uid=0} ---\n");
 }
 
+/* -n numbers call lines with their call and other lines with the task's
+ * last call, hidden by -e trace= or not, and counts in the -a column (as
+ * strace 6.1 does); -e raw= prints a call's arguments and result in hex,
+ * an error as usual. */
+TEST(syscall_numbers_and_raw)
+{
+	struct sonde_ev_exit ex = { .hdr = { .tid = 1000, .pid = 1000, .type = SONDE_REC_EXIT,
+					     .size = sizeof(ex), .ts = 5000 } };
+	struct sonde_strace_opts o;
+	struct rr r;
+	char err[128];
+
+	sonde_strace_opts_init(&o);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'n', NULL, err, sizeof(err)), 0);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "trace=close", err, sizeof(err)), 0);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "raw=close", err, sizeof(err)), 0);
+	rr_open(&r, &o);
+	fd_call(&r, SYS_close, 0, 3);
+	fd_call(&r, SYS_close, -EBADF, 99);
+	fd_call(&r, SYS_dup, 4, 3); /* hidden, yet the task's last call */
+	ex.code = 0;
+	sonde_strace_record(r.st, &ex.hdr);
+	CHECK_EQ_STR(rr_close(&r),
+		     "[   3] close(0x3)                       = 0\n"
+		     "[   3] close(0x63)                      = -1 EBADF (Bad file descriptor)\n"
+		     "[  32] +++ exited with 0 +++\n");
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "raw=nosuch", err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "inject=close:error=EIO", err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "kprobes") != NULL);
+}
+
 int main(void)
 {
 	RUN(path_by_argument_and_descriptor);
 	RUN(path_realpath);
 	RUN(quiet_levels);
 	RUN(exit_and_stop_lines);
+	RUN(syscall_numbers_and_raw);
 	return check_any_failed_;
 }
