@@ -209,10 +209,13 @@ int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t 
 	strace_pr_tstamp(st, ts);
 	if (!st->o.show_nr)
 		return 0;
-	if (nr != STRACE_NR_LAST && strace_note_nr(st, tid, nr))
+	if (nr == STRACE_NR_LAST) {
+		t = sonde_tasks_find(st->tasks, tid);
+		nr = t ? t->nr : 0;
+	} else if (strace_note_nr(st, tid, nr)) {
 		return -ENOMEM;
-	t = sonde_tasks_find(st->tasks, tid);
-	sb_printf(&st->line, "[%4u] ", t ? t->nr : 0);
+	}
+	sb_printf(&st->line, "[%4u] ", nr);
 	return 0;
 }
 
