@@ -526,7 +526,9 @@ static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *s
 
 	if (st->o.summary_only)
 		return 0;
-	if (st->o.only_ok && (failed || (sc->hdr.flags & (SONDE_SC_UNFINISHED | SONDE_SC_KILLED))))
+	/* A call without a result (exit_group's "= ?") did not succeed
+	 * either: strace's -z leaves it out too. */
+	if (st->o.only_ok && (failed || (sc->hdr.flags & SONDE_SC_NO_RESULT)))
 		return 0;
 	if (st->o.only_failed && !failed)
 		return 0;
