@@ -107,6 +107,9 @@ check "strace_live: -p stops on SIGINT with status 0" [ "$rc" = 0 ]
 check "strace_live: SIGINT prints what was recorded up to it" \
 	grep -qE '^write\(1, "step 2\\n", 7\) += 7$' "$TMP/p.out"
 check "strace_live: -p says it detached" grep -q "Process $fpid detached" "$TMP/p.err"
+# The read waiting for the next byte ends as strace ends it at detach.
+check "strace_live: the blocked read ends with <detached ...>" \
+	grep -qE '^read\([0-9]+,  <detached \.\.\.>$' "$TMP/p.out"
 check "strace_live: the process runs on after SIGINT" running $fpid
 # -p ends by itself when the process exits.
 $SONDE strace -o "$TMP/p2.out" -p $fpid 2> "$TMP/p2.err" &

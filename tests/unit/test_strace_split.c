@@ -135,7 +135,7 @@ TEST(times_and_unfinished)
 	call(st, 200, 1500000, 0);
 	CHECK_EQ_STR(close_out(st),
 		     "100   1.000000 nanosleep({tv_sec=1, tv_nsec=0},  <unfinished ...>\n"
-		     "200   1.500000 read(5,  <unfinished ...>\n"
+		     "200   1.500000 read(5,  <detached ...>\n"
 		     "100   2.000000 <... nanosleep resumed>NULL) = 0 <1.000000>\n");
 }
 

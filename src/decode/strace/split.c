@@ -156,12 +156,12 @@ void split_killed(struct sonde_strace *st)
 }
 
 /* A call still blocked when recording stopped: its entering half only,
- * as strace leaves it when it detaches. */
+ * ended as strace ends the call of a task it detaches from. */
 int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc)
 {
 	if (strace_pr_lead(st, sc->hdr.tid, sc->hdr.ts, sc->nr))
 		return -ENOMEM;
 	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
-	sb_puts(&st->line, " <unfinished ...>\n");
+	sb_puts(&st->line, " <detached ...>\n");
 	return strace_emit(st);
 }
