@@ -32,6 +32,10 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
  * as "sonde CMD: ...", unless -qqq or -e quiet=path-resolution. */
 void strace_report_paths(const struct sonde_strace_opts *so, const char *cmd);
 
+/* A byte count with an optional K/M/G suffix (and B or iB), at most
+ * 1 TiB: 0, or -1 if arg is none. */
+int cli_parse_bytes(const char *arg, unsigned long long *out);
+
 /* Prints "sonde CMD: message" to stderr (printf-style). */
 void cli_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -113,32 +113,11 @@ static int parse_pids(struct record_cli *c, const char *arg)
 	return 0;
 }
 
-/* A byte count with an optional K/M/G suffix (and B or iB); -1 if not. */
-static int parse_bytes(const char *arg, unsigned long long *out)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *arg == '-' || v > (1ull << 40))
-		return -1;
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	}
-	if (*end && strcmp(end, "B") && strcmp(end, "iB"))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_ring(const char *arg, size_t *out)
 {
 	unsigned long long v;
 
-	if (parse_bytes(arg, &v) || v < 4096 || v > (1ull << 32) || (v & (v - 1))) {
+	if (cli_parse_bytes(arg, &v) || v < 4096 || v > (1ull << 32) || (v & (v - 1))) {
 		cli_err("record", "--ring-size: '%s' must be a power of two from 4K to 4G", arg);
 		return -1;
 	}
@@ -151,7 +130,7 @@ static int parse_buffer(const char *arg, size_t *out)
 {
 	unsigned long long v;
 
-	if (parse_bytes(arg, &v) || !v || v > (512ull << 20)) {
+	if (cli_parse_bytes(arg, &v) || !v || v > (512ull << 20)) {
 		cli_err("record", "--buffer-size: '%s' must be a size from 1 to 512M", arg);
 		return -1;
 	}

@@ -188,41 +188,6 @@ struct strace_cli {
 	struct strace_launch launch;	/* -E, -u */
 };
 
-/* N, NK or NM bytes. */
-static int parse_size(const char *v, unsigned long *out)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(v, &end, 0);
-	if (errno || end == v || *v == '-')
-		return -EINVAL;
-	if ((*end == 'k' || *end == 'K') && n <= (ULONG_MAX >> 10))
-		n <<= 10, end++;
-	else if ((*end == 'm' || *end == 'M') && n <= (ULONG_MAX >> 20))
-		n <<= 20, end++;
-	if (*end)
-		return -EINVAL;
-	*out = n;
-	return 0;
-}
-
-static int parse_snaplen(const char *v, uint32_t *out)
-{
-	unsigned long n;
-
-	if (!strcmp(v, "full")) {
-		*out = SONDE_SNAPLEN_MAX;
-		return 0;
-	}
-	if (parse_size(v, &n) || n > SONDE_SNAPLEN_MAX)
-		return -EINVAL;
-	*out = (uint32_t)n;
-	return 0;
-}
-
-
 /* --trace=, --signal=, --status=, --quiet[=SET]: -e KEY=SET, or -q. */
 static int strace_long_e(struct strace_cli *c, const char *key, const char *v)
 {
@@ -347,7 +312,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			}
 			break;
 		case OPT_SNAPLEN:
-			if (parse_snaplen(optarg, &c->ro.snaplen)) {
+			if (sonde_snaplen_parse(optarg, &c->ro.snaplen)) {
 				cli_err("strace", "--snaplen %s: expected bytes (suffix K or M, at most 2M) or 'full'",
 					optarg);
 				return -EINVAL;
@@ -366,9 +331,9 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			}
 			break;
 		case OPT_LIVEBUF: {
-			unsigned long n;
+			unsigned long long n;
 
-			if (parse_size(optarg, &n) || n < (1u << 16)) {
+			if (cli_parse_bytes(optarg, &n) || n < (1u << 16) || n > SIZE_MAX) {
 				cli_err("strace", "--live-buffer %s: expected bytes, at least 64K (suffix K or M)",
 					optarg);
 				return -EINVAL;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sonde: git/perf-style dispatcher. The commands themselves are thin layers
  * over libsonde, one file each. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -25,6 +27,27 @@ void cli_err(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* A byte count with an optional K/M/G suffix (and B or iB); -1 if not. */
+int cli_parse_bytes(const char *arg, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *arg == '-' || v > (1ull << 40))
+		return -1;
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; end++; break;
+	}
+	if (*end && strcmp(end, "B") && strcmp(end, "iB"))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 static const struct sonde_cmd *cmd_find(const char *name)
