@@ -109,6 +109,8 @@ struct sonde_strace_opts {
 	uint8_t only_failed;   /* -Z: failed calls only */
 	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx) */
 	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
+	const char *ff_prefix; /* -ff -o PREFIX: each task's lines in
+				* PREFIX.TID, calls never split (NULL: off) */
 	uint8_t filter_on;     /* trace below is in force */
 	uint8_t quiet;         /* SONDE_QUIET_*: -q levels and -e quiet= */
 	uint8_t quiet_set;     /* -e quiet=SET alone */

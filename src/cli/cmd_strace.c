@@ -46,6 +46,7 @@ static const char strace_usage[] =
 	"\n"
 	"strace options:\n"
 	"  -f            show the calls of children and threads (prefixed with their pid)\n"
+	"  -ff           with -o PREFIX: each task's calls in PREFIX.PID, unprefixed\n"
 	"  -o FILE       write the trace to FILE instead of stderr\n"
 	"  -p PID        attach to a running process (repeatable)\n"
 	"  -c            count time, calls and errors per syscall (strace -c table);\n"
@@ -96,8 +97,9 @@ static const char strace_usage[] =
 	"  long forms: --trace=, --signal=, --status=, --quiet[=SET], --raw=,\n"
 	"  --trace-path, --summary-only, --summary, --summary-sort-by,\n"
 	"  --summary-wall-clock, --summary-columns, --summary-syscall-overhead,\n"
-	"  --follow-forks, --successful-only, --failed-only, --syscall-number,\n"
-	"  --interruptible, --env, --user, --output, --version\n"
+	"  --follow-forks, --output-separately (-ff), --successful-only,\n"
+	"  --failed-only, --syscall-number, --interruptible, --env, --user,\n"
+	"  --output, --version\n"
 	"\n"
 	"sonde options:\n"
 	"  --json            NDJSON, one object per event, live: the objects of\n"
@@ -137,6 +139,7 @@ enum {
 	OPT_QUIET,  /* --quiet[=SET] */
 	OPT_RAW,    /* --raw=SET */
 	OPT_SECCOMP,
+	OPT_FF,     /* --output-separately: -ff */
 };
 
 static const struct option strace_longopts[] = {
@@ -160,6 +163,7 @@ static const struct option strace_longopts[] = {
 	{ "summary-columns", required_argument, NULL, 'U' },
 	{ "summary-syscall-overhead", required_argument, NULL, 'O' },
 	{ "follow-forks", no_argument, NULL, 'f' },
+	{ "output-separately", no_argument, NULL, OPT_FF },
 	{ "successful-only", no_argument, NULL, 'z' },
 	{ "failed-only", no_argument, NULL, 'Z' },
 	{ "raw", required_argument, NULL, OPT_RAW },
@@ -240,7 +244,8 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			continue;
 		}
 		switch (opt) {
-		case 'f': c->follow = 1; break;
+		case 'f': c->follow += c->follow < 2; break; /* -ff: 2 */
+		case OPT_FF: c->follow = 2; break;
 		case 'F': c->follow = 1; break;
 		case 'o': c->out_path = optarg; break;
 		case 'p': {
@@ -364,6 +369,14 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		cli_err("strace", "-P applies to strace's text output, not to --json; filter the JSON objects by \"fd_paths\" (-y) instead");
 		return -EINVAL;
 	}
+	if (c->follow == 2 && (c->count || c->json)) {
+		cli_err("strace", "-ff writes strace's text, a file per process: not with %s",
+			c->json ? "--json" : "-c or -C");
+		return -EINVAL;
+	}
+	/* Without -o, -ff is -f (as in strace). */
+	if (c->follow == 2 && c->out_path)
+		c->so.ff_prefix = c->out_path;
 	if (c->ropts.payload && !c->json) {
 		cli_err("strace", "--payload needs --json (strace's text shows data with -e read=FD, -e write=FD)");
 		return -EINVAL;
@@ -514,6 +527,17 @@ static int live_flush(void *ctx)
 	return 0;
 }
 
+/* What a write error names: -o's file, -ff's files, or the output. */
+static const char *out_name(const struct strace_cli *c)
+{
+	static char name[PATH_MAX + 8];
+
+	if (!c->so.ff_prefix)
+		return c->out_path ? c->out_path : "the output";
+	snprintf(name, sizeof(name), "%s.PID", c->so.ff_prefix);
+	return name;
+}
+
 /* -o FILE, or a buffered stream of our standard error (flushed per batch:
  * one write per batch instead of one per line). Close-on-exec: the
  * command must not inherit a descriptor strace would not give it. */
@@ -522,7 +546,7 @@ static FILE *open_output(const struct strace_cli *c)
 	int fd;
 	FILE *f;
 
-	if (c->out_path) {
+	if (c->out_path && !c->so.ff_prefix) {
 		f = fopen(c->out_path, "we");
 		if (!f)
 			cli_err("strace", "cannot write %s: %s", c->out_path, strerror(errno));
@@ -604,7 +628,9 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	clock_gettime(CLOCK_REALTIME, &wall);
 	lo->c->so.wall_offset_ns = ((int64_t)wall.tv_sec - mono.tv_sec) * 1000000000ll +
 				   (wall.tv_nsec - mono.tv_nsec);
-	lo->c->so.pid_prefix = lo->c->follow ? (lo->c->out_path ? 1 : 2) : 0;
+	lo->c->so.pid_prefix = !lo->c->follow || lo->c->so.ff_prefix ? 0 :
+			       lo->c->out_path				? 1 :
+									  2;
 	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
 	if (!lo->counts)
 		return -ENOMEM;
@@ -708,16 +734,16 @@ static int cmd_strace_run(int argc, char **argv)
 		goto out;
 	}
 	if (sink.error) {
-		cli_err("strace", "writing %s: %s; stopped tracing", c.out_path ? c.out_path :
-			"the output", lo.werr ? strerror(lo.werr) : strerror(-sink.error));
+		cli_err("strace", "writing %s: %s; stopped tracing", out_name(&c),
+			lo.werr ? strerror(lo.werr) : strerror(-sink.error));
 		status = 1;
 	}
 	if (!sink.error && (e = live_finish(&lo, out))) {
-		cli_err("strace", "writing %s: %s", c.out_path ? c.out_path : "the output",
+		cli_err("strace", "writing %s: %s", out_name(&c),
 			strerror(lo.werr ? lo.werr : -e));
 		status = 1;
 	} else if (fflush(out) && !sink.error) {
-		cli_err("strace", "writing %s: %s", c.out_path ? c.out_path : "the output",
+		cli_err("strace", "writing %s: %s", out_name(&c),
 			strerror(errno));
 		status = 1;
 	}

@@ -7,6 +7,7 @@
 # logs normalised by strace_lines.py and diffed. -E and -u (the command's
 # environment and user), -V, the options accepted for scripts
 # (--seccomp-bpf, -I) and those refused with the reason (-e inject=).
+# -ff -o PREFIX: a file per process, its lines unsplit and unprefixed.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v strace > /dev/null ||
@@ -119,3 +120,29 @@ done
 "$SONDE" strace -e fault=openat true > /dev/null 2> "$TMP/fault.err"
 check "strace_compat: -e fault= is refused, naming the missing kprobes" \
 	[ $? = 2 ] && grep -q 'kprobes' "$TMP/fault.err"
+
+# -ff: strace's files and sonde's, each file's lines prefixed with the pid
+# of its name (strace -f -o's form) and compared as above.
+ff_joined() {
+	local f
+	for f in "$1".*; do
+		sed "s/^/${f##*.} /" "$f"
+	done
+}
+mkdir -p "$TMP/ffr" "$TMP/ffg"
+strace -ff -o "$TMP/ffr/o" $NOPP -e signal=none sh -c "$W" > /dev/null 2>&1
+"$SONDE" strace -ff -o "$TMP/ffg/o" $NOPP -e signal=none sh -c "$W" > /dev/null 2>&1
+check "strace_compat: -ff writes one file per process (2)" \
+	[ "$(ls "$TMP/ffg" | wc -l)" = 2 ] && [ "$(ls "$TMP/ffr" | wc -l)" = 2 ]
+n=$(cat "$TMP"/ffg/o.* | grep -cE '^[0-9]|unfinished|resumed')
+check "strace_compat: -ff lines carry no pid and are never split" [ "$n" = 0 ]
+ff_joined "$TMP/ffr/o" > "$TMP/ffr.all"
+ff_joined "$TMP/ffg/o" > "$TMP/ffg.all"
+norm "$TMP/ffr.all" > "$TMP/ffr.n"
+norm "$TMP/ffg.all" > "$TMP/ffg.n"
+same "strace_compat: -ff files as strace's" "$TMP/ffr.n" "$TMP/ffg.n"
+"$SONDE" strace --output-separately -o "$TMP/ffg/long" true > /dev/null 2>&1
+check "strace_compat: --output-separately is -ff" [ "$(ls "$TMP"/ffg/long.* | wc -l)" = 1 ]
+"$SONDE" strace -ff -c -o "$TMP/ffg/c" true > /dev/null 2> "$TMP/ffc.err"
+check "strace_compat: -ff with -c is refused, as by strace" \
+	[ $? = 2 ] && grep -q -- '-ff' "$TMP/ffc.err"

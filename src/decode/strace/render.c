@@ -29,6 +29,7 @@
 #include "decode/strace/strace_int.h"
 #include "decode/strace/render_int.h"
 #include "decode/strace/pathtrace.h"
+#include "decode/strace/ffout.h"
 
 
 struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
@@ -46,9 +47,9 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 		return NULL;
 	}
 	fdtab_resolve_links(st->fds, o->resolve_links);
-	if (o->show_nr && !(st->tasks = sonde_tasks_new())) {
-		fdtab_free(st->fds);
-		free(st);
+	if ((o->show_nr && !(st->tasks = sonde_tasks_new())) ||
+	    (o->ff_prefix && !(st->ff = ffout_new(o->ff_prefix)))) {
+		sonde_strace_free(st);
 		return NULL;
 	}
 	return st;
@@ -68,6 +69,7 @@ void sonde_strace_free(struct sonde_strace *st)
 	free(st->threads);
 	free(st->leaders);
 	sonde_tasks_free(st->tasks);
+	ffout_free(st->ff);
 	free(st);
 }
 
@@ -146,6 +148,7 @@ int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call
 
 static void strace_pr_prefix(struct sonde_strace *st, uint32_t tid)
 {
+	st->line_tid = tid;
 	if (!st->first_tid)
 		st->first_tid = tid;
 	else if (tid != st->first_tid)
@@ -221,9 +224,15 @@ int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t 
 
 int strace_emit(struct sonde_strace *st)
 {
+	/* -ff: a line of no task (sonde's own notes) goes to the main output. */
+	FILE *f = st->ff && st->line_tid ? ffout_file(st->ff, st->line_tid) : st->out;
+
+	st->line_tid = 0;
 	if (st->line.oom)
 		return -ENOMEM;
-	if (st->line.len && fwrite(st->line.s, 1, st->line.len, st->out) != st->line.len)
+	if (!f)
+		return -EIO; /* errno says why the file could not be opened */
+	if (st->line.len && fwrite(st->line.s, 1, st->line.len, f) != st->line.len)
 		return -EIO;
 	st->lines++;
 	st->line.len = 0;
@@ -585,6 +594,10 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	st->open_tid = c->entry_tid ? c->entry_tid : sc->hdr.tid;
 	st->open_rtid = sc->hdr.tid;
 	st->open_nr = sc->nr;
+	if (st->ff) {
+		r = split_close_open(st);
+		rc = rc ? rc : r;
+	}
 	return rc;
 }
 
@@ -744,48 +757,4 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 	}
 	}
 	return 0;
-}
-
-static int sink_call(void *ctx, const struct sonde_call *c)
-{
-	return sonde_strace_call(ctx, c);
-}
-
-static int sink_record(void *ctx, const struct sonde_hdr *rec)
-{
-	return sonde_strace_record(ctx, rec);
-}
-
-int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
-{
-	struct feed_sink k = { sink_call, sink_record, st };
-
-	return feed_record(&st->feed, &k, rec);
-}
-
-int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
-{
-	struct feed_sink k = { sink_call, sink_record, st };
-	int e = feed_advance(&st->feed, &k, t);
-
-	/* Lines after a call the feed still holds wait for it. */
-	if (!e)
-		e = split_release(st, feed_horizon(&st->feed, t));
-	if (!e && st->out && fflush(st->out))
-		e = -EIO;
-	return e;
-}
-
-int sonde_strace_flush(struct sonde_strace *st)
-{
-	int e = sonde_strace_advance(st, UINT64_MAX);
-
-	/* Groups whose last exit the trace does not hold (lost, or still
-	 * running when recording stopped). */
-	if (!e && st->out && st->nleaders) {
-		e = strace_leaders_release(st, 0, UINT64_MAX, 0);
-		if (!e && fflush(st->out))
-			e = -EIO;
-	}
-	return e;
 }

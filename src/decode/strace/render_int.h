@@ -35,6 +35,8 @@ struct sonde_strace {
 	uint64_t last_ts;
 	uint32_t first_tid;
 	int multi; /* more than one task seen: "[pid N] " prefixes */
+	struct ffout *ff;  /* -ff: the files per task, or NULL */
+	uint32_t line_tid; /* whose line is in line (for -ff) */
 	struct strbuf line;
 	/* The open line. */
 	int open;
@@ -95,6 +97,9 @@ int strace_leaders_release(struct sonde_strace *st, uint32_t tgid, uint64_t ts,
 /* split.c: the open line and the cut ones (see above). */
 /* Another line is due: the open line's entering half goes out. */
 int split_cut_open(struct sonde_strace *st);
+/* The open line, printed whole now (-ff: a task's file has no other
+ * task's lines to cut it). */
+int split_close_open(struct sonde_strace *st);
 /* Prints, in exit order, the calls that returned by time t. */
 int split_release(struct sonde_strace *st, uint64_t t);
 /* tid's call in progress, if any, is printed now (a signal follows it). */

@@ -56,7 +56,7 @@ int split_cut_open(struct sonde_strace *st)
 	return rc ? rc : rq;
 }
 
-static int split_close_open(struct sonde_strace *st)
+int split_close_open(struct sonde_strace *st)
 {
 	/* Entered in one pid, returning in another (a non-leader's execve):
 	 * strace prints two halves; the returning one is queued at its end. */
