@@ -729,7 +729,6 @@ void dec_fsetxattr(struct st *s)
 void dec_statx(struct st *s)
 {
 	uint32_t fl = (uint32_t)st_arg(s, 2);
-	const char *sync = xlat_name(&x_at_statx_sync, fl & 0x6000);
 	struct st_cap c;
 	struct st *t;
 
@@ -737,15 +736,12 @@ void dec_statx(struct st *s)
 	st_sep(s);
 	pr_path(s, st_arg(s, 1));
 	st_sep(s);
+	/* The sync type, even AT_STATX_SYNC_AS_STAT (0), then the other flags */
 	t = st_cap_begin(s, &c);
-	if (t->opt->xlat != SONDE_XLAT_ABBREV || !sync) {
-		pr_flags(t, &x_at_flags, fl, "AT_???");
-	} else {
-		sb_puts(t->o, sync);
-		if (fl & ~0x6000u) {
-			sb_putc(t->o, '|');
-			sb_flags(t->o, &x_at_flags, fl & ~0x6000u);
-		}
+	pr_flags_in(t, &x_at_statx_sync, fl & AT_STATX_SYNC_TYPE);
+	if (fl & ~AT_STATX_SYNC_TYPE) {
+		sb_putc(t->o, '|');
+		pr_flags_in(t, &x_at_flags, fl & ~AT_STATX_SYNC_TYPE);
 	}
 	st_cap_flags(s, &c);
 	st_sep(s);

@@ -659,8 +659,12 @@ void dec_mmap(struct st *s)
 	s->rkind = R_HEX;
 }
 
-/* A loff_t pointer updated by the call: [0] => [1234]. */
-static void pr_off_inout(struct st *s, uint64_t a)
+/*
+ * A loff_t pointer updated by the call: [0] => [1234] when strace shows
+ * the value at exit too (sendfile), else [0], read at entry (splice,
+ * copy_file_range); JSON has both.
+ */
+static void pr_off_inout(struct st *s, uint64_t a, int text_out)
 {
 	int64_t in, out;
 	int have_out;
@@ -679,7 +683,7 @@ static void pr_off_inout(struct st *s, uint64_t a)
 		return;
 	}
 	sb_printf(s->o, "[%lld]", (long long)in);
-	if (have_out)
+	if (have_out && text_out)
 		sb_printf(s->o, " => [%lld]", (long long)out);
 }
 
@@ -689,7 +693,7 @@ void dec_sendfile(struct st *s)
 	st_sep(s);
 	pr_fd(s, (int)st_arg(s, 1));
 	st_sep(s);
-	pr_off_inout(s, st_arg(s, 2));
+	pr_off_inout(s, st_arg(s, 2), 1);
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 3));
 }
@@ -698,11 +702,11 @@ void dec_copy_file_range(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
-	pr_off_inout(s, st_arg(s, 1));
+	pr_off_inout(s, st_arg(s, 1), 0);
 	st_sep(s);
 	pr_fd(s, (int)st_arg(s, 2));
 	st_sep(s);
-	pr_off_inout(s, st_arg(s, 3));
+	pr_off_inout(s, st_arg(s, 3), 0);
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 4));
 	st_sep(s);
@@ -713,11 +717,11 @@ void dec_splice(struct st *s)
 {
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
-	pr_off_inout(s, st_arg(s, 1));
+	pr_off_inout(s, st_arg(s, 1), 0);
 	st_sep(s);
 	pr_fd(s, (int)st_arg(s, 2));
 	st_sep(s);
-	pr_off_inout(s, st_arg(s, 3));
+	pr_off_inout(s, st_arg(s, 3), 0);
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 4));
 	st_sep(s);

@@ -9,33 +9,27 @@
 
 #include "decode/strace/strace_int.h"
 
-/* FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME; JSON an array of the names. */
+/* strace names an operation by its low seven bits, the command. */
+#define FUTEX_CMD(op) ((op) & 0x7f)
+
+/* FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME, -X verbose "0x189 /\* ... *\/";
+ * JSON an array of the names. */
 static void pr_futex_op(struct st *s, uint32_t op)
 {
-	const char *n = xlat_name(&x_futex_op, op & FUTEX_CMD_MASK);
 	struct st_cap c;
-	struct st *t = st_cap_begin(s, &c);
 
-	if (t->opt->xlat == SONDE_XLAT_RAW || !n) {
-		sb_printf(t->o, "%#x", op);
-		if (n && t->opt->xlat == SONDE_XLAT_VERBOSE)
-			sb_printf(t->o, " /* %s */", n);
-	} else {
-		sb_puts(t->o, n);
-		if (op & FUTEX_PRIVATE_FLAG)
-			sb_puts(t->o, "_PRIVATE");
-		if (op & FUTEX_CLOCK_REALTIME)
-			sb_puts(t->o, "|FUTEX_CLOCK_REALTIME");
-	}
+	pr_xval(st_cap_begin(s, &c), &x_futex_op, op, "FUTEX_???");
 	st_cap_flags(s, &c);
 }
 
 static void pr_bitset(struct st *s, uint32_t v)
 {
-	if (v == FUTEX_BITSET_MATCH_ANY && s->opt->xlat == SONDE_XLAT_ABBREV)
+	if (v != FUTEX_BITSET_MATCH_ANY || s->opt->xlat == SONDE_XLAT_RAW)
+		pr_hex(s, v);
+	else if (s->j)
 		pr_sym(s, "FUTEX_BITSET_MATCH_ANY");
 	else
-		pr_hex(s, v);
+		pr_symexpr(s, "0xffffffff", "FUTEX_BITSET_MATCH_ANY");
 }
 
 static void pr_wake_op(struct st *s, uint32_t v)
@@ -116,7 +110,7 @@ void dec_futex(struct st *s)
 	pr_addr(s, st_arg(s, 0));
 	st_sep(s);
 	pr_futex_op(s, op);
-	switch (op & FUTEX_CMD_MASK) {
+	switch (FUTEX_CMD(op)) {
 	case FUTEX_WAIT:
 		futex_val(s, val);
 		futex_timeout(s, tmo);

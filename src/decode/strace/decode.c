@@ -193,6 +193,8 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		if (sig->fn)
 			sig->fn(&s);
 		for (int i = 0; !sig->fn && i < sig->nargs; i++) {
+			if (sig->a[i].kind == K_SKIP)
+				continue;
 			if (i)
 				st_sep_at(&s, i);
 			if (kind_at_exit(sig->a[i].kind))
@@ -253,6 +255,8 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 	if (sig->fn)
 		sig->fn(&s);
 	for (int i = 0; !sig->fn && i < sig->nargs; i++) {
+		if (sig->a[i].kind == K_SKIP)
+			continue;
 		st_sep_at(&s, i);
 		st_print_arg(&s, &sig->a[i], i);
 	}

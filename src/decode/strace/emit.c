@@ -266,6 +266,8 @@ void st_res_begin(struct st *s, struct st *t, struct strbuf *b, const char *key)
 	*t = *s;
 	sb_init(b);
 	t->o = b;
+	/* strace's return-value notes never add -y paths: "= 1 ([{fd=3, ...}])" */
+	t->fds = NULL;
 	if (!s->j)
 		return;
 	/* The result object: depth 0 of its own line, keys given. */

@@ -241,6 +241,10 @@ void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len);
 void pr_symexpr(struct st *s, const char *num, const char *sym);
 void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 	      const char *dflt);
+/* Text only: flags strace prints with no default name (printflags_in
+ * with NULL): unnamed bits stay a bare number, and -X raw prints nothing
+ * for 0. */
+void pr_flags_in(struct st *s, const struct xlat *x, uint64_t v);
 void pr_xval(struct st *s, const struct xlat *x, uint64_t v,
 	     const char *dflt);
 /* Flags into a bare string (no -X style), e.g. for fcntl return notes. */
@@ -261,13 +265,13 @@ extern const struct xlat x_open_access, x_open_flags, x_at_flags,
 	x_lock_ops, x_falloc, x_fadvise, x_renameat2, x_efd, x_tfd_create,
 	x_tfd_set, x_sfd, x_inotify_init, x_inotify_mask, x_mfd, x_xattr,
 	x_splice, x_sync_file_range, x_close_range, x_mount, x_umount,
-	x_resolve, x_statfs_flags, x_faccessat_flags, x_fsmagic;
+	x_resolve, x_statfs_flags, x_faccessat_flags, x_fsmagic, x_rwf;
 extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 	x_futex_op, x_sa_flags, x_sigprocmask, x_rlimit, x_clocks,
 	x_timer_flags, x_wait_opts, x_idtype, x_itimer, x_rusage_who,
 	x_prio_which, x_sched_policy, x_getrandom, x_membarrier,
-	x_personality, x_prctl, x_arch_prctl, x_ipc_cmd, x_ipc_flags,
-	x_shm_flags, x_rseq, x_pidfd;
+	x_personality, x_persona_flags, x_prctl, x_arch_prctl, x_ipc_cmd,
+	x_ipc_flags, x_shm_flags, x_rseq, x_pidfd;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_poll, x_epoll_events,
@@ -353,6 +357,7 @@ enum st_kind {
 	K_SADDRI, /* sockaddr at entry, length = arg[aux] */
 	K_CLOCK,  /* clockid_t */
 	K_OPENF,  /* open(2) flags */
+	K_SKIP,   /* not shown: the high half of preadv2's offset */
 };
 
 struct st_arg {
@@ -432,6 +437,7 @@ DEC(sendmsg); DEC(recvmsg); DEC(sendmmsg); DEC(recvmmsg);
 DEC(setsockopt); DEC(getsockopt); DEC(mmap); DEC(sendfile);
 DEC(copy_file_range); DEC(splice); DEC(shmget); DEC(ipcget2);
 DEC(semget); DEC(shmat); DEC(ipc_ctl);
+DEC(personality); DEC(sched_getscheduler); DEC(mremap);
 #undef DEC
 
 #endif /* SONDE_STRACE_INT_H */

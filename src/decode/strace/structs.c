@@ -21,14 +21,21 @@
 
 #include "decode/strace/strace_int.h"
 
-/* " /\* 2026-11-21T09:23:17.339542667+0000 *\/" after a time_t. */
+/* glibc's <sys/stat.h> may not have the newer statx bits yet. */
+#ifndef STATX_DIOALIGN
+#define STATX_DIOALIGN 0x2000U
+#endif
+
+/* " /\* 2026-11-21T09:23:17.339542667+0000 *\/" after a time_t; strace
+ * shows none for the epoch itself (a time never set). */
 void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec)
 {
 	time_t t = (time_t)sec;
 	struct tm tm;
 	char d[64], z[16];
 
-	if (s->j || s->opt->xlat == SONDE_XLAT_RAW || !localtime_r(&t, &tm))
+	if (s->j || s->opt->xlat == SONDE_XLAT_RAW || (!sec && !nsec) ||
+	    !localtime_r(&t, &tm))
 		return;
 	strftime(d, sizeof(d), "%Y-%m-%dT%H:%M:%S", &tm);
 	strftime(z, sizeof(z), "%z", &tm);
@@ -242,10 +249,54 @@ void pr_u32_field(struct st *s, const char *name, uint32_t v)
 	pr_uint(s, v);
 }
 
+/* Fields of a statx timestamp the kernel filled (bit of stx_mask). */
+static void pr_statx_ts_if(struct st *s, uint32_t mask, uint32_t bit,
+			   const char *name, const struct statx_timestamp *t)
+{
+	if (mask & bit)
+		pr_statx_ts(s, name, t);
+}
+
+/*
+ * -v's part of struct statx: strace skips what stx_mask says the kernel
+ * did not fill (a file system without birth times has no stx_btime).
+ */
+static void pr_statx_verbose_tail(struct st *s, const struct statx *b)
+{
+	uint32_t m = b->stx_mask;
+	uint64_t mnt_id;
+	uint32_t dio[2];
+
+	if (m & STATX_BLOCKS)
+		pr_ulong_field(s, "stx_blocks", b->stx_blocks);
+	st_field(s, "stx_attributes_mask");
+	pr_flags(s, &x_statx_attrs, b->stx_attributes_mask, "STATX_ATTR_???");
+	pr_statx_ts_if(s, m, STATX_ATIME, "stx_atime", &b->stx_atime);
+	pr_statx_ts_if(s, m, STATX_BTIME, "stx_btime", &b->stx_btime);
+	pr_statx_ts_if(s, m, STATX_CTIME, "stx_ctime", &b->stx_ctime);
+	pr_statx_ts_if(s, m, STATX_MTIME, "stx_mtime", &b->stx_mtime);
+	pr_u32_field(s, "stx_rdev_major", b->stx_rdev_major);
+	pr_u32_field(s, "stx_rdev_minor", b->stx_rdev_minor);
+	pr_u32_field(s, "stx_dev_major", b->stx_dev_major);
+	pr_u32_field(s, "stx_dev_minor", b->stx_dev_minor);
+	/* glibc's struct statx may predate these: the kernel puts
+	 * stx_mnt_id right after stx_dev_minor (offset 0x90), then
+	 * stx_dio_mem_align and stx_dio_offset_align (0x98). */
+	if (m & STATX_MNT_ID) {
+		memcpy(&mnt_id, (const char *)b + 0x90, sizeof(mnt_id));
+		st_field(s, "stx_mnt_id");
+		pr_hex(s, mnt_id);
+	}
+	if (m & STATX_DIOALIGN) {
+		memcpy(dio, (const char *)b + 0x98, sizeof(dio));
+		pr_u32_field(s, "stx_dio_mem_align", dio[0]);
+		pr_u32_field(s, "stx_dio_offset_align", dio[1]);
+	}
+}
+
 void ps_statx(struct st *s, int phase, uint64_t addr)
 {
 	struct statx b;
-	uint64_t mnt_id;
 	int v = s->opt->verbose;
 
 	if (!st_fetch(s, phase, addr, &b, sizeof(b)))
@@ -257,40 +308,25 @@ void ps_statx(struct st *s, int phase, uint64_t addr)
 		pr_u32_field(s, "stx_blksize", b.stx_blksize);
 	st_field(s, "stx_attributes");
 	pr_flags(s, &x_statx_attrs, b.stx_attributes, "STATX_ATTR_???");
-	if (v) {
+	if (v && (b.stx_mask & STATX_NLINK))
 		pr_u32_field(s, "stx_nlink", b.stx_nlink);
+	if (v && (b.stx_mask & STATX_UID))
 		pr_u32_field(s, "stx_uid", b.stx_uid);
+	if (v && (b.stx_mask & STATX_GID))
 		pr_u32_field(s, "stx_gid", b.stx_gid);
+	if (b.stx_mask & (STATX_TYPE | STATX_MODE)) {
+		st_field(s, "stx_mode");
+		pr_mode_t(s, b.stx_mode);
 	}
-	st_field(s, "stx_mode");
-	pr_mode_t(s, b.stx_mode);
-	if (v) {
-		st_field(s, "stx_ino");
-		pr_ulong(s, b.stx_ino);
-	}
-	st_field(s, "stx_size");
-	pr_ulong(s, b.stx_size);
+	if (v && (b.stx_mask & STATX_INO))
+		pr_ulong_field(s, "stx_ino", b.stx_ino);
+	if (b.stx_mask & STATX_SIZE)
+		pr_ulong_field(s, "stx_size", b.stx_size);
 	if (!v) {
 		st_obj_end_cut(s);
 		return;
 	}
-	st_field(s, "stx_blocks");
-	pr_ulong(s, b.stx_blocks);
-	st_field(s, "stx_attributes_mask");
-	pr_flags(s, &x_statx_attrs, b.stx_attributes_mask, "STATX_ATTR_???");
-	pr_statx_ts(s, "stx_atime", &b.stx_atime);
-	pr_statx_ts(s, "stx_btime", &b.stx_btime);
-	pr_statx_ts(s, "stx_ctime", &b.stx_ctime);
-	pr_statx_ts(s, "stx_mtime", &b.stx_mtime);
-	pr_u32_field(s, "stx_rdev_major", b.stx_rdev_major);
-	pr_u32_field(s, "stx_rdev_minor", b.stx_rdev_minor);
-	pr_u32_field(s, "stx_dev_major", b.stx_dev_major);
-	pr_u32_field(s, "stx_dev_minor", b.stx_dev_minor);
-	/* glibc's struct statx predates stx_mnt_id: the kernel puts it
-	 * right after stx_dev_minor, 8-byte aligned (offset 0x90). */
-	memcpy(&mnt_id, (const char *)&b + 0x90, sizeof(mnt_id));
-	st_field(s, "stx_mnt_id");
-	pr_hex(s, mnt_id);
+	pr_statx_verbose_tail(s, &b);
 	st_obj_end(s);
 }
 

@@ -159,7 +159,8 @@ void ps_sched_param(struct st *s, int phase, uint64_t addr)
 	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
 		return;
 	if (!s->j) {
-		sb_printf(s->o, "[{sched_priority=%d}]", v);
+		/* strace 6.1 shows the lone member bare: [0] */
+		sb_printf(s->o, "[%d]", v);
 		return;
 	}
 	st_obj_begin(s);

@@ -138,9 +138,26 @@ void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 	}
 	if (!dflt)
 		dflt = auto_dflt(x, dbuf, sizeof(dbuf));
+	if (s->opt->xlat == SONDE_XLAT_RAW) {
+		sb_printf(s->o, v ? "%#llx" : "0", (unsigned long long)v);
+		return;
+	}
+	if (s->opt->xlat == SONDE_XLAT_ABBREV && !has_named_bit(x, v) && v) {
+		sb_printf(s->o, "%#llx", (unsigned long long)v);
+		if (dflt)
+			sb_printf(s->o, " /* %s */", dflt);
+		return;
+	}
+	pr_flags_in(s, x, v);
+}
+
+void pr_flags_in(struct st *s, const struct xlat *x, uint64_t v)
+{
 	switch (s->opt->xlat) {
 	case SONDE_XLAT_RAW:
-		sb_printf(s->o, v ? "%#llx" : "0", (unsigned long long)v);
+		/* strace prints nothing for 0 here: "|0x100" */
+		if (v)
+			sb_printf(s->o, "%#llx", (unsigned long long)v);
 		return;
 	case SONDE_XLAT_VERBOSE:
 		sb_printf(s->o, v ? "%#llx" : "0", (unsigned long long)v);
@@ -149,12 +166,6 @@ void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 			sb_flags(s->o, x, v);
 			sb_puts(s->o, " */");
 		}
-		return;
-	}
-	if (!has_named_bit(x, v) && v) {
-		sb_printf(s->o, "%#llx", (unsigned long long)v);
-		if (dflt)
-			sb_printf(s->o, " /* %s */", dflt);
 		return;
 	}
 	sb_flags(s->o, x, v);
