@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 
 #include "decode/strace/strace_int.h"
 
+/* An SCM_RIGHTS member: a descriptor, -y names it. */
 static void pr_elem_fd(struct st *s, uint64_t v)
 {
 	pr_fd(s, (int)v);
