@@ -575,7 +575,8 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 			cap_len(c, a, addr, cap_arg(c, x) * mul, c->ret * mul, c->ret * mul);
 		break;
 	case SONDE_CAP_IOV:
-		cap_iov(c, a, addr, cap_arg(c, x), c->ret);
+		/* A failed read (negative ret) produced no bytes: the array only. */
+		cap_iov(c, a, addr, cap_arg(c, x), c->ret > 0 ? c->ret : 0);
 		break;
 	case SONDE_CAP_STRV:
 		cap_strv(c, a, addr);
@@ -687,8 +688,13 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		}
 		if (!(it->phase & (phase ? SONDE_CAP_EXIT : SONDE_CAP_ENTRY)))
 			continue;
-		/* Output memory of a failed call holds nothing it produced. */
-		if (phase && ret < 0 && ret >= -4095 && it->kind != SONDE_CAP_SOCKINFO)
+		/*
+		 * Output memory of a failed call holds nothing it produced;
+		 * but a read's iovec array is input that strace shows at exit
+		 * even then (cap_iov reads no buffer for it).
+		 */
+		if (phase && ret < 0 && ret >= -4095 && it->kind != SONDE_CAP_SOCKINFO &&
+		    it->kind != SONDE_CAP_IOV)
 			continue;
 		c.faulted = 0;
 		cap_item(&c, it->kind, it->arg, it->aux, it->size);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* strace decoders of socket and multiplexing syscalls: strace 6.1 text. */
 #include <arpa/inet.h>
+#include <linux/netlink.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 
 #include "check.h"
 #include "test_strace_util.h"
@@ -76,6 +79,84 @@ TEST(msghdr)
 	CHECK_EQ_STR(tc_fmt(&T), "recvmsg(6, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"abc\", iov_len=8}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0) = 3");
 }
 
+/* recvmsg: the struct the kernel wrote back, a failed call's name length. */
+TEST(msghdr_out)
+{
+	uint64_t iov[2] = { 0x3000, 8 };
+	struct { uint64_t name; uint32_t namelen, pad; uint64_t iov, iovlen, control, controllen;
+		 int32_t flags, pad2; } in = { 0x4000, 128, 0, 0x2000, 1, 0x5000, 256, MSG_EOR, 0 },
+		out = in;
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(7) };
+	struct { struct cmsghdr h; struct in_pktinfo pi; } cm = {
+		{ .cmsg_len = 28, .cmsg_level = SOL_IP, .cmsg_type = IP_PKTINFO }, { 0 } };
+
+	sin.sin_addr.s_addr = htonl(0x7f000001);
+	cm.pi.ipi_addr.s_addr = htonl(0x7f000001);
+	out.namelen = sizeof(sin);
+	out.controllen = 32;
+	out.flags = MSG_TRUNC;
+	tc_new(&T, SYS_recvmsg, 1, 6, 0x1000, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &in, 56);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &out, 56);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x2000, iov, 16);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x3000, "a", 1);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x4000, &sin, sizeof(sin));
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x5000, &cm, 32);
+	CHECK_EQ_STR(tc_fmt(&T), "recvmsg(6, {msg_name={sa_family=AF_INET, sin_port=htons(7), sin_addr=inet_addr(\"127.0.0.1\")}, msg_namelen=128 => 16, msg_iov=[{iov_base=\"a\", iov_len=8}], msg_iovlen=1, msg_control=[{cmsg_len=28, cmsg_level=SOL_IP, cmsg_type=IP_PKTINFO, cmsg_data={ipi_ifindex=0, ipi_spec_dst=inet_addr(\"0.0.0.0\"), ipi_addr=inet_addr(\"127.0.0.1\")}}], msg_controllen=32, msg_flags=MSG_TRUNC}, 0) = 1");
+
+	tc_new(&T, SYS_recvmsg, -11, 6, 0x1000, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &in, 56);
+	CHECK_EQ_STR(tc_fmt(&T), "recvmsg(6, {msg_namelen=128}, 0) = -1 EAGAIN (Resource temporarily unavailable)");
+
+	/* a failed readv: the vector, buffers as addresses */
+	uint64_t v[4] = { 0x3000, 4, 1, 4 };
+	tc_new(&T, SYS_readv, -9, -1, 0x2000, 2, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x2000, v, sizeof(v));
+	CHECK_EQ_STR(tc_fmt(&T), "readv(-1, [{iov_base=0x3000, iov_len=4}, {iov_base=0x1, iov_len=4}], 2) = -1 EBADF (Bad file descriptor)");
+
+	/* recvmmsg: the time left, no message asked for */
+	struct timespec to = { 1, 0 }, left = { 0, 5 };
+	uint8_t mm[64] = { 0 };
+	tc_new(&T, SYS_recvmmsg, 0, 6, 0x1000, 0, 0, 0x6000, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 4, 0x6000, &to, sizeof(to));
+	CHECK_EQ_STR(tc_fmt(&T), "recvmmsg(6, [], 0, 0, {tv_sec=1, tv_nsec=0}) = 0 (Timeout)");
+	tc_new(&T, SYS_recvmmsg, 1, 6, 0x1000, 1, 0, 0x6000, 0);
+	memcpy(mm, &in, 56);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, mm, sizeof(mm));
+	memcpy(mm, &out, 56);
+	mm[56] = 1; /* msg_len */
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, mm, sizeof(mm));
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x2000, iov, 16);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x3000, "a", 1);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x4000, &sin, sizeof(sin));
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x5000, &cm, 32);
+	tc_mem(&T, SONDE_PL_ENTRY, 4, 0x6000, &to, sizeof(to));
+	tc_mem(&T, SONDE_PL_EXIT, 4, 0x6000, &left, sizeof(left));
+	CHECK(strstr(tc_fmt(&T), "msg_namelen=128 => 16") != NULL);
+	CHECK(strstr(tc_fmt(&T), "{tv_sec=1, tv_nsec=0}) = 1 (left {tv_sec=0, tv_nsec=5})") != NULL);
+}
+
+TEST(netlink_sockopt)
+{
+	int one = 1;
+	uint32_t groups[2] = { 1, 0 }, in = 16, out = 8;
+
+	tc_new(&T, SYS_setsockopt, 0, 3, SOL_NETLINK, NETLINK_EXT_ACK, 0x1000, 4, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 3, 0x1000, &one, 4);
+	CHECK_EQ_STR(tc_fmt(&T), "setsockopt(3, SOL_NETLINK, NETLINK_EXT_ACK, [1], 4) = 0");
+	tc_new(&T, SYS_setsockopt, 0, 3, SOL_NETLINK, NETLINK_CAP_ACK, 0x1000, 2, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 3, 0x1000, &one, 2);
+	CHECK_EQ_STR(tc_fmt(&T), "setsockopt(3, SOL_NETLINK, NETLINK_CAP_ACK, 0x1000, 2) = 0");
+	tc_new(&T, SYS_setsockopt, -92, 3, SOL_NETLINK, 99, 0x1000, 4, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 3, 0x1000, &one, 4);
+	CHECK_EQ_STR(tc_fmt(&T), "setsockopt(3, SOL_NETLINK, 0x63 /* NETLINK_??? */, [1], 4) = -1 ENOPROTOOPT (Protocol not available)");
+	tc_new(&T, SYS_getsockopt, 0, 3, SOL_NETLINK, NETLINK_LIST_MEMBERSHIPS, 0x1000, 0x2000, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 4, 0x2000, &in, 4);
+	tc_mem(&T, SONDE_PL_EXIT, 4, 0x2000, &out, 4);
+	tc_mem(&T, SONDE_PL_EXIT, 3, 0x1000, groups, sizeof(groups));
+	CHECK_EQ_STR(tc_fmt(&T), "getsockopt(3, SOL_NETLINK, NETLINK_LIST_MEMBERSHIPS, [1, 0], [16 => 8]) = 0");
+}
+
 TEST(poll_select_epoll)
 {
 	struct pollfd in[2] = { { 3, POLLIN, 0 }, { 4, POLLOUT, 0 } };
@@ -111,6 +192,8 @@ int main(void)
 {
 	RUN(sockets);
 	RUN(msghdr);
+	RUN(msghdr_out);
+	RUN(netlink_sockopt);
 	RUN(poll_select_epoll);
 	CHECK_EXIT();
 }

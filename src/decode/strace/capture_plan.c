@@ -131,7 +131,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_sendmsg, { I(MSGHDR, 1, EN, 0, 0) } },
 	{ __NR_recvmsg, { I(MSGHDR, 1, EX, 0, 1), I(FIXED, 1, EN, 0, 56) } },
 	{ __NR_sendmmsg, { I(MMSG, 1, EN, 2, 0), I(RETLEN, 1, EX, 2, 64) } },
-	{ __NR_recvmmsg, { I(ARGLEN, 1, EN, 2, 64), I(MMSG, 1, EX, 0, 1), I(FIXED, 4, EN, 0, 16) } },
+	{ __NR_recvmmsg, { I(ARGLEN, 1, EN, 2, 64), I(MMSG, 1, EX, 0, 1), I(FIXED, 4, BOTH, 0, 16) } },
 	{ __NR_setsockopt, { I(ARGLEN, 3, EN, 4, 0) } },
 	{ __NR_getsockopt, { I(SOCKLEN, 3, BOTH, 4, 0) } },
 	{ __NR_sendfile, { I(FIXED, 2, BOTH, 0, 8) } },

@@ -3,6 +3,7 @@
  * Decoders of multiplexing (poll, select, epoll), socket and zero-copy
  * syscalls, and mmap.
  */
+#include <linux/netlink.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,8 +41,8 @@ static void pr_pollfds(struct st *s, int phase, uint64_t a, uint64_t n,
 	st_arr_end(s);
 }
 
-static int have_array(struct st *s, int phase, uint64_t a, uint64_t n,
-		      size_t esz)
+/* n elements of esz bytes at a were captured in phase memory. */
+int st_have_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz)
 {
 	const struct sonde_payload *p;
 
@@ -66,7 +67,7 @@ static void poll_result(struct st *s, uint64_t a, uint64_t n,
 			snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
 		return;
 	}
-	if (!have_array(s, SONDE_PL_EXIT, a, n, sizeof(struct pollfd)))
+	if (!st_have_array(s, SONDE_PL_EXIT, a, n, sizeof(struct pollfd)))
 		return;
 	st_res_begin(s, &t, &b, "revents");
 	sb_puts(&b, " (");
@@ -84,7 +85,7 @@ void dec_poll(struct st *s)
 {
 	uint64_t a = st_arg(s, 0), n = (uint32_t)st_arg(s, 1);
 
-	if (have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
+	if (st_have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
 		pr_pollfds(s, SONDE_PL_ENTRY, a, n, 0);
 	else
 		pr_unfetched(s, SONDE_PL_ENTRY, a);
@@ -99,7 +100,7 @@ void dec_ppoll(struct st *s)
 {
 	uint64_t a = st_arg(s, 0), n = (uint32_t)st_arg(s, 1);
 
-	if (have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
+	if (st_have_array(s, SONDE_PL_ENTRY, a, n, sizeof(struct pollfd)))
 		pr_pollfds(s, SONDE_PL_ENTRY, a, n, 0);
 	else
 		pr_unfetched(s, SONDE_PL_ENTRY, a);
@@ -269,8 +270,8 @@ static void pr_epoll_events(struct st *s, uint64_t a)
 {
 	uint8_t ev[EPOLL_EV_SIZE];
 
-	if (!st_ok(s) || !have_array(s, SONDE_PL_EXIT, a, (uint64_t)s->ret,
-				     EPOLL_EV_SIZE)) {
+	if (!st_ok(s) || !st_have_array(s, SONDE_PL_EXIT, a, (uint64_t)s->ret,
+					EPOLL_EV_SIZE)) {
 		if (st_ok(s) && s->ret == 0) {
 			st_arr_begin(s);
 			st_arr_end(s);
@@ -431,93 +432,6 @@ void dec_recvfrom(struct st *s)
 	pr_sockaddr_out(s, st_arg(s, 4), st_arg(s, 5));
 }
 
-void dec_sendmsg(struct st *s)
-{
-	pr_fd(s, (int)st_arg(s, 0));
-	st_sep(s);
-	pr_msghdr(s, SONDE_PL_ENTRY, st_arg(s, 1), UINT64_MAX);
-	st_sep(s);
-	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 2), "MSG_???");
-}
-
-void dec_recvmsg(struct st *s)
-{
-	pr_fd(s, (int)st_arg(s, 0));
-	st_sep(s);
-	st_entry_end(s);
-	if (st_ok(s))
-		pr_msghdr(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
-	else
-		pr_addr(s, st_arg(s, 1));
-	st_sep(s);
-	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 2), "MSG_???");
-}
-
-/* struct mmsghdr: a msghdr then the byte count of that message. */
-#define MMSG_SIZE 64
-
-static void pr_mmsgs(struct st *s, int phase, uint64_t a, uint64_t n)
-{
-	uint32_t len;
-
-	st_arr_begin(s);
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t m = a + i * MMSG_SIZE;
-
-		st_elem(s);
-		if (st_array_cut(s, i)) {
-			sb_puts(s->o, "...");
-			break;
-		}
-		if (!st_peek(s, SONDE_PL_EXIT, m + 56, &len, sizeof(len)) &&
-		    !st_peek(s, SONDE_PL_ENTRY, m + 56, &len, sizeof(len)))
-			len = 0;
-		st_obj_begin(s);
-		st_field(s, "msg_hdr");
-		pr_msghdr(s, phase, m, phase == SONDE_PL_EXIT ? len : UINT64_MAX);
-		st_field(s, "msg_len");
-		pr_uint(s, len);
-		st_obj_end(s);
-	}
-	st_arr_end(s);
-}
-
-void dec_sendmmsg(struct st *s)
-{
-	uint64_t n = (uint32_t)st_arg(s, 2);
-
-	pr_fd(s, (int)st_arg(s, 0));
-	st_sep(s);
-	st_entry_end(s);
-	if (st_ok(s) && s->ret > 0 && have_array(s, SONDE_PL_ENTRY, st_arg(s, 1),
-						   (uint64_t)s->ret, MMSG_SIZE))
-		pr_mmsgs(s, SONDE_PL_ENTRY, st_arg(s, 1), (uint64_t)s->ret);
-	else
-		pr_addr(s, st_arg(s, 1));
-	st_sep(s);
-	pr_uint(s, n);
-	st_sep(s);
-	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
-}
-
-void dec_recvmmsg(struct st *s)
-{
-	pr_fd(s, (int)st_arg(s, 0));
-	st_sep(s);
-	st_entry_end(s);
-	if (st_ok(s) && s->ret > 0 && have_array(s, SONDE_PL_ENTRY, st_arg(s, 1),
-						   (uint64_t)s->ret, MMSG_SIZE))
-		pr_mmsgs(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
-	else
-		pr_addr(s, st_arg(s, 1));
-	st_sep(s);
-	pr_uint(s, st_arg(s, 2));
-	st_sep(s);
-	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
-	st_sep(s);
-	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 4));
-}
-
 static const struct xlat *sockopt_names(int level)
 {
 	switch (level) {
@@ -525,6 +439,7 @@ static const struct xlat *sockopt_names(int level)
 	case 0: return &x_ip_opt;
 	case 6: return &x_tcp_opt;
 	case 41: return &x_ipv6_opt;
+	case SOL_NETLINK: return &x_netlink_opt;
 	}
 	return NULL;
 }
@@ -539,10 +454,36 @@ static void pr_sockopt_name(struct st *s, int level, uint32_t name)
 		pr_uint(s, name);
 }
 
+/*
+ * SOL_NETLINK values are ints (an address when set with fewer bytes),
+ * but for the group bitmap of NETLINK_LIST_MEMBERSHIPS: [1, 0].
+ */
+static void pr_netlink_optval(struct st *s, int phase, uint32_t name, uint64_t a,
+			      uint64_t len)
+{
+	uint8_t groups[256];
+	size_t n;
+
+	if (name != NETLINK_LIST_MEMBERSHIPS || phase != SONDE_PL_EXIT) {
+		if (phase == SONDE_PL_ENTRY && len < sizeof(int))
+			pr_addr(s, a);
+		else
+			ps_int(s, phase, a);
+		return;
+	}
+	n = st_fetch_upto(s, phase, a, groups, len < sizeof(groups) ? len : sizeof(groups));
+	if (n)
+		pr_local_array(s, groups, n, sizeof(uint32_t), pr_uint);
+}
+
 /* An option value: [int] when 4 bytes, SO_LINGER, else the bytes. */
 static void pr_sockopt_val(struct st *s, int phase, int level, uint32_t name,
 			   uint64_t a, uint64_t len)
 {
+	if (level == SOL_NETLINK) {
+		pr_netlink_optval(s, phase, name, a, len);
+		return;
+	}
 	if (len == sizeof(int)) {
 		ps_int(s, phase, a);
 		return;
@@ -613,7 +554,10 @@ void dec_getsockopt(struct st *s)
 	pr_sockopt_name(s, level, name);
 	st_sep(s);
 	st_entry_end(s);
-	if (have_out)
+	/* The group bitmap is as long as both lengths allow (strace's rule). */
+	if (have_out && level == SOL_NETLINK && have_in && in < out)
+		pr_sockopt_val(s, SONDE_PL_EXIT, level, name, st_arg(s, 3), (uint32_t)in);
+	else if (have_out)
 		pr_sockopt_val(s, SONDE_PL_EXIT, level, name, st_arg(s, 3),
 			       (uint32_t)out);
 	else

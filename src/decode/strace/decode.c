@@ -63,10 +63,8 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i)
 		pr_iov(s, SONDE_PL_ENTRY, v, st_arg(s, a->aux), UINT64_MAX);
 		break;
 	case K_IOVO:
-		if (ok)
-			pr_iov(s, SONDE_PL_EXIT, v, st_arg(s, a->aux), (uint64_t)s->ret);
-		else
-			pr_addr(s, v);
+		/* strace shows a failed read's vector too, buffers as addresses */
+		pr_iov(s, SONDE_PL_EXIT, v, st_arg(s, a->aux), ok ? (uint64_t)s->ret : IOV_ADDRS);
 		break;
 	case K_SSETI: pr_sigset(s, SONDE_PL_ENTRY, v, st_arg(s, a->aux)); break;
 	case K_SSETO:

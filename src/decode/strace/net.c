@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Socket addresses, iovec arrays and msghdr, in strace's syntax:
+ * Socket addresses and iovec arrays, in strace's syntax (msghdr is in
+ * msghdr.c):
  *   {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")}
  *   [{iov_base="hello", iov_len=5}, ...]
- *   {msg_name=NULL, msg_namelen=0, msg_iov=[...], msg_iovlen=1, ...}
  * JSON names socket addresses by what they hold rather than by their C
  * members: {"family":"AF_INET","port":80,"addr":"127.0.0.1"}.
  */
@@ -79,25 +79,31 @@ static void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const voi
 	pr_symexpr(s, num, sym);
 }
 
-static void pr_inet(struct st *s, const uint8_t *p)
+void pr_inet_addr(struct st *s, const void *addr)
 {
-	struct sockaddr_in in;
 	char buf[INET_ADDRSTRLEN];
 
-	memcpy(&in, p, sizeof(in));
-	inet_ntop(AF_INET, &in.sin_addr, buf, sizeof(buf));
-	st_field2(s, "sin_port", "port");
-	pr_wrapped_u(s, "htons", ntohs(in.sin_port), &in.sin_port, 2);
-	st_field2(s, "sin_addr", "addr");
+	inet_ntop(AF_INET, addr, buf, sizeof(buf));
 	if (s->j) {
 		st_jstr(s, buf);
 	} else {
 		char num[40], sym[48];
 
-		net_bytes(num, sizeof(num), &in.sin_addr, 4);
+		net_bytes(num, sizeof(num), addr, 4);
 		snprintf(sym, sizeof(sym), "inet_addr(\"%s\")", buf);
 		pr_symexpr(s, num, sym);
 	}
+}
+
+static void pr_inet(struct st *s, const uint8_t *p)
+{
+	struct sockaddr_in in;
+
+	memcpy(&in, p, sizeof(in));
+	st_field2(s, "sin_port", "port");
+	pr_wrapped_u(s, "htons", ntohs(in.sin_port), &in.sin_port, 2);
+	st_field2(s, "sin_addr", "addr");
+	pr_inet_addr(s, &in.sin_addr);
 	st_obj_end(s);
 }
 
@@ -199,8 +205,9 @@ void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len)
 
 /*
  * iovec array: data_len is how many bytes the elements' buffers hold in
- * total (the return value for reads; the sum of iov_len for writes).
- * strace shows at most -s elements, then "...".
+ * total (the return value for reads; the sum of iov_len for writes);
+ * IOV_ADDRS instead shows iov_base as an address (the buffers of a
+ * failed read). strace shows at most -s elements, then "...".
  */
 void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 	    uint64_t data_len)
@@ -237,7 +244,10 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 		n = v.iov_len < left ? v.iov_len : left;
 		st_obj_begin(s);
 		st_field(s, "iov_base");
-		pr_buf(s, phase, base, n, 0);
+		if (data_len == IOV_ADDRS)
+			pr_addr(s, base);
+		else
+			pr_buf(s, phase, base, n, 0);
 		st_field(s, "iov_len");
 		pr_ulong(s, v.iov_len);
 		st_obj_end(s);
@@ -246,110 +256,20 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 	st_arr_end(s);
 }
 
-static void pr_cmsg_data(struct st *s, const struct cmsghdr *c,
-			 const uint8_t *d, size_t dlen)
+void pr_local_array(struct st *s, const uint8_t *d, size_t len, size_t esz,
+		    void (*pr)(struct st *s, uint64_t v))
 {
-	if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-		pr_sym(s, "SCM_RIGHTS");
-		st_field(s, "cmsg_data");
-		st_arr_begin(s);
-		for (size_t i = 0; i + sizeof(int) <= dlen; i += sizeof(int)) {
-			int fd;
-
-			memcpy(&fd, d + i, sizeof(fd));
-			st_elem(s);
-			pr_fd(s, fd);
-		}
-		st_arr_end(s);
-	} else if (c->cmsg_level == SOL_SOCKET &&
-		   c->cmsg_type == SCM_CREDENTIALS && dlen >= 12) {
-		struct ucred u;
-
-		memcpy(&u, d, sizeof(u));
-		pr_sym(s, "SCM_CREDENTIALS");
-		st_field(s, "cmsg_data");
-		st_obj_begin(s);
-		st_field(s, "pid");
-		pr_int(s, (uint64_t)u.pid);
-		st_field(s, "uid");
-		pr_uint(s, u.uid);
-		st_field(s, "gid");
-		pr_uint(s, u.gid);
-		st_obj_end(s);
-	} else {
-		pr_hex(s, (unsigned)c->cmsg_type);
-		st_field(s, "cmsg_data");
-		pr_quoted(s, d, dlen, 0, 0, 0);
-	}
-}
-
-static void pr_cmsgs(struct st *s, int phase, uint64_t addr, uint64_t len)
-{
-	uint8_t b[1024];
-	size_t n, off = 0;
-
-	n = len < sizeof(b) ? (size_t)len : sizeof(b);
-	n = st_fetch_upto(s, phase, addr, b, n);
-	if (!n)
-		return;
 	st_arr_begin(s);
-	while (off + sizeof(struct cmsghdr) <= n) {
-		struct cmsghdr c;
-		size_t dlen;
+	for (size_t i = 0; (i + 1) * esz <= len; i++) {
+		uint32_t v = 0;
 
-		memcpy(&c, b + off, sizeof(c));
 		st_elem(s);
-		st_obj_begin(s);
-		st_field(s, "cmsg_len");
-		pr_ulong(s, c.cmsg_len);
-		st_field(s, "cmsg_level");
-		pr_xval(s, &x_sol, (uint64_t)c.cmsg_level, "SOL_???");
-		st_field(s, "cmsg_type");
-		dlen = c.cmsg_len > sizeof(c) ? c.cmsg_len - sizeof(c) : 0;
-		if (off + sizeof(c) + dlen > n)
-			dlen = n - off - sizeof(c);
-		pr_cmsg_data(s, &c, b + off + sizeof(c), dlen);
-		st_obj_end(s);
-		if (c.cmsg_len < sizeof(c))
+		if (st_array_cut(s, i)) {
+			sb_puts(s->o, "...");
 			break;
-		off += (c.cmsg_len + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1);
+		}
+		memcpy(&v, d + i * esz, esz); /* little-endian: a byte is its value */
+		pr(s, v);
 	}
 	st_arr_end(s);
-}
-
-/*
- * msghdr: the struct itself is read from entry memory (its fields are
- * inputs); the buffers it points to from phase memory, data_len bytes.
- */
-void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len)
-{
-	struct msghdr m;
-
-	if (!st_peek(s, SONDE_PL_ENTRY, addr, &m, sizeof(m)) &&
-	    !st_peek(s, SONDE_PL_EXIT, addr, &m, sizeof(m))) {
-		pr_unfetched(s, SONDE_PL_ENTRY, addr);
-		return;
-	}
-	st_obj_begin(s);
-	st_field(s, "msg_name");
-	if (m.msg_name)
-		pr_sockaddr(s, phase, (uint64_t)(uintptr_t)m.msg_name, m.msg_namelen);
-	else
-		pr_addr(s, 0);
-	st_field(s, "msg_namelen");
-	pr_uint(s, m.msg_namelen);
-	st_field(s, "msg_iov");
-	pr_iov(s, phase, (uint64_t)(uintptr_t)m.msg_iov, m.msg_iovlen, data_len);
-	st_field(s, "msg_iovlen");
-	pr_ulong(s, m.msg_iovlen);
-	if (m.msg_controllen) {
-		st_field(s, "msg_control");
-		pr_cmsgs(s, phase, (uint64_t)(uintptr_t)m.msg_control,
-			 m.msg_controllen);
-	}
-	st_field(s, "msg_controllen");
-	pr_ulong(s, m.msg_controllen);
-	st_field(s, "msg_flags");
-	pr_flags(s, &x_msg_flags, (unsigned)m.msg_flags, "MSG_???");
-	st_obj_end(s);
 }

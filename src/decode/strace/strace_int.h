@@ -226,6 +226,8 @@ int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size);
 /* Copies without printing anything; returns 1 when the bytes exist. */
 int st_peek(const struct st *s, int phase, uint64_t addr, void *dst,
 	    size_t size);
+/* dec_io.c: n elements of esz bytes at a are in phase memory, readable. */
+int st_have_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz);
 /* Same as st_fetch, but a short payload is fine: returns the bytes copied (>0). */
 size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
 		     size_t size);
@@ -274,7 +276,8 @@ extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 	x_ipc_flags, x_shm_flags, x_rseq, x_pidfd;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
-	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_poll, x_epoll_events,
+	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_netlink_opt, x_scm, x_ip_cmsg,
+	x_poll, x_epoll_events,
 	x_epoll_ctl, x_epoll_create, x_ioctl;
 
 /* structs.c, structs_proc.c: struct printers; phase chooses entry or exit
@@ -322,9 +325,18 @@ void pr_dev(struct st *s, unsigned int maj, unsigned int min);
 /* net.c */
 void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len);
 void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len);
-void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
+void pr_inet_addr(struct st *s, const void *addr); /* inet_addr("127.0.0.1") */
+/* len / esz members of esz (1 to 4) bytes at d, each printed by pr;
+ * cut after -s of them: [64], [0x10, 0]. */
+void pr_local_array(struct st *s, const uint8_t *d, size_t len, size_t esz,
+		    void (*pr)(struct st *s, uint64_t v));
+/* pr_iov's data_len of a failed read: iov_base shown as an address. */
+#define IOV_ADDRS (UINT64_MAX - 1)
 void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 	    uint64_t data_len);
+
+/* msghdr.c */
+void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
 
 /* The argument kinds of signatures. */
 enum st_kind {
