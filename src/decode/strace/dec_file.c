@@ -88,6 +88,32 @@ static const struct xlat_ent seals_e[] = {
 };
 static const struct xlat x_seals = { seals_e, 5, 0 };
 
+static const struct xlat_ent dn_e[] = {
+	XE(DN_ACCESS), XE(DN_MODIFY), XE(DN_CREATE), XE(DN_DELETE),
+	XE(DN_RENAME), XE(DN_ATTRIB), XE(DN_MULTISHOT),
+};
+static const struct xlat x_dn = { dn_e, sizeof(dn_e) / sizeof(dn_e[0]), 0 };
+
+static const struct xlat_ent owner_type_e[] = {
+	XE(F_OWNER_TID), XE(F_OWNER_PID), XE(F_OWNER_PGRP),
+};
+static const struct xlat x_owner_type = { owner_type_e, 3, 0 };
+
+/* F_SETOWN_EX's and F_GETOWN_EX's struct f_owner_ex. */
+static void pr_owner_ex(struct st *s, int phase, uint64_t addr)
+{
+	struct f_owner_ex o;
+
+	if (!st_fetch(s, phase, addr, &o, sizeof(o)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "type");
+	pr_xval(s, &x_owner_type, (uint32_t)o.type, "F_OWNER_???");
+	st_field(s, "pid");
+	pr_int(s, (uint64_t)o.pid);
+	st_obj_end(s);
+}
+
 /* " (flags O_RDWR|O_LARGEFILE)" after the return value; JSON
  * "result":{"flags":["O_RDWR","O_LARGEFILE"]}. */
 static void rv_flags(struct st *s, const char *what, const struct xlat *x,
@@ -121,6 +147,31 @@ static void rv_flags(struct st *s, const char *what, const struct xlat *x,
 		sb_flags(&b, x, (uint64_t)s->ret);
 	sb_putc(&b, ')');
 	st_res_end(s, &tmp, &b);
+}
+
+/* F_GETLEASE: = 0x2 (F_UNLCK). */
+static void rv_lease(struct st *s)
+{
+	const char *n = xlat_name(&x_lock_type, (uint64_t)s->ret);
+
+	if (!st_ok(s))
+		return;
+	s->rkind = R_HEX;
+	if (n)
+		st_res_name(s, "lease", n);
+}
+
+/* F_GETSIG: = 10 (SIGUSR1); 0 means SIGIO and has no name. */
+static void rv_signame(struct st *s)
+{
+	char buf[16];
+	const char *n;
+
+	if (!st_ok(s) || !s->ret)
+		return;
+	n = st_signame((int)s->ret, buf, sizeof(buf));
+	if (n)
+		st_res_name(s, "signal", n);
 }
 
 void dec_fcntl(struct st *s)
@@ -172,6 +223,30 @@ void dec_fcntl(struct st *s)
 		st_sep(s);
 		pr_sig(s, a);
 		break;
+	case F_SETOWN:
+		st_sep(s);
+		pr_int(s, a);
+		break;
+	case F_SETPIPE_SZ:
+		st_sep(s);
+		pr_long(s, a);
+		break;
+	case F_NOTIFY:
+		st_sep(s);
+		pr_flags(s, &x_dn, a, "DN_???");
+		break;
+	case F_SETOWN_EX:
+		st_sep(s);
+		pr_owner_ex(s, SONDE_PL_ENTRY, a);
+		break;
+	case F_GETOWN_EX:
+		st_sep(s);
+		st_entry_end(s);
+		if (st_ok(s))
+			pr_owner_ex(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		break;
 	case F_SETLEASE:
 		st_sep(s);
 		pr_xval(s, &x_lock_type, (uint32_t)a, "F_???");
@@ -184,9 +259,13 @@ void dec_fcntl(struct st *s)
 		if (s->ret)
 			rv_flags(s, "seals", &x_seals, 0);
 		break;
-	case F_GETOWN:
-	case F_GETSIG:
 	case F_GETLEASE:
+		rv_lease(s);
+		break;
+	case F_GETSIG:
+		rv_signame(s);
+		break;
+	case F_GETOWN:
 	case F_GETPIPE_SZ:
 		break;
 	default:

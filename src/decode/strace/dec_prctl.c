@@ -256,19 +256,21 @@ static void prctl_note_ret(struct st *s, int kind, const struct xlat *x)
 	struct strbuf b;
 	struct st t;
 
-	if (!st_ok(s) || kind == PRV_NONE || (kind == PRV_NAME && !name) ||
-	    (kind == PRV_FLAGS && !s->ret))
+	if (!st_ok(s) || kind == PRV_NONE)
 		return;
-	if (kind == PRV_FLAGS) {
-		s->rkind = R_HEX;
-		if (s->opt->xlat == SONDE_XLAT_RAW && !s->j)
-			return;
+	if (kind == PRV_NAME) {
+		if (name)
+			st_res_name(s, "name", name);
+		return;
 	}
-	st_res_begin(s, &t, &b, kind == PRV_FLAGS ? "flags" : "name");
+	if (!s->ret)
+		return;
+	s->rkind = R_HEX;
+	if (s->opt->xlat == SONDE_XLAT_RAW && !s->j)
+		return;
+	st_res_begin(s, &t, &b, "flags");
 	sb_puts(&b, " (");
-	if (kind == PRV_NAME)
-		pr_sym(&t, name);
-	else if (t.j)
+	if (t.j)
 		pr_flags(&t, x, (uint64_t)s->ret, NULL);
 	else
 		sb_flags(&b, x, (uint64_t)s->ret);

@@ -148,6 +148,8 @@ void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 			sb_puts(s->o, " /* ");
 			sb_flags(s->o, x, v);
 			sb_puts(s->o, " */");
+		} else if (v && dflt) {
+			sb_printf(s->o, " /* %s */", dflt);
 		}
 		return;
 	}
