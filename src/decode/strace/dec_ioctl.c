@@ -7,6 +7,7 @@
  */
 #include <linux/fs.h>
 #include <stdio.h>
+#include <string.h>
 #include <termios.h>
 #include <sys/ioctl.h>
 
@@ -43,69 +44,71 @@ static const struct xlat x_tio_oflag = TIO_X(tio_oflag_e);
 static const struct xlat x_tio_cflag = TIO_X(tio_cflag_e);
 static const struct xlat x_tio_lflag = TIO_X(tio_lflag_e);
 
-
-/* c_oflag's delay fields are enums inside masks: NL0|CR0|TAB0|... */
-static void pr_oflag(struct strbuf *b, uint32_t v)
+/* A field of a flag word: its name, or with -X raw/verbose its value. */
+static void pr_tio_field(struct st *t, uint32_t v, const char *name)
 {
-	static const struct { uint32_t mask, shift; const char *name; int n; } d[] = {
-		{ NLDLY, 8, "NL", 2 }, { CRDLY, 9, "CR", 4 }, { TABDLY, 11, "TAB", 4 },
-		{ BSDLY, 13, "BS", 2 }, { VTDLY, 14, "VT", 2 }, { FFDLY, 15, "FF", 2 },
-	};
+	char num[16];
 
-	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
-		sb_printf(b, "%s%u|", d[i].name, (v & d[i].mask) >> d[i].shift);
-	v &= ~(uint32_t)(NLDLY | CRDLY | TABDLY | BSDLY | VTDLY | FFDLY);
-	sb_flags(b, &x_tio_oflag, v);
+	snprintf(num, sizeof(num), v ? "%#x" : "0", v);
+	pr_symexpr(t, num, name);
 }
 
-static void pr_cflag(struct strbuf *b, uint32_t v)
+/* c_oflag's delay fields are enums inside masks: NL0|CR0|TAB0|... */
+static void tio_oflag(struct st *t, uint32_t v, const struct xlat *x)
+{
+	static const struct { uint32_t mask, shift; const char *name; } d[] = {
+		{ NLDLY, 8, "NL" }, { CRDLY, 9, "CR" }, { TABDLY, 11, "TAB" },
+		{ BSDLY, 13, "BS" }, { VTDLY, 14, "VT" }, { FFDLY, 15, "FF" },
+	};
+	char name[8];
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		snprintf(name, sizeof(name), "%s%u", d[i].name,
+			 (v & d[i].mask) >> d[i].shift);
+		pr_tio_field(t, v & d[i].mask, name);
+		sb_putc(t->o, '|');
+	}
+	v &= ~(uint32_t)(NLDLY | CRDLY | TABDLY | BSDLY | VTDLY | FFDLY);
+	pr_flags(t, x, v, NULL);
+}
+
+static void tio_cflag(struct st *t, uint32_t v, const struct xlat *x)
 {
 	static const char *const speeds[] = { "B0", "B50", "B75", "B110",
 		"B134", "B150", "B200", "B300", "B600", "B1200", "B1800",
 		"B2400", "B4800", "B9600", "B19200", "B38400" };
 	uint32_t sp = v & CBAUD;
+	char cs[8];
 
 	if (sp < 16)
-		sb_puts(b, speeds[sp]);
+		pr_tio_field(t, sp, speeds[sp]);
 	else
-		sb_printf(b, "%#o", sp);
-	sb_printf(b, "|CS%u", 5 + ((v & CSIZE) >> 4));
+		sb_printf(t->o, "%#o", sp);
+	snprintf(cs, sizeof(cs), "CS%u", 5 + ((v & CSIZE) >> 4));
+	sb_putc(t->o, '|');
+	pr_tio_field(t, v & CSIZE, cs);
 	v &= ~(uint32_t)(CBAUD | CSIZE);
 	if (v) {
-		sb_putc(b, '|');
-		sb_flags(b, &x_tio_cflag, v);
+		sb_putc(t->o, '|');
+		pr_flags(t, x, v, NULL);
 	}
+}
+
+static void tio_flags(struct st *t, uint32_t v, const struct xlat *x)
+{
+	pr_flags(t, x, v, NULL);
 }
 
 /* One termios flag word, printed by fn (text) or as an array (JSON). */
 static void pr_tio_word(struct st *s, const char *name,
-			void (*fn)(struct strbuf *, uint32_t, const struct xlat *),
+			void (*fn)(struct st *, uint32_t, const struct xlat *),
 			const struct xlat *x, uint32_t v)
 {
 	struct st_cap c;
-	struct st *t;
 
 	st_field(s, name);
-	t = st_cap_begin(s, &c);
-	fn(t->o, v, x);
+	fn(st_cap_begin(s, &c), v, x);
 	st_cap_flags(s, &c);
-}
-
-static void tio_flags(struct strbuf *b, uint32_t v, const struct xlat *x)
-{
-	sb_flags(b, x, v);
-}
-
-static void tio_oflag(struct strbuf *b, uint32_t v, const struct xlat *x)
-{
-	(void)x;
-	pr_oflag(b, v);
-}
-
-static void tio_cflag(struct strbuf *b, uint32_t v, const struct xlat *x)
-{
-	(void)x;
-	pr_cflag(b, v);
 }
 
 /* x86 indices of c_cc, as strace names them. */
@@ -145,30 +148,66 @@ static void pr_cc(struct st *s, const uint8_t *cc, size_t n)
 		st_arr_end(s);
 }
 
-static void pr_termios(struct st *s, int phase, uint64_t addr)
-{
-	struct termios_k t;
+/* The old struct termio (TCGETA, TCSETA...): 16-bit flags, 8 c_cc. */
+struct termio_k {
+	uint16_t c_iflag, c_oflag, c_cflag, c_lflag;
+	uint8_t c_line;
+	uint8_t c_cc[8];
+};
 
-	if (!st_fetch(s, phase, addr, &t, sizeof(t)))
-		return;
+static void pr_tio(struct st *s, const struct termios_k *t, size_t ncc)
+{
 	st_obj_begin(s);
-	pr_tio_word(s, "c_iflag", tio_flags, &x_tio_iflag, t.c_iflag);
-	pr_tio_word(s, "c_oflag", tio_oflag, NULL, t.c_oflag);
-	pr_tio_word(s, "c_cflag", tio_cflag, NULL, t.c_cflag);
-	pr_tio_word(s, "c_lflag", tio_flags, &x_tio_lflag, t.c_lflag);
+	pr_tio_word(s, "c_iflag", tio_flags, &x_tio_iflag, t->c_iflag);
+	pr_tio_word(s, "c_oflag", tio_oflag, &x_tio_oflag, t->c_oflag);
+	pr_tio_word(s, "c_cflag", tio_cflag, &x_tio_cflag, t->c_cflag);
+	pr_tio_word(s, "c_lflag", tio_flags, &x_tio_lflag, t->c_lflag);
 	if (!s->opt->verbose) {
 		st_obj_end_cut(s);
 		return;
 	}
 	st_field(s, "c_line");
-	if (t.c_line)
-		pr_uint(s, t.c_line);
+	if (t->c_line)
+		pr_uint(s, t->c_line);
 	else
 		pr_sym(s, "N_TTY");
 	st_field(s, "c_cc");
-	pr_cc(s, t.c_cc, sizeof(t.c_cc));
+	pr_cc(s, t->c_cc, ncc);
 	st_obj_end(s);
 }
+
+static void pr_termios(struct st *s, int phase, uint64_t addr)
+{
+	struct termios_k t;
+
+	if (st_fetch(s, phase, addr, &t, sizeof(t)))
+		pr_tio(s, &t, sizeof(t.c_cc));
+}
+
+static void pr_termio(struct st *s, int phase, uint64_t addr)
+{
+	struct termios_k t = { 0 };
+	struct termio_k o;
+
+	if (!st_fetch(s, phase, addr, &o, sizeof(o)))
+		return;
+	t.c_iflag = o.c_iflag;
+	t.c_oflag = o.c_oflag;
+	t.c_cflag = o.c_cflag;
+	t.c_lflag = o.c_lflag;
+	t.c_line = o.c_line;
+	memcpy(t.c_cc, o.c_cc, sizeof(o.c_cc));
+	pr_tio(s, &t, sizeof(o.c_cc));
+}
+
+static const struct xlat_ent flush_e[] = {
+	XE(TCIFLUSH), XE(TCOFLUSH), XE(TCIOFLUSH),
+};
+static const struct xlat_ent xonc_e[] = {
+	XE(TCOOFF), XE(TCOON), XE(TCIOFF), XE(TCION),
+};
+static const struct xlat x_flush = { flush_e, 3, 0 };
+static const struct xlat x_xonc = { xonc_e, 4, 0 };
 
 static void pr_winsize(struct st *s, int phase, uint64_t addr)
 {
@@ -248,6 +287,23 @@ void dec_ioctl(struct st *s)
 	case TCSETSF:
 		pr_termios(s, SONDE_PL_ENTRY, a);
 		break;
+	case TCGETA:
+		if (ok)
+			pr_termio(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		break;
+	case TCSETA:
+	case TCSETAW:
+	case TCSETAF:
+		pr_termio(s, SONDE_PL_ENTRY, a);
+		break;
+	case TCFLSH:
+		pr_xval(s, &x_flush, a, "TC???");
+		break;
+	case TCXONC:
+		pr_xval(s, &x_xonc, a, "TC???");
+		break;
 	case TIOCGWINSZ:
 		if (ok)
 			pr_winsize(s, SONDE_PL_EXIT, a);
@@ -275,8 +331,6 @@ void dec_ioctl(struct st *s)
 		break;
 	case FICLONE:
 	case TIOCSCTTY:
-	case TCFLSH:
-	case TCXONC:
 	case TCSBRK:
 		pr_int(s, a);
 		break;
