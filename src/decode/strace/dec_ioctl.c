@@ -2,7 +2,7 @@
 /*
  * ioctl: the request decides what the third argument is. Terminal
  * requests (struct termios, termio, winsize, flush and flow-control
- * selectors) are decoded; other requests show the argument in hex, as
+ * selectors) and inode flags (FS_IOC_GETFLAGS) are decoded; other requests show the argument in hex, as
  * strace does for the ones it does not know.
  */
 #include <linux/fs.h>
@@ -209,6 +209,34 @@ static const struct xlat_ent xonc_e[] = {
 static const struct xlat x_flush = { flush_e, 3, 0 };
 static const struct xlat x_xonc = { xonc_e, 4, 0 };
 
+static const struct xlat_ent fs_fl_e[] = {
+	XE(FS_SECRM_FL), XE(FS_UNRM_FL), XE(FS_COMPR_FL), XE(FS_SYNC_FL),
+	XE(FS_IMMUTABLE_FL), XE(FS_APPEND_FL), XE(FS_NODUMP_FL),
+	XE(FS_NOATIME_FL), XE(FS_DIRTY_FL), XE(FS_COMPRBLK_FL),
+	XE(FS_NOCOMP_FL), XE(FS_ENCRYPT_FL), XE(FS_INDEX_FL), XE(FS_IMAGIC_FL),
+	XE(FS_JOURNAL_DATA_FL), XE(FS_NOTAIL_FL), XE(FS_DIRSYNC_FL),
+	XE(FS_TOPDIR_FL), XE(FS_HUGE_FILE_FL), XE(FS_EXTENT_FL),
+	XE(FS_VERITY_FL), XE(FS_EA_INODE_FL), XE(FS_EOFBLOCKS_FL),
+	XE(FS_NOCOW_FL), XE(FS_DAX_FL), XE(FS_INLINE_DATA_FL),
+	XE(FS_PROJINHERIT_FL), XE(FS_CASEFOLD_FL), XE(FS_RESERVED_FL),
+};
+static const struct xlat x_fs_fl = { fs_fl_e, sizeof(fs_fl_e) / sizeof(fs_fl_e[0]), 0 };
+
+/* FS_IOC_[GS]ETFLAGS: [FS_EXTENT_FL], an int although the request says
+ * long. */
+static void pr_fs_flags(struct st *s, int phase, uint64_t addr)
+{
+	uint32_t v;
+
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (!s->j)
+		sb_putc(s->o, '[');
+	pr_flags(s, &x_fs_fl, v, "FS_???_FL");
+	if (!s->j)
+		sb_putc(s->o, ']');
+}
+
 static void pr_winsize(struct st *s, int phase, uint64_t addr)
 {
 	struct winsize w;
@@ -312,6 +340,15 @@ void dec_ioctl(struct st *s)
 		break;
 	case TIOCSWINSZ:
 		pr_winsize(s, SONDE_PL_ENTRY, a);
+		break;
+	case FS_IOC_GETFLAGS:
+		if (ok)
+			pr_fs_flags(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		break;
+	case FS_IOC_SETFLAGS:
+		pr_fs_flags(s, SONDE_PL_ENTRY, a);
 		break;
 	case FIONREAD:
 	case TIOCGPGRP:
