@@ -604,10 +604,14 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;
 	case SONDE_CAP_FLOCK:
-		/* F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms (36-38). */
+		/* F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms (36-38):
+		 * struct flock; F_SETOWN_EX, F_GETOWN_EX (15, 16): struct
+		 * f_owner_ex. */
 		if ((cap_arg(c, x) >= 5 && cap_arg(c, x) <= 7) ||
 		    (cap_arg(c, x) >= 36 && cap_arg(c, x) <= 38))
 			cap_len(c, a, addr, size, size, size);
+		else if (cap_arg(c, x) == 15 || cap_arg(c, x) == 16)
+			cap_len(c, a, addr, 8, 8, 8);
 		break;
 	case SONDE_CAP_FDINFO:
 		cap_fdinfo(c, a, size);

@@ -182,7 +182,8 @@ enum sonde_cap_kind {
 			     * the return value, 1 = the fd in arg, 2 = the
 			     * int[2] at arg, 3 = the fd in arg if it is a UDP
 			     * socket whose local port changed (autobind) */
-	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command
+	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command,
+			    * 8 (struct f_owner_ex) if it is F_[GS]ETOWN_EX
 			    * (elsewhere arg is a number: reading it would fault) */
 	SONDE_CAP_MMSG,    /* struct mmsghdr[] at arg, arg[aux] of them at entry,
 			    * the return value at exit (SONDE_CAP_MMSG_MAX at

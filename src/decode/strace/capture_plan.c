@@ -103,7 +103,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_rt_sigprocmask, { I(ARGLEN, 1, EN, 3, 0), I(ARGLEN, 2, EX, 3, 0) } },
 	{ __NR_rt_sigtimedwait, { I(ARGLEN, 0, EN, 3, 0), I(FIXED, 1, EX, 0, sizeof(siginfo_t)),
 				  I(FIXED, 2, EN, 0, sizeof(struct timespec)) } },
-	{ __NR_prctl, { I(STR, 1, EN, 0, 0), I(FIXED, 1, EX, 0, 16) } },
+	{ __NR_prctl, { I(STR, 1, EN, 0, 0), I(FIXED, 1, EX, 0, 16), I(STR, 4, EN, 0, 0) } },
 	{ __NR_arch_prctl, { I(FIXED, 1, EX, 0, 8) } },
 	{ __NR_prlimit64, { I(FIXED, 2, EN, 0, 16), I(FIXED, 3, EX, 0, 16) } },
 	{ __NR_getrandom, { I(RETLEN, 0, EX, 1, 0) } },

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Decoders of file and descriptor syscalls whose arguments depend on each
- * other: open's mode exists only with O_CREAT, fcntl's and ioctl's third
- * argument depends on the command, getdents' buffer is a list of records.
+ * other: open's mode exists only with O_CREAT, fcntl's third argument
+ * depends on the command, getdents' buffer is a list of records. ioctl is
+ * in dec_ioctl.c.
  */
 #include <fcntl.h>
-#include <termios.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -90,6 +88,32 @@ static const struct xlat_ent seals_e[] = {
 };
 static const struct xlat x_seals = { seals_e, 5, 0 };
 
+static const struct xlat_ent dn_e[] = {
+	XE(DN_ACCESS), XE(DN_MODIFY), XE(DN_CREATE), XE(DN_DELETE),
+	XE(DN_RENAME), XE(DN_ATTRIB), XE(DN_MULTISHOT),
+};
+static const struct xlat x_dn = { dn_e, sizeof(dn_e) / sizeof(dn_e[0]), 0 };
+
+static const struct xlat_ent owner_type_e[] = {
+	XE(F_OWNER_TID), XE(F_OWNER_PID), XE(F_OWNER_PGRP),
+};
+static const struct xlat x_owner_type = { owner_type_e, 3, 0 };
+
+/* F_SETOWN_EX's and F_GETOWN_EX's struct f_owner_ex. */
+static void pr_owner_ex(struct st *s, int phase, uint64_t addr)
+{
+	struct f_owner_ex o;
+
+	if (!st_fetch(s, phase, addr, &o, sizeof(o)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "type");
+	pr_xval(s, &x_owner_type, (uint32_t)o.type, "F_OWNER_???");
+	st_field(s, "pid");
+	pr_int(s, (uint64_t)o.pid);
+	st_obj_end(s);
+}
+
 /* " (flags O_RDWR|O_LARGEFILE)" after the return value; JSON
  * "result":{"flags":["O_RDWR","O_LARGEFILE"]}. */
 static void rv_flags(struct st *s, const char *what, const struct xlat *x,
@@ -123,6 +147,31 @@ static void rv_flags(struct st *s, const char *what, const struct xlat *x,
 		sb_flags(&b, x, (uint64_t)s->ret);
 	sb_putc(&b, ')');
 	st_res_end(s, &tmp, &b);
+}
+
+/* F_GETLEASE: = 0x2 (F_UNLCK). */
+static void rv_lease(struct st *s)
+{
+	const char *n = xlat_name(&x_lock_type, (uint64_t)s->ret);
+
+	if (!st_ok(s))
+		return;
+	s->rkind = R_HEX;
+	if (n)
+		st_res_name(s, "lease", n);
+}
+
+/* F_GETSIG: = 10 (SIGUSR1); 0 means SIGIO and has no name. */
+static void rv_signame(struct st *s)
+{
+	char buf[16];
+	const char *n;
+
+	if (!st_ok(s) || !s->ret)
+		return;
+	n = st_signame((int)s->ret, buf, sizeof(buf));
+	if (n)
+		st_res_name(s, "signal", n);
 }
 
 void dec_fcntl(struct st *s)
@@ -174,6 +223,30 @@ void dec_fcntl(struct st *s)
 		st_sep(s);
 		pr_sig(s, a);
 		break;
+	case F_SETOWN:
+		st_sep(s);
+		pr_int(s, a);
+		break;
+	case F_SETPIPE_SZ:
+		st_sep(s);
+		pr_long(s, a);
+		break;
+	case F_NOTIFY:
+		st_sep(s);
+		pr_flags(s, &x_dn, a, "DN_???");
+		break;
+	case F_SETOWN_EX:
+		st_sep(s);
+		pr_owner_ex(s, SONDE_PL_ENTRY, a);
+		break;
+	case F_GETOWN_EX:
+		st_sep(s);
+		st_entry_end(s);
+		if (st_ok(s))
+			pr_owner_ex(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		break;
 	case F_SETLEASE:
 		st_sep(s);
 		pr_xval(s, &x_lock_type, (uint32_t)a, "F_???");
@@ -186,287 +259,17 @@ void dec_fcntl(struct st *s)
 		if (s->ret)
 			rv_flags(s, "seals", &x_seals, 0);
 		break;
-	case F_GETOWN:
-	case F_GETSIG:
 	case F_GETLEASE:
+		rv_lease(s);
+		break;
+	case F_GETSIG:
+		rv_signame(s);
+		break;
+	case F_GETOWN:
 	case F_GETPIPE_SZ:
 		break;
 	default:
 		st_sep(s);
-		pr_hex(s, a);
-		break;
-	}
-}
-
-/* The kernel's struct termios (TCGETS), not glibc's larger one. */
-struct termios_k {
-	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
-	uint8_t c_line;
-	uint8_t c_cc[19];
-};
-
-static const struct xlat_ent tio_iflag_e[] = {
-	XE(IGNBRK), XE(BRKINT), XE(IGNPAR), XE(PARMRK), XE(INPCK), XE(ISTRIP),
-	XE(INLCR), XE(IGNCR), XE(ICRNL), XE(IUCLC), XE(IXON), XE(IXANY),
-	XE(IXOFF), XE(IMAXBEL), XE(IUTF8),
-};
-static const struct xlat_ent tio_oflag_e[] = {
-	XE(OPOST), XE(OLCUC), XE(ONLCR), XE(OCRNL), XE(ONOCR), XE(ONLRET),
-	XE(OFILL), XE(OFDEL),
-};
-static const struct xlat_ent tio_cflag_e[] = {
-	XE(CSTOPB), XE(CREAD), XE(PARENB), XE(PARODD), XE(HUPCL), XE(CLOCAL),
-	XE(CMSPAR), XE(CRTSCTS),
-};
-static const struct xlat_ent tio_lflag_e[] = {
-	XE(ISIG), XE(ICANON), XE(XCASE), XE(ECHO), XE(ECHOE), XE(ECHOK),
-	XE(ECHONL), XE(NOFLSH), XE(IEXTEN), XE(ECHOCTL), XE(ECHOPRT),
-	XE(ECHOKE), XE(FLUSHO), XE(PENDIN), XE(TOSTOP), XE(EXTPROC),
-};
-#define TIO_X(e) { e, sizeof(e) / sizeof(e[0]), 0 }
-static const struct xlat x_tio_iflag = TIO_X(tio_iflag_e);
-static const struct xlat x_tio_oflag = TIO_X(tio_oflag_e);
-static const struct xlat x_tio_cflag = TIO_X(tio_cflag_e);
-static const struct xlat x_tio_lflag = TIO_X(tio_lflag_e);
-
-
-/* c_oflag's delay fields are enums inside masks: NL0|CR0|TAB0|... */
-static void pr_oflag(struct strbuf *b, uint32_t v)
-{
-	static const struct { uint32_t mask, shift; const char *name; int n; } d[] = {
-		{ NLDLY, 8, "NL", 2 }, { CRDLY, 9, "CR", 4 }, { TABDLY, 11, "TAB", 4 },
-		{ BSDLY, 13, "BS", 2 }, { VTDLY, 14, "VT", 2 }, { FFDLY, 15, "FF", 2 },
-	};
-
-	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
-		sb_printf(b, "%s%u|", d[i].name, (v & d[i].mask) >> d[i].shift);
-	v &= ~(uint32_t)(NLDLY | CRDLY | TABDLY | BSDLY | VTDLY | FFDLY);
-	sb_flags(b, &x_tio_oflag, v);
-}
-
-static void pr_cflag(struct strbuf *b, uint32_t v)
-{
-	static const char *const speeds[] = { "B0", "B50", "B75", "B110",
-		"B134", "B150", "B200", "B300", "B600", "B1200", "B1800",
-		"B2400", "B4800", "B9600", "B19200", "B38400" };
-	uint32_t sp = v & CBAUD;
-
-	if (sp < 16)
-		sb_puts(b, speeds[sp]);
-	else
-		sb_printf(b, "%#o", sp);
-	sb_printf(b, "|CS%u", 5 + ((v & CSIZE) >> 4));
-	v &= ~(uint32_t)(CBAUD | CSIZE);
-	if (v) {
-		sb_putc(b, '|');
-		sb_flags(b, &x_tio_cflag, v);
-	}
-}
-
-/* One termios flag word, printed by fn (text) or as an array (JSON). */
-static void pr_tio_word(struct st *s, const char *name,
-			void (*fn)(struct strbuf *, uint32_t, const struct xlat *),
-			const struct xlat *x, uint32_t v)
-{
-	struct st_cap c;
-	struct st *t;
-
-	st_field(s, name);
-	t = st_cap_begin(s, &c);
-	fn(t->o, v, x);
-	st_cap_flags(s, &c);
-}
-
-static void tio_flags(struct strbuf *b, uint32_t v, const struct xlat *x)
-{
-	sb_flags(b, x, v);
-}
-
-static void tio_oflag(struct strbuf *b, uint32_t v, const struct xlat *x)
-{
-	(void)x;
-	pr_oflag(b, v);
-}
-
-static void tio_cflag(struct strbuf *b, uint32_t v, const struct xlat *x)
-{
-	(void)x;
-	pr_cflag(b, v);
-}
-
-/* x86 indices of c_cc, as strace names them. */
-static const char *const cc_names[] = {
-	"VINTR", "VQUIT", "VERASE", "VKILL", "VEOF", "VTIME", "VMIN", "VSWTC", "VSTART",
-	"VSTOP", "VSUSP", "VEOL", "VREPRINT", "VDISCARD", "VWERASE", "VLNEXT", "VEOL2",
-};
-
-/* -v: [[VINTR]=0x3, [VQUIT]=0x1c, ..., [17]=0]; JSON {"VINTR":3,...,"17":0}. */
-static void pr_cc(struct st *s, const uint8_t *cc, size_t n)
-{
-	char key[8];
-
-	if (s->j)
-		st_obj_begin(s);
-	else
-		st_arr_begin(s);
-	for (size_t i = 0; i < n; i++) {
-		const char *name = i < sizeof(cc_names) / sizeof(cc_names[0]) ? cc_names[i] : NULL;
-
-		if (s->j) {
-			snprintf(key, sizeof(key), "%zu", i);
-			st_jkey(s, name ? name : key);
-			st_juint(s, cc[i]);
-			continue;
-		}
-		st_elem(s);
-		if (name)
-			sb_printf(s->o, "[%s]=", name);
-		else
-			sb_printf(s->o, "[%zu]=", i);
-		pr_hex(s, cc[i]);
-	}
-	if (s->j)
-		st_obj_end(s);
-	else
-		st_arr_end(s);
-}
-
-static void pr_termios(struct st *s, int phase, uint64_t addr)
-{
-	struct termios_k t;
-
-	if (!st_fetch(s, phase, addr, &t, sizeof(t)))
-		return;
-	st_obj_begin(s);
-	pr_tio_word(s, "c_iflag", tio_flags, &x_tio_iflag, t.c_iflag);
-	pr_tio_word(s, "c_oflag", tio_oflag, NULL, t.c_oflag);
-	pr_tio_word(s, "c_cflag", tio_cflag, NULL, t.c_cflag);
-	pr_tio_word(s, "c_lflag", tio_flags, &x_tio_lflag, t.c_lflag);
-	if (!s->opt->verbose) {
-		st_obj_end_cut(s);
-		return;
-	}
-	st_field(s, "c_line");
-	if (t.c_line)
-		pr_uint(s, t.c_line);
-	else
-		pr_sym(s, "N_TTY");
-	st_field(s, "c_cc");
-	pr_cc(s, t.c_cc, sizeof(t.c_cc));
-	st_obj_end(s);
-}
-
-static void pr_winsize(struct st *s, int phase, uint64_t addr)
-{
-	struct winsize w;
-
-	if (!st_fetch(s, phase, addr, &w, sizeof(w)))
-		return;
-	st_obj_begin(s);
-	st_field(s, "ws_row");
-	pr_uint(s, w.ws_row);
-	st_field(s, "ws_col");
-	pr_uint(s, w.ws_col);
-	st_field(s, "ws_xpixel");
-	pr_uint(s, w.ws_xpixel);
-	st_field(s, "ws_ypixel");
-	pr_uint(s, w.ws_ypixel);
-	st_obj_end(s);
-}
-
-/* Requests without a name print as strace's _IOC(dir, type, nr, size). */
-static void pr_ioctl_req(struct st *s, uint32_t req)
-{
-	static const char *const dirs[] = { "_IOC_NONE", "_IOC_WRITE",
-		"_IOC_READ", "_IOC_READ|_IOC_WRITE" };
-	const char *n = xlat_name(&x_ioctl, req);
-
-	if (s->j) {
-		if (n)
-			st_jstr(s, n);
-		else
-			st_juint(s, req);
-		return;
-	}
-	if (n && s->opt->xlat == SONDE_XLAT_ABBREV) {
-		sb_puts(s->o, n);
-		return;
-	}
-	if (n) {
-		sb_printf(s->o, "%#x", req);
-		if (s->opt->xlat == SONDE_XLAT_VERBOSE)
-			sb_printf(s->o, " /* %s */", n);
-		return;
-	}
-	if (s->opt->xlat == SONDE_XLAT_RAW) {
-		sb_printf(s->o, "%#x", req);
-		return;
-	}
-	sb_printf(s->o, "_IOC(%s, %#x, %#x, %#x)", dirs[(req >> 30) & 3],
-		  (req >> 8) & 0xff, req & 0xff, (req >> 16) & 0x3fff);
-}
-
-void dec_ioctl(struct st *s)
-{
-	uint32_t req = (uint32_t)st_arg(s, 1);
-	uint64_t a = st_arg(s, 2);
-	int ok = st_ok(s);
-
-	pr_fd(s, (int)st_arg(s, 0));
-	st_sep(s);
-	pr_ioctl_req(s, req);
-	switch (req) {
-	case FIOCLEX:
-	case FIONCLEX:
-	case TIOCNOTTY:
-		return;
-	}
-	st_sep(s);
-	switch (req) {
-	case TCGETS:
-		if (ok)
-			pr_termios(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
-		break;
-	case TCSETS:
-	case TCSETSW:
-	case TCSETSF:
-		pr_termios(s, SONDE_PL_ENTRY, a);
-		break;
-	case TIOCGWINSZ:
-		if (ok)
-			pr_winsize(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
-		break;
-	case TIOCSWINSZ:
-		pr_winsize(s, SONDE_PL_ENTRY, a);
-		break;
-	case FIONREAD:
-	case TIOCGPGRP:
-	case TIOCGSID:
-	case TIOCOUTQ:
-	case TIOCGPTN:
-		if (ok)
-			ps_int(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
-		break;
-	case FIONBIO:
-	case FIOASYNC:
-	case TIOCSPGRP:
-	case TIOCSPTLCK:
-		ps_int(s, SONDE_PL_ENTRY, a);
-		break;
-	case FICLONE:
-	case TIOCSCTTY:
-	case TCFLSH:
-	case TCXONC:
-	case TCSBRK:
-		pr_int(s, a);
-		break;
-	default:
 		pr_hex(s, a);
 		break;
 	}

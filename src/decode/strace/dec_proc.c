@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Decoders of process and scheduling syscalls: clone/clone3, execve and
- * execveat, wait4/waitid, prctl, arch_prctl, prlimit64, affinity, groups,
- * nanosleep. futex and the signal calls are in dec_sig.c.
+ * execveat, wait4/waitid, arch_prctl, prlimit64, affinity, groups,
+ * nanosleep. prctl is in dec_prctl.c, futex and the signal calls in
+ * dec_sig.c.
  */
 #include <sched.h>
 #include <signal.h>
@@ -357,77 +358,6 @@ void dec_waitid(struct st *s)
 		ps_rusage(s, SONDE_PL_EXIT, st_arg(s, 4));
 	else
 		pr_addr(s, st_arg(s, 4));
-}
-
-void dec_prctl(struct st *s)
-{
-	uint32_t op = (uint32_t)st_arg(s, 0);
-
-	pr_xval(s, &x_prctl, op, "PR_???");
-	switch (op) {
-	case PR_SET_NAME:
-		st_sep(s);
-		pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, 1));
-		return;
-	case PR_GET_NAME:
-		st_sep(s);
-		if (st_ok(s))
-			pr_cstr(s, SONDE_PL_EXIT, st_arg(s, 1));
-		else
-			pr_addr(s, st_arg(s, 1));
-		return;
-	case PR_SET_PDEATHSIG:
-		st_sep(s);
-		pr_sig(s, st_arg(s, 1));
-		return;
-	case PR_GET_PDEATHSIG:
-		st_sep(s);
-		if (st_ok(s))
-			ps_int(s, SONDE_PL_EXIT, st_arg(s, 1));
-		else
-			pr_addr(s, st_arg(s, 1));
-		return;
-	case PR_GET_DUMPABLE:
-		if (st_ok(s) && s->ret >= 0 && s->ret <= 2) {
-			static const char *const d[] = { "SUID_DUMP_DISABLE",
-				"SUID_DUMP_USER", "SUID_DUMP_ROOT" };
-			struct strbuf b;
-			struct st t;
-
-			st_res_begin(s, &t, &b, "dumpable");
-			sb_puts(&b, " (");
-			pr_sym(&t, d[s->ret]);
-			sb_putc(&b, ')');
-			st_res_end(s, &t, &b);
-		}
-		return;
-	case PR_GET_KEEPCAPS:
-	case PR_GET_NO_NEW_PRIVS:
-	case PR_GET_CHILD_SUBREAPER:
-	case PR_GET_SECCOMP:
-	case PR_GET_TIMERSLACK:
-	case PR_GET_THP_DISABLE:
-	case PR_GET_IO_FLUSHER:
-		return;
-	case PR_SET_DUMPABLE:
-	case PR_SET_KEEPCAPS:
-	case PR_SET_CHILD_SUBREAPER:
-	case PR_SET_TIMERSLACK:
-		st_sep(s);
-		pr_ulong(s, st_arg(s, 1));
-		return;
-	case PR_SET_NO_NEW_PRIVS:
-	case PR_SET_THP_DISABLE:
-		for (int i = 1; i < 5; i++) {
-			st_sep(s);
-			pr_ulong(s, st_arg(s, i));
-		}
-		return;
-	}
-	for (int i = 1; i < 5; i++) {
-		st_sep(s);
-		pr_hex(s, st_arg(s, i));
-	}
 }
 
 void dec_arch_prctl(struct st *s)

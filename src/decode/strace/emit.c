@@ -286,6 +286,18 @@ void st_res_end(struct st *s, struct st *t, struct strbuf *b)
 	sb_free(b);
 }
 
+void st_res_name(struct st *s, const char *key, const char *name)
+{
+	struct strbuf b;
+	struct st t;
+
+	st_res_begin(s, &t, &b, key);
+	sb_puts(&b, " (");
+	pr_sym(&t, name);
+	sb_putc(&b, ')');
+	st_res_end(s, &t, &b);
+}
+
 void st_jflag_names(struct st *s, const struct xlat *x, uint64_t v)
 {
 	for (unsigned int i = 0; i < x->n && v; i++) {

@@ -173,6 +173,8 @@ void pr_inout(struct st *s, int have_in, int64_t in, int have_out,
 void st_res_begin(struct st *s, struct st *t, struct strbuf *b,
 		  const char *key);
 void st_res_end(struct st *s, struct st *t, struct strbuf *b);
+/* " (NAME)" after the return value; JSON "result":{key:"NAME"}. */
+void st_res_name(struct st *s, const char *key, const char *name);
 /*
  * Composite flag values strace prints from several tables (MAP_PRIVATE|
  * MAP_ANONYMOUS, CLONE_VM|SIGCHLD, B38400|CS8|CREAD...): the decoder

@@ -26,23 +26,31 @@
 #define STATX_DIOALIGN 0x2000U
 #endif
 
-/* " /\* 2026-11-21T09:23:17.339542667+0000 *\/" after a time_t; strace
- * shows none for the epoch itself (a time never set). */
-void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec)
+/*
+ * " /\* 2026-11-21T09:23:17.339542667+0000 *\/" after a time, in local
+ * time; part is the fraction of a second in units of 10^-width. strace
+ * has no date for the epoch itself nor for a fraction out of range.
+ */
+static void pr_time_comment(struct st *s, int64_t sec, uint64_t part, int width)
 {
 	time_t t = (time_t)sec;
 	struct tm tm;
 	char d[64], z[16];
 
-	if (s->j || s->opt->xlat == SONDE_XLAT_RAW || (!sec && !nsec) ||
+	if (s->j || (!sec && !part) || part >= (width == 9 ? 1000000000u : 1000000u) ||
 	    !localtime_r(&t, &tm))
 		return;
 	strftime(d, sizeof(d), "%Y-%m-%dT%H:%M:%S", &tm);
 	strftime(z, sizeof(z), "%z", &tm);
-	if (nsec)
-		sb_printf(s->o, " /* %s.%09lld%s */", d, (long long)nsec, z);
+	if (part)
+		sb_printf(s->o, " /* %s.%0*llu%s */", d, width, (unsigned long long)part, z);
 	else
 		sb_printf(s->o, " /* %s%s */", d, z);
+}
+
+void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec)
+{
+	pr_time_comment(s, sec, (uint64_t)nsec, 9);
 }
 
 /* {tv_sec=1, tv_nsec=2} or {tv_sec=1, tv_usec=2} */
@@ -52,7 +60,7 @@ static void pr_time_pair(struct st *s, const char *frac, int64_t sec, int64_t su
 	st_field(s, "tv_sec");
 	pr_long(s, (uint64_t)sec);
 	st_field(s, frac);
-	pr_long(s, (uint64_t)sub);
+	pr_ulong(s, (uint64_t)sub);
 	st_obj_end(s);
 }
 
@@ -82,20 +90,32 @@ void ps_timeval(struct st *s, int phase, uint64_t addr)
 		pr_tv_fields(s, &tv);
 }
 
-/* utimensat's times: UTIME_NOW and UTIME_OMIT are named. */
+/*
+ * utimensat's times: UTIME_NOW and UTIME_OMIT replace the struct (-X
+ * verbose: follow it as a comment; JSON: name its tv_nsec); other times
+ * have their date.
+ */
 static void pr_utime_ts(struct st *s, const struct timespec *t)
 {
-	st_obj_begin(s);
-	st_field(s, "tv_sec");
-	pr_long(s, (uint64_t)t->tv_sec);
-	st_field(s, "tv_nsec");
-	if (t->tv_nsec == UTIME_NOW)
-		pr_sym(s, "UTIME_NOW");
-	else if (t->tv_nsec == UTIME_OMIT)
-		pr_sym(s, "UTIME_OMIT");
-	else
-		pr_long(s, (uint64_t)t->tv_nsec);
-	st_obj_end(s);
+	const char *sym = t->tv_nsec == UTIME_NOW ? "UTIME_NOW" :
+			  t->tv_nsec == UTIME_OMIT ? "UTIME_OMIT" : NULL;
+
+	if (!sym) {
+		pr_ts_fields(s, t->tv_sec, t->tv_nsec);
+		pr_time_t_comment(s, t->tv_sec, t->tv_nsec);
+	} else if (s->j) {
+		st_obj_begin(s);
+		pr_long_field(s, "tv_sec", t->tv_sec);
+		st_field(s, "tv_nsec");
+		pr_sym(s, sym);
+		st_obj_end(s);
+	} else if (s->opt->xlat == SONDE_XLAT_ABBREV) {
+		sb_puts(s->o, sym);
+	} else {
+		pr_ts_fields(s, t->tv_sec, t->tv_nsec);
+		if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+			sb_printf(s->o, " /* %s */", sym);
+	}
 }
 
 void ps_timespec_pair(struct st *s, int phase, uint64_t addr)
@@ -105,13 +125,14 @@ void ps_timespec_pair(struct st *s, int phase, uint64_t addr)
 	if (!st_fetch(s, phase, addr, t, sizeof(t)))
 		return;
 	st_arr_begin(s);
-	st_elem(s);
-	pr_utime_ts(s, &t[0]);
-	st_elem(s);
-	pr_utime_ts(s, &t[1]);
+	for (int i = 0; i < 2; i++) {
+		st_elem(s);
+		pr_utime_ts(s, &t[i]);
+	}
 	st_arr_end(s);
 }
 
+/* utimes' and futimesat's times, with their dates. */
 void ps_timeval_pair(struct st *s, int phase, uint64_t addr)
 {
 	struct timeval t[2];
@@ -119,10 +140,11 @@ void ps_timeval_pair(struct st *s, int phase, uint64_t addr)
 	if (!st_fetch(s, phase, addr, t, sizeof(t)))
 		return;
 	st_arr_begin(s);
-	st_elem(s);
-	pr_tv_fields(s, &t[0]);
-	st_elem(s);
-	pr_tv_fields(s, &t[1]);
+	for (int i = 0; i < 2; i++) {
+		st_elem(s);
+		pr_tv_fields(s, &t[i]);
+		pr_time_comment(s, t[i].tv_sec, (uint64_t)t[i].tv_usec, 6);
+	}
 	st_arr_end(s);
 }
 

@@ -142,7 +142,10 @@ void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 		sb_printf(s->o, v ? "%#llx" : "0", (unsigned long long)v);
 		return;
 	}
-	if (s->opt->xlat == SONDE_XLAT_ABBREV && !has_named_bit(x, v) && v) {
+	/* No bit has a name: abbrev shows the default's comment after the
+	 * number, and so does verbose, which has no names to show. */
+	if (s->opt->xlat != SONDE_XLAT_RAW && !has_named_bit(x, v) && v &&
+	    (s->opt->xlat == SONDE_XLAT_ABBREV || dflt)) {
 		sb_printf(s->o, "%#llx", (unsigned long long)v);
 		if (dflt)
 			sb_printf(s->o, " /* %s */", dflt);

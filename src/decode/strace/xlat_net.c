@@ -167,9 +167,12 @@ XLAT_DEF(x_epoll_ctl, 0, XE(EPOLL_CTL_ADD), XE(EPOLL_CTL_DEL),
 	 XE(EPOLL_CTL_MOD));
 
 /* The ioctl requests programs issue all the time (terminals, descriptors,
- * sockets, block devices and file systems). */
+ * sockets, block devices and file systems). A number several requests
+ * share prints as all of their names, "A or B", as strace does. */
 XLAT_DEF(x_ioctl, 0,
-	 XE(TCGETS), XE(TCSETS), XE(TCSETSW), XE(TCSETSF), XE(TCGETA),
+	 XE(TCGETS), XN(TCSETS, "SNDCTL_TMR_START or TCSETS"),
+	 XN(TCSETSW, "SNDCTL_TMR_STOP or TCSETSW"),
+	 XN(TCSETSF, "SNDCTL_TMR_CONTINUE or TCSETSF"), XE(TCGETA),
 	 XE(TCSETA), XE(TCSETAW), XE(TCSETAF), XE(TCSBRK), XE(TCXONC),
 	 XE(TCFLSH), XE(TIOCEXCL), XE(TIOCNXCL), XE(TIOCSCTTY),
 	 XE(TIOCGPGRP), XE(TIOCSPGRP), XE(TIOCOUTQ), XE(TIOCSTI),
