@@ -399,7 +399,7 @@ static int print_run(int argc, char **argv)
 		sonde_strace_opts_release(&a.so);
 		return 1;
 	}
-	out = output_open("print", a.output);
+	out = output_open("print", a.output, a.file);
 	if (!out) {
 		sonde_strace_opts_release(&a.so);
 		sonde_reader_close(r);

@@ -177,7 +177,7 @@ static int stat_run(int argc, char **argv)
 		cli_err("stat", "out of memory while counting");
 		goto out;
 	}
-	out = output_open("stat", a.output);
+	out = output_open("stat", a.output, a.file);
 	if (!out)
 		goto out;
 	rep.sort = a.sort;

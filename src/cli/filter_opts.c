@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sonde/format.h>
 
@@ -138,12 +139,18 @@ void trace_scan_report(const char *cmd, const char *path, const struct sonde_sca
 			skipped);
 }
 
-FILE *output_open(const char *cmd, const char *path)
+FILE *output_open(const char *cmd, const char *path, const char *input)
 {
+	struct stat a, b;
 	FILE *f;
 
 	if (!path)
 		return stdout;
+	/* fopen "w" would empty the trace before it is read. */
+	if (!stat(path, &a) && !stat(input, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		cli_err(cmd, "-o %s is the trace being read; choose another output file", path);
+		return NULL;
+	}
 	f = fopen(path, "w");
 	if (!f)
 		cli_err(cmd, "cannot create %s: %s", path, strerror(errno));

@@ -71,8 +71,9 @@ struct sonde_reader *trace_open(const char *cmd, const char *path);
 void trace_scan_report(const char *cmd, const char *path, const struct sonde_scan_stats *st,
 		       uint64_t skipped);
 
-/* Output file for -o (stdout if path is NULL); NULL on error (printed). */
-FILE *output_open(const char *cmd, const char *path);
+/* Output file for -o (stdout if path is NULL); NULL on error (printed),
+ * also when path is the input trace itself. */
+FILE *output_open(const char *cmd, const char *path, const char *input);
 /* Closes it; returns 0 or prints the write error and returns -1. */
 int output_close(const char *cmd, const char *path, FILE *f, int render_rc);
 

@@ -48,3 +48,19 @@ strace_joined() {
 	python3 -c 'import re, sys; sys.path.insert(0, "tests/integration"); import strace_norm
 for pid, text in strace_norm.parse(sys.argv[1]): print(pid, re.sub(r"\s+= ", " = ", text))' "$1"
 }
+# check_all NAME CMD '&&' CMD ...: ok when every command succeeds (a bare
+# && after `check NAME CMD` would run outside the check, unreported).
+check_all() {
+	local name=$1 rc=0 a
+	local -a cmd=()
+	shift
+	for a in "$@" '&&'; do
+		if [ "$a" = '&&' ]; then
+			"${cmd[@]}" || rc=1
+			cmd=()
+		else
+			cmd+=("$a")
+		fi
+	done
+	if [ $rc = 0 ]; then ok "$name"; else notok "$name"; fi
+}

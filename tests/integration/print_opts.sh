@@ -126,3 +126,14 @@ fi
 $SONDE strace -y -e trace=pipe2 -o "$TMP/p.txt" python3 -S -c 'import os; os.pipe()'
 check "print_opts: -y: pipe2's descriptors decorated" \
 	grep -qE '^pipe2\(\[[0-9]+<pipe:\[[0-9]+\]>, [0-9]+<pipe:\[[0-9]+\]>\], O_CLOEXEC\) += 0$' "$TMP/p.txt"
+
+# -o naming the trace being read is refused, and the trace stays whole.
+cp "$T" "$TMP/keep.sonde"
+for c in print stat; do
+	$SONDE $c -o "$T" "$T" > /dev/null 2> "$TMP/same.err"
+	r=$?
+	check_all "print_opts: $c -o TRACE TRACE is refused, the trace intact" \
+		[ $r != 0 ] '&&' \
+		grep -q 'the trace being read' "$TMP/same.err" '&&' \
+		cmp -s "$T" "$TMP/keep.sonde"
+done

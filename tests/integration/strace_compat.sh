@@ -73,15 +73,17 @@ norm "$TMP/ref" > "$TMP/ref.n"
 norm "$TMP/off" > "$TMP/off.n"
 same "strace_compat: print --strace -n -e raw= as strace" "$TMP/ref.n" "$TMP/off.n"
 "$SONDE" print -n "$TMP/w.sonde" > /dev/null 2> "$TMP/e"
-check "strace_compat: print -n without --strace is refused (status 2)" \
-	[ $? = 2 ] && grep -q -- '-n is for --strace' "$TMP/e"
+check_all "strace_compat: print -n without --strace is refused (status 2)" \
+	[ $? = 2 ] '&&' \
+	grep -q -- '-n is for --strace' "$TMP/e"
 
 # -E and -u: what the command sees, and the trace starts at its execve.
 env_of() { # TOOL...: FOO and HOME as the command sees them
 	"$@" -E FOO=1 -E FOO=bar -E HOME -o "$TMP/e.log" sh -c 'echo "$FOO ${HOME-unset}"'
 }
-check "strace_compat: -E VAR=VAL sets (the last wins), -E VAR unsets, as strace" \
-	[ "$(env_of "$SONDE" strace)" = "$(env_of strace)" ] && [ "$(env_of "$SONDE" strace)" = "bar unset" ]
+check_all "strace_compat: -E VAR=VAL sets (the last wins), -E VAR unsets, as strace" \
+	[ "$(env_of "$SONDE" strace)" = "$(env_of strace)" ] '&&' \
+	[ "$(env_of "$SONDE" strace)" = "bar unset" ]
 check "strace_compat: -E: execve shows the edited environment's size" \
 	grep -q "/\* $(env -u HOME FOO=bar env | wc -l) vars \*/) = 0" "$TMP/e.log"
 check "strace_compat: -u nobody runs the command as nobody, as strace" \
@@ -93,20 +95,24 @@ printf '#!/bin/sh\necho hi\n' > "$TMP/priv.sh"
 chmod 700 "$TMP/priv.sh"
 chmod 755 "$TMP"
 "$SONDE" strace -u nobody -o /dev/null "$TMP/priv.sh" > /dev/null 2> "$TMP/priv.err"
-check "strace_compat: -u nobody on a program only root may run: strace's message, status 126" \
-	[ $? = 126 ] && grep -qx 'sonde strace: exec: Permission denied' "$TMP/priv.err"
+check_all "strace_compat: -u nobody on a program only root may run: strace's message, status 126" \
+	[ $? = 126 ] '&&' \
+	grep -qx 'sonde strace: exec: Permission denied' "$TMP/priv.err"
 "$SONDE" strace -u nosuchuser true > /dev/null 2> "$TMP/nouser.err"
-check "strace_compat: -u with an unknown user is refused (status 2)" \
-	[ $? = 2 ] && grep -q "Cannot find user 'nosuchuser'" "$TMP/nouser.err"
+check_all "strace_compat: -u with an unknown user is refused (status 2)" \
+	[ $? = 2 ] '&&' \
+	grep -q "Cannot find user 'nosuchuser'" "$TMP/nouser.err"
 
 # The options sonde accepts for scripts written for strace.
 "$SONDE" strace -V > "$TMP/v" 2>&1
-check "strace_compat: -V prints the version, status 0" \
-	[ $? = 0 ] && grep -q '^sonde strace -- version ' "$TMP/v"
+check_all "strace_compat: -V prints the version, status 0" \
+	[ $? = 0 ] '&&' \
+	grep -q '^sonde strace -- version ' "$TMP/v"
 "$SONDE" strace -f -o "$TMP/a" -e trace=openat true > /dev/null 2>&1
 "$SONDE" strace --seccomp-bpf -I 2 -f -o "$TMP/b" -e trace=openat true > /dev/null 2>&1
-check "strace_compat: --seccomp-bpf and -I 2 change nothing" \
-	[ $? = 0 ] && [ "$(python3 $L --order "$TMP/a")" = "$(python3 $L --order "$TMP/b")" ]
+check_all "strace_compat: --seccomp-bpf and -I 2 change nothing" \
+	[ $? = 0 ] '&&' \
+	[ "$(python3 $L --order "$TMP/a")" = "$(python3 $L --order "$TMP/b")" ]
 for bad in "-I 5" "-e inject=openat:error=ENOENT" "-e raw=nosuchcall"; do
 	# shellcheck disable=SC2086
 	strace $bad true > /dev/null 2>&1
@@ -118,8 +124,9 @@ for bad in "-I 5" "-e inject=openat:error=ENOENT" "-e raw=nosuchcall"; do
 done
 # strace can inject faults; sonde cannot, and says why.
 "$SONDE" strace -e fault=openat true > /dev/null 2> "$TMP/fault.err"
-check "strace_compat: -e fault= is refused, naming the missing kprobes" \
-	[ $? = 2 ] && grep -q 'kprobes' "$TMP/fault.err"
+check_all "strace_compat: -e fault= is refused, naming the missing kprobes" \
+	[ $? = 2 ] '&&' \
+	grep -q 'kprobes' "$TMP/fault.err"
 
 # -ff: strace's files and sonde's, each file's lines prefixed with the pid
 # of its name (strace -f -o's form) and compared as above.
@@ -132,8 +139,9 @@ ff_joined() {
 mkdir -p "$TMP/ffr" "$TMP/ffg"
 strace -ff -o "$TMP/ffr/o" $NOPP -e signal=none sh -c "$W" > /dev/null 2>&1
 "$SONDE" strace -ff -o "$TMP/ffg/o" $NOPP -e signal=none sh -c "$W" > /dev/null 2>&1
-check "strace_compat: -ff writes one file per process (2)" \
-	[ "$(ls "$TMP/ffg" | wc -l)" = 2 ] && [ "$(ls "$TMP/ffr" | wc -l)" = 2 ]
+check_all "strace_compat: -ff writes one file per process (2)" \
+	[ "$(ls "$TMP/ffg" | wc -l)" = 2 ] '&&' \
+	[ "$(ls "$TMP/ffr" | wc -l)" = 2 ]
 n=$(cat "$TMP"/ffg/o.* | grep -cE '^[0-9]|unfinished|resumed')
 check "strace_compat: -ff lines carry no pid and are never split" [ "$n" = 0 ]
 ff_joined "$TMP/ffr/o" > "$TMP/ffr.all"
@@ -144,5 +152,6 @@ same "strace_compat: -ff files as strace's" "$TMP/ffr.n" "$TMP/ffg.n"
 "$SONDE" strace --output-separately -o "$TMP/ffg/long" true > /dev/null 2>&1
 check "strace_compat: --output-separately is -ff" [ "$(ls "$TMP"/ffg/long.* | wc -l)" = 1 ]
 "$SONDE" strace -ff -c -o "$TMP/ffg/c" true > /dev/null 2> "$TMP/ffc.err"
-check "strace_compat: -ff with -c is refused, as by strace" \
-	[ $? = 2 ] && grep -q -- '-ff' "$TMP/ffc.err"
+check_all "strace_compat: -ff with -c is refused, as by strace" \
+	[ $? = 2 ] '&&' \
+	grep -q -- '-ff' "$TMP/ffc.err"

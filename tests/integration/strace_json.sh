@@ -170,13 +170,17 @@ check "strace_json: a slow output: lost objects (kind live) add up to the count 
 # --- 8. errors ------------------------------------------------------------
 $SONDE strace --payload=hex true 2> "$TMP/e1.err"
 rc=$?
-check "strace_json: --payload without --json is an error (status 2)" \
-	[ "$rc" = 2 ] && grep -q -- '--payload needs --json' "$TMP/e1.err"
+check_all "strace_json: --payload without --json is an error (status 2)" \
+	[ "$rc" = 2 ] '&&' \
+	grep -q -- '--payload needs --json' "$TMP/e1.err"
 $SONDE strace --json --payload=oct true 2> "$TMP/e2.err"
 rc=$?
-check "strace_json: --payload=oct is an error (status 2)" [ "$rc" = 2 ] && grep -q 'hex or base64' "$TMP/e2.err"
+check_all "strace_json: --payload=oct is an error (status 2)" \
+	[ "$rc" = 2 ] '&&' \
+	grep -q 'hex or base64' "$TMP/e2.err"
 timeout 30 $SONDE strace --json -o /dev/full "$F" /nonexistent 1 > /dev/null 2> "$TMP/full.err"
 rc=$?
-check "strace_json: a full output device fails with status 1, named" \
-	[ "$rc" = 1 ] && grep -q "No space left on device" "$TMP/full.err"
+check_all "strace_json: a full output device fails with status 1, named" \
+	[ "$rc" = 1 ] '&&' \
+	grep -q "No space left on device" "$TMP/full.err"
 exit 0
