@@ -48,6 +48,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Filters, fixed before load (.rodata is frozen, so the verifier prunes
  * the branches they disable). */
 const volatile __u64 sel[SONDE_NR_SYSCALLS / 64];
+const volatile bool sel_others; /* numbers >= SONDE_NR_SYSCALLS selected */
 const volatile bool failed_only;
 const volatile bool no_sched;
 const volatile bool comm_set;
@@ -61,9 +62,13 @@ struct {
 	__type(value, struct sonde_inflight);
 } inflight SEC(".maps");
 
+/* Numbers past the table (invalid, negative, x32) still enter the
+ * kernel and fail with ENOSYS: recorded unless -e trace= left them out. */
 static __always_inline int nr_selected(__u32 nr)
 {
-	return nr < SONDE_NR_SYSCALLS && ((sel[nr / 64] >> (nr % 64)) & 1);
+	if (nr >= SONDE_NR_SYSCALLS)
+		return sel_others;
+	return (sel[nr / 64] >> (nr % 64)) & 1;
 }
 
 /* The parent's clone flags are needed for fork records even when the

@@ -68,13 +68,32 @@ static inline int sonde_syscall_failed(int64_t ret)
 	return ret < 0 && ret >= -4095;
 }
 
-/* A set of syscalls as a bitmap over SONDE_NR_SYSCALLS numbers. */
+/* A set of syscalls as a bitmap over SONDE_NR_SYSCALLS numbers; others
+ * stands for every number past them (none is a real x86-64 syscall:
+ * invalid, negative or x32 numbers, which a program may still pass and
+ * strace shows as syscall_0x186a0). */
 struct sonde_sc_set {
 	uint64_t bits[SONDE_NR_SYSCALLS / 64];
+	uint8_t others;
 };
 static inline int sonde_sc_set_has(const struct sonde_sc_set *s, unsigned nr)
 {
-	return nr < SONDE_NR_SYSCALLS && (s->bits[nr / 64] >> (nr % 64)) & 1;
+	if (nr >= SONDE_NR_SYSCALLS)
+		return s->others;
+	return (s->bits[nr / 64] >> (nr % 64)) & 1;
+}
+/* Every number, as when no -e trace= is given. */
+static inline void sonde_sc_set_fill(struct sonde_sc_set *s)
+{
+	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS / 64; i++)
+		s->bits[i] = ~(uint64_t)0;
+	s->others = 1;
+}
+/* A recorded number as the program passed it: the kernel takes the
+ * number as an int, so -1 is 0xffffffffffffffff in strace's syscall_0x... */
+static inline uint64_t sonde_syscall_nr_wide(uint32_t nr)
+{
+	return (uint64_t)(int64_t)(int32_t)nr;
 }
 static inline void sonde_sc_set_add(struct sonde_sc_set *s, unsigned nr)
 {

@@ -348,7 +348,7 @@ static int record_run(int argc, char **argv)
 	char err[512] = "";
 	int opt, e;
 
-	memset(c.o.syscalls.bits, 0xff, sizeof(c.o.syscalls.bits));
+	sonde_sc_set_fill(&c.o.syscalls);
 	c.o.output = SONDE_RECORD_DEFAULT_OUTPUT;
 	c.o.snaplen = SONDE_SNAPLEN_DEFAULT;
 	optind = 1;

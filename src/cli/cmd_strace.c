@@ -711,7 +711,7 @@ static int cmd_strace_run(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	memset(c.ro.syscalls.bits, 0xff, sizeof(c.ro.syscalls.bits));
+	sonde_sc_set_fill(&c.ro.syscalls);
 	c.ro.output = c.trace_file;
 	c.ro.live = &sink;
 	c.ro.live_only = !c.trace_file;

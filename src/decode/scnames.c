@@ -94,7 +94,7 @@ const char *sonde_sc_names_name(const struct sonde_sc_names *n, uint32_t nr, cha
 
 	if (sc.name)
 		return sc.name;
-	snprintf(buf, len, "syscall_%#" PRIx32, nr);
+	snprintf(buf, len, "syscall_%#" PRIx64, sonde_syscall_nr_wide(nr));
 	return buf;
 }
 

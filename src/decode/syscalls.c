@@ -215,7 +215,7 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 	if (*tok == '/')
 		return sc_add_regex(set, tok + 1, err, errlen);
 	if (!strcmp(tok, "all")) {
-		memset(set->bits, 0xff, sizeof(set->bits));
+		sonde_sc_set_fill(set);
 		return 0;
 	}
 	if (!strcmp(tok, "none"))
@@ -288,8 +288,10 @@ int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err, si
 		if (!save)
 			break;
 	}
-	if (neg)
+	if (neg) {
 		for (size_t i = 0; i < SONDE_NR_SYSCALLS / 64; i++)
 			set->bits[i] = ~set->bits[i];
+		set->others = !set->others;
+	}
 	return 0;
 }

@@ -35,6 +35,7 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 static void bpf_set_filters(struct sonde_bpf *s, const struct sonde_record_opts *o)
 {
 	memcpy((void *)s->rodata->sel, o->syscalls.bits, sizeof(s->rodata->sel));
+	s->rodata->sel_others = o->syscalls.others;
 	s->rodata->failed_only = o->failed_only;
 	s->rodata->no_sched = o->no_sched;
 	if (o->comm) {

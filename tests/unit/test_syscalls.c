@@ -172,12 +172,18 @@ TEST(parse_lists_negation_all_none)
 	CHECK(!sonde_sc_set_has(&s, 2) && !sonde_sc_set_has(&s, 3));
 	CHECK(sonde_sc_set_has(&s, 0));
 	CHECK(sonde_sc_set_has(&s, 400)); /* unknown numbers stay traced */
+	/* so do numbers past the table: -1, x32's, 100000 */
+	CHECK(sonde_sc_set_has(&s, 0xffffffffu) && sonde_sc_set_has(&s, 0x40000027));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), SONDE_NR_SYSCALLS - 2);
+	CHECK(!sonde_sc_set_parse(&s, "open", err, sizeof(err)));
+	CHECK(!sonde_sc_set_has(&s, 100000));
 
 	CHECK(!sonde_sc_set_parse(&s, "all", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), SONDE_NR_SYSCALLS);
+	CHECK(sonde_sc_set_has(&s, 100000));
 	CHECK(!sonde_sc_set_parse(&s, "none", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), 0);
+	CHECK(!sonde_sc_set_has(&s, 100000));
 	CHECK(!sonde_sc_set_parse(&s, "!none", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), SONDE_NR_SYSCALLS);
 	CHECK(!sonde_sc_set_parse(&s, "!all", err, sizeof(err)));

@@ -185,7 +185,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 	if (name)
 		sb_printf(o, "%s(", name);
 	else
-		sb_printf(o, "syscall_%#x(", sc->nr);
+		sb_printf(o, "syscall_%#llx(", (unsigned long long)sonde_syscall_nr_wide(sc->nr));
 	if (sig && sig->known && !sonde_sc_set_has(&opt->raw, sc->nr)) {
 		s.rkind = sig->rkind;
 		if (sig->fn)

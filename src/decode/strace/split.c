@@ -81,7 +81,8 @@ static int split_resume(struct sonde_strace *st, const struct callq_ent *e)
 	if (name)
 		sb_printf(&st->line, "<... %s resumed>", name);
 	else
-		sb_printf(&st->line, "<... syscall_%#x resumed>", e->nr);
+		sb_printf(&st->line, "<... syscall_%#llx resumed>",
+			  (unsigned long long)sonde_syscall_nr_wide(e->nr));
 	sb_puts(&st->line, e->rest);
 	pr_ret_tail(st, e->ret, e->dump);
 	re = strace_emit(st);
