@@ -206,6 +206,8 @@ void sonde_stats_free(struct sonde_stats *s);
  * -ENOMEM. */
 int sonde_stats_add(struct sonde_stats *s, const struct sonde_hdr *rec);
 const struct sonde_stats_group *sonde_stats_total(const struct sonde_stats *s);
+/* Events the trace's LOST records count: calls the tables cannot show. */
+uint64_t sonde_stats_lost(const struct sonde_stats *s);
 /* Per-process groups, sorted by pid (only with SONDE_STATS_PER_PROCESS). */
 size_t sonde_stats_ngroups(const struct sonde_stats *s);
 const struct sonde_stats_group *sonde_stats_group(const struct sonde_stats *s, size_t i);

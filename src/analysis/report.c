@@ -228,7 +228,7 @@ int sonde_stats_report_json(FILE *f, const struct sonde_stats *s,
 	}
 	sonde_line_putc(&l, ']');
 	report_payload_json(&l, o->payload);
-	sonde_line_putc(&l, '}');
+	sonde_line_printf(&l, ",\"lost\":%" PRIu64 "}", sonde_stats_lost(s));
 	if (!rc && l.oom)
 		rc = -ENOMEM;
 	if (!rc)

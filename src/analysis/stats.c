@@ -30,6 +30,7 @@ struct sonde_stats {
 	struct sonde_stats_group total;
 	struct sonde_stats_group *groups; /* per pid, sorted by pid */
 	size_t ngroups, capgroups;
+	uint64_t lost; /* events the trace says were lost while recording */
 };
 
 struct sonde_stats *sonde_stats_new(unsigned int flags)
@@ -161,6 +162,8 @@ int sonde_stats_add(struct sonde_stats *s, const struct sonde_hdr *rec)
 	struct sonde_stats_group *g;
 	int rc;
 
+	if (rec->type == SONDE_REC_LOST && sonde_rec_fits(rec))
+		s->lost += ((const struct sonde_ev_lost *)rec)->count;
 	if (rec->type != SONDE_REC_SYSCALL || !sonde_rec_fits(rec))
 		return 0;
 	rc = stats_account(&s->total, e);
@@ -168,6 +171,11 @@ int sonde_stats_add(struct sonde_stats *s, const struct sonde_hdr *rec)
 		return rc;
 	g = stats_group(s, rec->pid);
 	return g ? stats_account(g, e) : -ENOMEM;
+}
+
+uint64_t sonde_stats_lost(const struct sonde_stats *s)
+{
+	return s->lost;
 }
 
 const struct sonde_stats_group *sonde_stats_total(const struct sonde_stats *s)

@@ -189,6 +189,11 @@ static int stat_run(int argc, char **argv)
 		    : sonde_stats_report_text(out, c.stats, &rep);
 	rc = output_close("stat", a.output, out, rc) ? 1 : 0;
 	trace_scan_report("stat", a.file, &st, 0);
+	if (sonde_stats_lost(c.stats))
+		cli_err("stat",
+			"warning: %s: %" PRIu64 " events were lost while recording; "
+			"the counts miss them (a larger --ring-size keeps them)",
+			a.file, sonde_stats_lost(c.stats));
 out:
 	sonde_sc_names_free((struct sonde_sc_names *)rep.names);
 	sonde_tasks_free(c.tasks);

@@ -81,6 +81,13 @@ lossy_run() {
 	check "$name: a stopped consumer and a 64K ring lose events" [ "$nlost" -gt 0 ]
 	check "$name: the LOST records in the trace add up to the summary's count" \
 		[ "$inrec" = "$nlost" ]
+	# stat's tables miss the lost calls: it says so, and --json counts them.
+	"$SONDE" stat "$TMP/$name.trace" > /dev/null 2> "$TMP/$name.stat"
+	check "$name: stat warns of the $nlost lost events" \
+		grep -q "warning: .*: $nlost events were lost while recording" "$TMP/$name.stat"
+	check "$name: stat --json says how many were lost" \
+		[ "$("$SONDE" stat --json "$TMP/$name.trace" 2> /dev/null |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["lost"])')" = "$nlost" ]
 }
 
 # Every syscall made is recorded or counted lost; the count may exceed the

@@ -264,7 +264,7 @@ TEST(json_report)
 		     "0712,\"hist\":[{\"lo\":32768,\"hi\":65536,\"count\":1}]},"
 		     "{\"name\":\"read\",\"nr\":0,\"calls\":1,\"errors\":1,\"returned\":1,\"time_"
 		     "ns\":600,\"avg_ns\":600,\"min_ns\":600,\"max_ns\":600,\"percent\":0.9288,"
-		     "\"hist\":[{\"lo\":512,\"hi\":1024,\"count\":1}]}]}]}\n");
+		     "\"hist\":[{\"lo\":512,\"hi\":1024,\"count\":1}]}]}],\"lost\":0}\n");
 	free(out);
 }
 
