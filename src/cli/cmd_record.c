@@ -117,8 +117,9 @@ static int parse_ring(const char *arg, size_t *out)
 {
 	unsigned long long v;
 
-	if (cli_parse_bytes(arg, &v) || v < 4096 || v > (1ull << 32) || (v & (v - 1))) {
-		cli_err("record", "--ring-size: '%s' must be a power of two from 4K to 4G", arg);
+	/* The kernel takes a ring's size as a u32 power of two: 2G at most. */
+	if (cli_parse_bytes(arg, &v) || v < 4096 || v > (1ull << 31) || (v & (v - 1))) {
+		cli_err("record", "--ring-size: '%s' must be a power of two from 4K to 2G", arg);
 		return -1;
 	}
 	*out = v;
@@ -370,6 +371,10 @@ static int record_run(int argc, char **argv)
 		cli_err("record", "%s", err);
 		return s.cmd_error == -ENOENT ? 127 : 126;
 	}
+	/* Even with -q: the command did not run (ENOEXEC, a missing #!
+	 * interpreter), which its status alone does not say. */
+	if (s.exec_error)
+		cli_err("record", "%s: %s", c.o.argv[0], strerror(-s.exec_error));
 	if (s.records && !c.o.quiet) {
 		if (c.json)
 			summary_json(&c, &s);

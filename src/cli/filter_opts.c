@@ -94,12 +94,15 @@ int filter_opt(const char *cmd, int opt, const char *arg, struct sonde_scan_opts
 void cli_bad_option(const char *cmd, char **argv, int opt)
 {
 	const char *arg = argv[optind - 1];
+	/* getopt sets optopt to a long option's val too, which is no letter
+	 * for the long-only ones: those are named as typed. */
+	int letter = optopt > ' ' && optopt < 127;
 
-	if (opt == ':' && optopt)
+	if (opt == ':' && letter)
 		cli_err(cmd, "option -%c needs an argument", optopt);
 	else if (opt == ':')
 		cli_err(cmd, "option %s needs an argument", arg);
-	else if (optopt)
+	else if (letter)
 		cli_err(cmd, "unknown option -%c; 'sonde help %s' lists them", optopt, cmd);
 	else
 		cli_err(cmd, "unknown option '%s'; 'sonde help %s' lists them", arg, cmd);

@@ -401,10 +401,8 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	t0 = rec_now_mono();
 	record_announce(o, r.ncomm);
 	if (o->argv) {
-		e = rec_child_release(&r.ch);
-		sum->exec_error = e;
-		if (e && !o->quiet)
-			fprintf(stderr, "sonde record: %s: %s\n", o->argv[0], strerror(-e));
+		/* The caller reports it (sum->exec_error), in its own words. */
+		sum->exec_error = rec_child_release(&r.ch);
 	}
 	run_wait(&r, &sigs);
 	run_stop(&r);

@@ -18,6 +18,16 @@ st=$?
 check "status: non-executable command gives 126" [ "$st" -eq 126 ]
 check "status: non-executable command says why" grep -q 'Permission denied' "$TMP/ne.err"
 
+# execve fails after the command was released (found and executable, but
+# its #! interpreter is missing): 127 and the reason, even with -q.
+printf '#!/nonexistent/interp\n' > "$TMP/badinterp"
+chmod 755 "$TMP/badinterp"
+"$SONDE" record -q -o "$TMP/bi.trace" -- "$TMP/badinterp" 2> "$TMP/bi.err"
+st=$?
+check "status: a missing interpreter gives 127" [ "$st" -eq 127 ]
+check "status: ... and says why, also with -q" \
+	grep -qx "sonde record: $TMP/badinterp: No such file or directory" "$TMP/bi.err"
+
 "$SONDE" record -q -o "$TMP/ok.trace" -- sh -c 'exit 42'
 check "status: exit status 42 propagated" [ $? -eq 42 ]
 
@@ -43,6 +53,16 @@ check "status: nothing to trace is a usage error (2)" [ $? -eq 2 ]
 check "status: nothing to trace says what to give" grep -q 'nothing to trace' "$TMP/none.err"
 "$SONDE" record --ring-size 3000 -- true 2> "$TMP/ring.err"
 check "status: bad --ring-size rejected (2)" [ $? -eq 2 ]
+# A ring's size is a u32 power of two: 4G cannot be made.
+"$SONDE" record --ring-size 4G -- true 2> "$TMP/ring4g.err"
+check_all "status: --ring-size 4G refused (2), the limit named" \
+	[ $? -eq 2 ] '&&' grep -q 'from 4K to 2G' "$TMP/ring4g.err"
+# A long option without its argument is named as typed.
+for c in print stat; do
+	"$SONDE" $c --since 2> "$TMP/since.err"
+	check_all "status: $c --since without a value: named, status 2" \
+		[ $? -eq 2 ] '&&' grep -qx "sonde $c: option --since needs an argument" "$TMP/since.err"
+done
 for b in 0 1G -8M 12Q; do
 	"$SONDE" record --buffer-size "$b" -- true 2> "$TMP/buf.err"
 	check "status: bad --buffer-size $b rejected (2)" [ $? -eq 2 ]
