@@ -394,6 +394,7 @@ int ir_lower(struct ir *ir, const int *map_fds, struct lowered *out, char *err, 
 	int *insn_at = NULL, *jumps = NULL, ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	ir_prune_unreachable(ir);
 	ra.npoints = 2 * ir->n + 2;
 	ra.iv = calloc(ir->nvregs + 1, sizeof(*ra.iv));
 	ra.busy = calloc((size_t)NPHYS * ra.npoints, 1);
