@@ -289,7 +289,9 @@ static void bucket_label(const struct agg *a, int i, char *buf, size_t len)
 	if (!strcmp(a->fn->name, "lquantize") && i == 0)
 		snprintf(buf, len, "< %" PRId64, a->p[0]);
 	else if (!strcmp(a->fn->name, "lquantize") && i == a->nbuckets - 1)
-		snprintf(buf, len, ">= %" PRId64, a->p[1]);
+		/* DTrace: lo + levels * step, below hi when the step does not
+		 * divide hi - lo (lquantize(x, 0, 10, 3) ends at ">= 9") */
+		snprintf(buf, len, ">= %" PRId64, lo);
 	else if (!strcmp(a->fn->name, "llquantize") && i == 0)
 		snprintf(buf, len, "< %" PRId64, agg_bucket_lo(a, 1));
 	else
