@@ -63,6 +63,17 @@ static int conv_ok(char conv, const struct type *t)
 	}
 }
 
+/* The type a printf argument is recorded and rendered with. An integer
+ * keeps its own type: its slot holds it widened to 64 bits anyway
+ * (cg_store_to), and %u %x %o print the bits of its width, as C does. */
+static struct type *printf_slot_type(char conv, struct type *t)
+{
+	/* %A of an address records the process with it */
+	if (conv == 'A' && t->k != TY_SYM)
+		return &t_usymoff;
+	return t->k == TY_INT ? t : rec_type(t);
+}
+
 static int check_printf(struct lcc *cc, struct clause *c, struct node *n)
 {
 	struct fmt_conv cv[FMT_MAX];
@@ -104,8 +115,7 @@ static int check_printf(struct lcc *cc, struct clause *c, struct node *n)
 						     : "");
 			return -1;
 		}
-		/* %A of an address records the process with it */
-		add_arg(act, cv[k].conv == 'A' && a->t->k != TY_SYM ? &t_usymoff : rec_type(a->t));
+		add_arg(act, printf_slot_type(cv[k].conv, a->t));
 	}
 	n->aux = act->id;
 	n->t = &t_void;

@@ -401,9 +401,11 @@ static int check_agg(struct lcc *cc, struct clause *c, struct node *n)
 	const struct aggfn *fn = n->fn->agg;
 	struct agg *a = n->agg;
 	struct node *p = n->args;
-	int64_t q[5] = { 0 };
+	int64_t q[5] = { 0 }, prev[5];
+	int used = a->val_size != 0; /* checked at an earlier use */
 
 	(void)c;
+	memcpy(prev, a->p, sizeof(prev));
 	if (p && !type_is_scalar(p->t)) {
 		cc_error(cc, p->loc, "%s() aggregates integers, not this value", fn->name);
 		return -1;
@@ -465,9 +467,10 @@ static int check_agg(struct lcc *cc, struct clause *c, struct node *n)
 		a->nbuckets = nb;
 	}
 	if (fn == &fn_lquantize || fn == &fn_llquantize) {
-		if (a->val_size && (memcmp(a->p, q, sizeof(q)) || a->val_size != 8 * a->nbuckets)) {
-			cc_error(cc, n->loc, "%s is used with different %s() parameters", a->name,
-				 fn->name);
+		if (used && memcmp(prev, q, sizeof(q))) {
+			cc_error(cc, n->loc,
+				 "%s is used with different %s() parameters here than at line %d",
+				 a->name, fn->name, a->loc.line);
 			return -1;
 		}
 		memcpy(a->p, q, sizeof(q));

@@ -146,9 +146,8 @@ static int emit_arg(struct cg *cg, struct node *n)
 	return cg->p->prov->arg(cg, n->name[3] - '0');
 }
 
-/* probeprov/probemod/probefunc/probename: a constant when every probe of
- * the clause agrees; otherwise the provider computes it (syscall:::entry
- * looks the number up in the names map). */
+/* probeprov/probemod/probefunc/probename: a string as long as the
+ * longest among the clause's probes. */
 static int probe_field(const char *name)
 {
 	return !strcmp(name, "probeprov")   ? 0
@@ -160,7 +159,7 @@ static int probe_field(const char *name)
 static struct type *type_probefield(struct lcc *cc, struct clause *c, struct node *n)
 {
 	struct lprobe *ps[512];
-	int np = clause_probes(cc, c, ps, 512), f = probe_field(n->name), max = 0, same = 1;
+	int np = clause_probes(cc, c, ps, 512), f = probe_field(n->name), max = 0;
 
 	if (np > 512)
 		np = 512;
@@ -168,25 +167,21 @@ static struct type *type_probefield(struct lcc *cc, struct clause *c, struct nod
 		int l = strlen(ps[i]->f[f]);
 
 		max = l > max ? l : max;
-		same &= !strcmp(ps[i]->f[f], ps[0]->f[f]);
-	}
-	if (np && same) {
-		n->aux = 1;
-		n->strid = rodata_add(cc, ps[0]->f[f], strlen(ps[0]->f[f]), max + 1);
 	}
 	return type_str((max + 8) & ~7, 1);
 }
 
+/* Code is generated per program, and a program serves one probe of the
+ * clause, whose field is a constant, except where probes share an attach
+ * point: syscall entry (or return) probes, which differ in probefunc only
+ * and whose provider hook looks it up by syscall number. */
 static int emit_probefield(struct cg *cg, struct node *n)
 {
+	const char *s = cg->probes[0]->f[probe_field(n->name)];
 	int r = ir_vreg(cg->ir);
 
-	if (n->aux) {
-		ir_ldmapval(cg->ir, r, cg->cc->m_rodata, n->strid);
-		return r;
-	}
-	/* the provider hook handles the dynamic case before we get here */
-	ir_ldmapval(cg->ir, r, cg->cc->m_rodata, 0);
+	ir_ldmapval(cg->ir, r, cg->cc->m_rodata,
+		    rodata_add(cg->cc, s, strlen(s), n->t->size));
 	return r;
 }
 

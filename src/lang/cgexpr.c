@@ -381,6 +381,18 @@ static int cg_builtin(struct cg *cg, struct node *n)
 	return r != NO_REG ? r : n->bi->emit(cg, n);
 }
 
+/* args[i] has its declared type: a syscall argument is a 64-bit register
+ * whose upper half is not the sign of an int (openat's dfd AT_FDCWD would
+ * read 4294967196). A copy, as providers may return a register they keep. */
+static int cg_args(struct cg *cg, struct node *n)
+{
+	int r = ir_vreg(cg->ir);
+
+	ir_mov(cg->ir, r, cg->p->prov->args(cg, (int)n->args->cval));
+	cg_convert(cg, r, n->t);
+	return r;
+}
+
 static int cg_expr_inner(struct cg *cg, struct node *n)
 {
 	int r;
@@ -398,7 +410,7 @@ static int cg_expr_inner(struct cg *cg, struct node *n)
 	case N_THIS:
 		return cg_var_read(cg, n);
 	case N_INDEX:
-		return n->bi ? cg->p->prov->args(cg, (int)n->args->cval) : cg_var_read(cg, n);
+		return n->bi ? cg_args(cg, n) : cg_var_read(cg, n);
 	case N_CALL:
 		return n->fn->emit(cg, n);
 	case N_BIN:

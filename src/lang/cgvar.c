@@ -85,6 +85,9 @@ void cg_var_write(struct cg *cg, struct node *l, int vval, struct node *rhs)
 	struct var *v = l->var;
 	int p, args[4], off, vkey, del = ir_label(cg->ir), done = ir_label(cg->ir);
 
+	/* the value wraps to the variable's type; it is also the value of
+	 * the assignment, so converted in place */
+	cg_convert(cg, vval, v->t);
 	if (v->s == VS_GLOBAL || v->s == VS_THIS) {
 		p = ir_vreg(cg->ir);
 		if (v->s == VS_GLOBAL) {

@@ -205,3 +205,56 @@ void ir_exit(struct ir *ir)
 {
 	ir_add(ir, VK_INSN)->i.code = BPF_JMP | BPF_EXIT;
 }
+
+/* Whether control never falls through v to the next instruction. */
+static int ir_ends_path(const struct vinsn *v)
+{
+	int op = BPF_OP(v->i.code);
+
+	if (BPF_CLASS(v->i.code) != BPF_JMP)
+		return 0;
+	return (v->k == VK_JMP && op == BPF_JA) || (v->k == VK_INSN && op == BPF_EXIT);
+}
+
+/* Marks the instructions reachable from the entry, following
+ * fall-through and jumps (label_at: a label's index). */
+static void ir_mark_reachable(const struct ir *ir, const int *label_at, char *live)
+{
+	int *work = malloc((ir->n + 1) * sizeof(*work)), nw = 0;
+
+	if (!work)
+		abort();
+	work[nw++] = 0;
+	while (nw) {
+		for (int i = work[--nw]; i < ir->n && !live[i]; i++) {
+			const struct vinsn *v = &ir->v[i];
+
+			live[i] = 1;
+			if (v->k == VK_JMP)
+				work[nw++] = label_at[v->label];
+			if (ir_ends_path(v))
+				break;
+		}
+	}
+	free(work);
+}
+
+void ir_prune_unreachable(struct ir *ir)
+{
+	int *label_at = calloc(ir->nlabels + 1, sizeof(*label_at)), k = 0;
+	char *live = calloc(ir->n + 1, 1);
+
+	if (!label_at || !live)
+		abort();
+	for (int i = 0; i < ir->n; i++)
+		if (ir->v[i].k == VK_LABEL)
+			label_at[ir->v[i].label] = i;
+	ir_mark_reachable(ir, label_at, live);
+	/* labels stay: they emit nothing and dead jumps no longer name them */
+	for (int i = 0; i < ir->n; i++)
+		if (live[i] || ir->v[i].k == VK_LABEL)
+			ir->v[k++] = ir->v[i];
+	ir->n = k;
+	free(label_at);
+	free(live);
+}

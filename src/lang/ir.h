@@ -85,6 +85,12 @@ struct lowered {
 	int stack;	    /* frame bytes used */
 };
 
+/* Drops the instructions no path from the entry reaches, such as the
+ * arm a constant condition never takes (`1 ? a : b`, `if (0)`, a `/0/`
+ * predicate): the verifier rejects a program holding one ("unreachable
+ * insn"). */
+void ir_prune_unreachable(struct ir *ir);
+
 /* Register allocation and lowering; map_fds[i] patches LDMAP i. Returns 0
  * or -1 with err set (too many spills for the 512-byte BPF stack). */
 int ir_lower(struct ir *ir, const int *map_fds, struct lowered *out, char *err, size_t errlen);

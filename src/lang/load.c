@@ -170,6 +170,18 @@ static const struct {
 	{ "R0 !read_ok", "a value is used before it is set" },
 };
 
+/* The control-flow check runs before any instruction is traced, so its
+ * rejections ("unreachable insn N", "back-edge from insn N to M", "jump
+ * out of range from insn N to M") name the instruction in the reason
+ * only; -1 when the reason names none. */
+static int reason_insn(const char *reason)
+{
+	const char *p = strstr(reason, "insn ");
+	int insn;
+
+	return p && sscanf(p + 5, "%d", &insn) == 1 ? insn : -1;
+}
+
 /* The verifier log ends with the failing instruction "N: (..) ..." and the
  * reason; map N to the script location recorded at lowering. */
 static void verifier_error(struct lcc *cc, struct lprog *p, const char *log)
@@ -197,6 +209,8 @@ static void verifier_error(struct lcc *cc, struct lprog *p, const char *log)
 	for (size_t i = 0; i < sizeof(vhints) / sizeof(vhints[0]); i++)
 		if (strstr(log, vhints[i].match))
 			hint = vhints[i].hint;
+	if (insn < 0)
+		insn = reason_insn(reason);
 	if (insn >= 0 && insn < p->low.n && p->low.locs[insn].line)
 		cc_error(cc, p->low.locs[insn],
 			 "the kernel verifier rejected the code for this expression (BPF "

@@ -649,12 +649,12 @@ static void oagg_clear(struct rt *rt, struct agg *a, int drop_keys, long keep)
 			memset(e->val, 0, a->val_size);
 		return;
 	}
-	while (om->n > keep) {
+	while (om->n > labs(keep)) {
 		struct oentry *m = NULL;
 
 		for (struct oentry *e = om->head; e; e = e->next)
-			if (!m || a->fn->value(a, (uint64_t *)e->val) <
-					  a->fn->value(a, (uint64_t *)m->val))
+			if (!m || rt_trunc_first(keep, a->fn->value(a, (uint64_t *)e->val),
+						 a->fn->value(a, (uint64_t *)m->val)))
 				m = e;
 		map_delete(om, m->key);
 	}

@@ -128,6 +128,16 @@ static void lit(FILE *f, const char *fmt, int from, int to)
 }
 
 /* One conversion of D printf: spec holds flags, width and precision. */
+/* %u %x %X %o print the bit pattern of the argument's own width, as C
+ * does: a record slot holds an int sign-extended to 64 bits, and (int)-5
+ * must print fffffffb. */
+static uint64_t conv_unsigned(const struct type *t, int64_t v)
+{
+	if (t->k != TY_INT || t->size >= 8)
+		return (uint64_t)v;
+	return (uint64_t)v & ((UINT64_C(1) << (t->size * 8)) - 1);
+}
+
 static void conv_one(struct rt *rt, FILE *f, const struct fmt_conv *c, const struct type *t,
 		     const unsigned char *p)
 {
@@ -189,7 +199,7 @@ static void conv_one(struct rt *rt, FILE *f, const struct fmt_conv *c, const str
 			 : c->conv == 'x' ? PRIx64
 			 : c->conv == 'X' ? PRIX64
 					  : PRIo64);
-		fprintf(f, spec, (uint64_t)v);
+		fprintf(f, spec, conv_unsigned(t, v));
 	}
 }
 
@@ -279,7 +289,9 @@ static void bucket_label(const struct agg *a, int i, char *buf, size_t len)
 	if (!strcmp(a->fn->name, "lquantize") && i == 0)
 		snprintf(buf, len, "< %" PRId64, a->p[0]);
 	else if (!strcmp(a->fn->name, "lquantize") && i == a->nbuckets - 1)
-		snprintf(buf, len, ">= %" PRId64, a->p[1]);
+		/* DTrace: lo + levels * step, below hi when the step does not
+		 * divide hi - lo (lquantize(x, 0, 10, 3) ends at ">= 9") */
+		snprintf(buf, len, ">= %" PRId64, lo);
 	else if (!strcmp(a->fn->name, "llquantize") && i == 0)
 		snprintf(buf, len, "< %" PRId64, agg_bucket_lo(a, 1));
 	else
@@ -388,7 +400,7 @@ static void agg_fmt(struct rt *rt, struct agg *a, const char *fmt, struct agg_en
 					int64_t v = norm(a, e[i].sortv);
 					struct fmt_conv c = cv[k];
 
-					c.conv = 'd';
+					c.conv = c.vconv;
 					conv_one(rt, rt->out, &c, &t_s64, (unsigned char *)&v);
 				}
 			} else if (key < a->nkeys) {

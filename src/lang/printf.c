@@ -5,6 +5,31 @@
 
 #include "lang/printf.h"
 
+/* printa's '@' is a flag, as in DTrace: it may come anywhere among the
+ * flags, width and precision ("%@8u", "%-8@d", "%8.2@d"). Records an '@'
+ * at fmt[i]; returns the index after it. */
+static int fmt_skip_at(const char *fmt, int i, struct fmt_conv *c)
+{
+	if (fmt[i] != '@')
+		return i;
+	c->vconv = 'd';
+	return i + 1;
+}
+
+/* The conversion letter; after '@' an integer one ("%@x"), 'd' when none
+ * follows ("%@ " is the value as a decimal). */
+static int fmt_parse_conv(const char *fmt, int i, struct fmt_conv *c)
+{
+	if (!c->vconv) {
+		c->conv = fmt[i] ? fmt[i++] : 0;
+		return i;
+	}
+	c->conv = '@';
+	if (fmt[i] && strchr("diuxXo", fmt[i]))
+		c->vconv = fmt[i++];
+	return i;
+}
+
 int fmt_parse(const char *fmt, struct fmt_conv *cv, int max, char *err, size_t errlen)
 {
 	int n = 0, lit = 0, i = 0;
@@ -28,15 +53,22 @@ int fmt_parse(const char *fmt, struct fmt_conv *cv, int max, char *err, size_t e
 		}
 		s = i++;
 		cv[n].spec[k++] = '%';
-		while (fmt[i] && strchr("-+ #0", fmt[i]) && k < 20)
+		cv[n].vconv = 0;
+		for (;;) {
+			i = fmt_skip_at(fmt, i, &cv[n]);
+			if (!fmt[i] || !strchr("-+ #0", fmt[i]) || k >= 20)
+				break;
 			cv[n].spec[k++] = fmt[i++];
+		}
 		while (fmt[i] >= '0' && fmt[i] <= '9' && k < 26)
 			cv[n].spec[k++] = fmt[i++];
+		i = fmt_skip_at(fmt, i, &cv[n]);
 		if (fmt[i] == '.') {
 			cv[n].spec[k++] = fmt[i++];
 			while (fmt[i] >= '0' && fmt[i] <= '9' && k < 30)
 				cv[n].spec[k++] = fmt[i++];
 		}
+		i = fmt_skip_at(fmt, i, &cv[n]);
 		cv[n].spec[k] = 0;
 		if (fmt[i] == '*') {
 			snprintf(err, errlen,
@@ -46,12 +78,7 @@ int fmt_parse(const char *fmt, struct fmt_conv *cv, int max, char *err, size_t e
 		}
 		while (fmt[i] && strchr("hlLqjzt", fmt[i]))
 			i++;
-		if (fmt[i] == '@')
-			i++, cv[n].conv = '@';
-		else
-			cv[n].conv = fmt[i] ? fmt[i++] : 0;
-		if (cv[n].conv == '@' && fmt[i] && strchr("dui", fmt[i]))
-			i++; /* %@d, %@u */
+		i = fmt_parse_conv(fmt, i, &cv[n]);
 		if (!cv[n].conv || !strchr("diuxXocspaAYk@", cv[n].conv)) {
 			snprintf(err, errlen,
 				 "unsupported conversion '%.*s' in the format: use %%d %%u %%x %%o "

@@ -12,6 +12,7 @@ struct fmt_conv {
 	int lit_start, lit_end; /* literal text before the conversion */
 	char spec[32];		/* "%-10.3" flags, width, precision (no length, no conv) */
 	char conv;		/* d i u x X o c s p a A Y k @, 0 = trailing literal only */
+	char vconv;		/* for '@': the value's conversion (d i u x X o) */
 };
 
 /* Splits fmt into conversions; returns the count or -1 with err set. The

@@ -28,6 +28,7 @@
 #define NPHYS 11
 #define TMP_DST BPF_REG_0
 #define TMP_SRC BPF_REG_9
+#define MAX_SLOTS (512 / 8)
 
 struct interval {
 	int a, b; /* first and last point, -1 when unused */
@@ -42,6 +43,7 @@ struct ra {
 	int npoints;
 	int *labelpos; /* instruction index of each label */
 	int nslots;
+	int slot_end[MAX_SLOTS]; /* last point of the value each slot holds */
 };
 
 static void note_use(struct ra *ra, int r, int pt)
@@ -221,6 +223,26 @@ static int by_start(const void *x, const void *y, void *arg)
 	return iv[a].a - iv[b].a;
 }
 
+/* Gives iv a stack slot: one whose value died before iv starts, so the
+ * frame holds as many slots as values are spilled at once (not one per
+ * spilled value of the whole program, which many clauses sharing one
+ * program would exhaust), else a new one. -1 when the frame is full. */
+static int spill(struct ra *ra, struct interval *iv)
+{
+	int s = 0;
+
+	while (s < ra->nslots && ra->slot_end[s] >= iv->a)
+		s++;
+	if (s == ra->nslots) {
+		if (ra->ir->stack_used + 8 * (s + 1) > 512)
+			return -1;
+		ra->nslots++;
+	}
+	ra->slot_end[s] = iv->b;
+	iv->slot = -(ra->ir->stack_used + 8 * (s + 1));
+	return 0;
+}
+
 static int assign(struct ra *ra, char *err, size_t errlen)
 {
 	static const int pref_short[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
@@ -249,8 +271,7 @@ static int assign(struct ra *ra, char *err, size_t errlen)
 			}
 		if (iv->reg >= 0)
 			continue;
-		iv->slot = -(ra->ir->stack_used + 8 * ++ra->nslots);
-		if (-iv->slot > 512) {
+		if (spill(ra, iv)) {
 			snprintf(err, errlen,
 				 "expression too complex: more than %d values are live at once and "
 				 "the 512-byte BPF stack is full; split it into several statements "
@@ -394,6 +415,7 @@ int ir_lower(struct ir *ir, const int *map_fds, struct lowered *out, char *err, 
 	int *insn_at = NULL, *jumps = NULL, ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	ir_prune_unreachable(ir);
 	ra.npoints = 2 * ir->n + 2;
 	ra.iv = calloc(ir->nvregs + 1, sizeof(*ra.iv));
 	ra.busy = calloc((size_t)NPHYS * ra.npoints, 1);

@@ -80,8 +80,16 @@ out:
 	return 0;
 }
 
+/* trunc(@a, n) deletes entries until |n| are left: the smallest when
+ * n >= 0, the largest when n < 0 (DTrace keeps the -n smallest). Returns
+ * whether the entry with value x goes before the one with value y. */
+int rt_trunc_first(long keep, int64_t x, int64_t y)
+{
+	return keep >= 0 ? x < y : x > y;
+}
+
 /* clear(): zero every value (keys stay, as in DTrace); trunc(): delete
- * every key but the `keep` largest. */
+ * every key but |keep| (see rt_trunc_first). */
 static void kagg_clear(struct rt *rt, struct agg *a, int drop_keys, long keep)
 {
 	int fd = rt->cc->maps[a->map].fd, ksz = a->nkeys ? a->key_size : 4;
@@ -101,19 +109,19 @@ static void kagg_clear(struct rt *rt, struct agg *a, int drop_keys, long keep)
 		goto out;
 	}
 	kagg_read(rt, a, &keys, &vals, &n);
-	if (keep < n) {
+	if (labs(keep) < n) {
 		struct agg_entry *e = calloc(n, sizeof(*e));
 
 		for (int i = 0; i < n; i++) {
 			e[i].key = keys + (size_t)i * ksz;
 			e[i].sortv = a->fn->value(a, vals + (size_t)i * (a->val_size / 8));
 		}
-		/* delete the n - keep smallest */
-		for (int d = 0; d < n - keep; d++) {
+		for (int d = 0; d < n - labs(keep); d++) {
 			int m = -1;
 
 			for (int i = 0; i < n; i++)
-				if (e[i].key && (m < 0 || e[i].sortv < e[m].sortv))
+				if (e[i].key &&
+				    (m < 0 || rt_trunc_first(keep, e[i].sortv, e[m].sortv)))
 					m = i;
 			bpf_map_delete_elem(fd, e[m].key);
 			e[m].key = NULL;

@@ -56,6 +56,7 @@ void rt_print_agg(struct rt *rt, struct agg *a, const char *fmt);
 uint64_t rt_drops(struct rt *rt);
 /* Ends an open probe line (before aggregations, at exit). */
 void rt_line_end(struct rt *rt);
+int rt_trunc_first(long keep, int64_t x, int64_t y);
 void rt_free(struct rt *rt);
 
 /* output.c: rendering */

@@ -12,11 +12,13 @@
 #include "lang/builtins.h"
 #include "lang/sema.h"
 
-/* Type a variable takes from the value first assigned to it. */
+/* Type a variable takes from the value first assigned to it: an integer
+ * keeps its width and signedness (stores wrap to it, as in D and C), not
+ * how it prints (a syscall number, an errno). */
 static struct type *storage_type(struct lcc *cc, struct type *t)
 {
 	if (t->k == TY_INT)
-		return t->size == 8 && !t->sign ? &t_u64 : &t_s64;
+		return type_int(t->size, t->sign);
 	if (t->k == TY_STR)
 		return type_str(cc->o->strsize, 1);
 	return t;

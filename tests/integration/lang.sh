@@ -135,6 +135,9 @@ else
 	sed 's/^/    /' "$TMP/sigdiff" "$TMP/sigoff" 2>/dev/null | head -20
 fi
 check "lang/offline-rejects-profile" bash -c "! '$SONDE' script -r '$TMP/w.sonde' 'profile-99 { x = 1; }' 2>/dev/null"
+# Offline, variables wrap to their type and constant conditions fold as live.
+check "lang/offline-var-width" bash -c "'$SONDE' script -r '$TMP/w.sonde' -s tests/lang/tst.var_width.d | cmp -s - tests/lang/tst.var_width.r"
+check "lang/offline-const-cond" bash -c "'$SONDE' script -r '$TMP/w.sonde' -s tests/lang/tst.const_cond.d 0 | cmp -s - tests/lang/tst.const_cond.r"
 # Built-ins a trace does not hold are refused offline, with the reason.
 "$SONDE" script -r "$TMP/w.sonde" 'BEGIN { x = uid; }' > /dev/null 2> "$TMP/uid.err"
 check "lang/offline-rejects-uid" grep -qx "sonde script: <program>:1:13: uid is not recorded in traces: it cannot be used with -r (run the script live)" "$TMP/uid.err"

@@ -1,2 +1,2 @@
-/etc/hostname 0 1
-/etc/hostname 0 1
+/etc/hostname 1 1
+/etc/hostname 1 1

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "lang/lang.h"
+#include "lang/printf.h"
 #include "lang/types.h"
 
 /* The x86-64 struct pt_regs offsets hard-coded in the syscall, uprobe
@@ -76,11 +77,31 @@ TEST(every_feature_type_checks)
 	CHECK_EQ_STR(err, "");
 }
 
+/* printa's '@' is a flag anywhere before the conversion, as in DTrace. */
+TEST(printa_at_is_a_flag)
+{
+	struct fmt_conv cv[FMT_MAX];
+	char err[128];
+
+	CHECK_EQ_INT(fmt_parse("%@10d|%-8@d|%@x|%@8u %s|%@", cv, FMT_MAX, err, sizeof(err)), 6);
+	CHECK_EQ_STR(cv[0].spec, "%10");
+	CHECK_EQ_INT(cv[0].vconv, 'd');
+	CHECK_EQ_STR(cv[1].spec, "%-8");
+	CHECK_EQ_INT(cv[2].vconv, 'x');
+	CHECK_EQ_STR(cv[3].spec, "%8");
+	CHECK_EQ_INT(cv[3].vconv, 'u');
+	CHECK_EQ_INT(cv[4].conv, 's');
+	CHECK_EQ_INT(cv[4].vconv, 0);
+	CHECK_EQ_INT(cv[5].conv, '@');
+	CHECK_EQ_INT(cv[5].vconv, 'd');
+}
+
 int main(void)
 {
 	RUN(ptregs_offsets_match_btf);
 	RUN(spills_when_registers_run_out);
 	RUN(diagnostics_are_located);
 	RUN(every_feature_type_checks);
+	RUN(printa_at_is_a_flag);
 	CHECK_EXIT();
 }

@@ -1,0 +1,2 @@
+tick tick-10ms
+tick tick-15ms
