@@ -79,13 +79,25 @@ int lang_opt_set(struct lang_opts *o, const char *nv, char *err, size_t errlen)
 	return -1;
 }
 
-/* "#pragma D option name=value" lines in the script. */
+/* Line number of p in the script, for errors found before lexing. */
+static int src_line(const struct lang_opts *o, const char *p)
+{
+	int line = 1;
+
+	for (const char *s = o->src; s < p; s++)
+		line += *s == '\n';
+	return line;
+}
+
+/* "#pragma D option name=value" lines in the script: read before the
+ * lexer runs, as they set sizes compilation depends on. */
 static int pragmas(struct lang_opts *o, char *err, size_t errlen)
 {
 	const char *p = o->src;
 
 	while ((p = strstr(p, "#pragma D option "))) {
-		char nv[128];
+		const char *line = p;
+		char nv[128], msg[200];
 
 		if (p != o->src && p[-1] != '\n') {
 			p++;
@@ -97,8 +109,11 @@ static int pragmas(struct lang_opts *o, char *err, size_t errlen)
 			o->quiet = 1;
 			continue;
 		}
-		if (lang_opt_set(o, nv, err, errlen))
+		if (lang_opt_set(o, nv, msg, sizeof(msg))) {
+			snprintf(err, errlen, "%s:%d:1: %s",
+				 o->src_name ? o->src_name : "<program>", src_line(o, line), msg);
 			return -1;
+		}
 	}
 	return 0;
 }
