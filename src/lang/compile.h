@@ -184,6 +184,7 @@ struct lcc {
 	int uses_ustack;      /* snapshot $target's mappings while it runs */
 	struct type **tprecs; /* tracepoint record types parsed so far */
 	int ntprecs;
+	int depth; /* sema_expr() recursion, bounded by AST_MAX_DEPTH */
 };
 
 /* Diagnostics: "LINE:COL: message" stored once in cc->err. */
