@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wordexp.h>
+#include <sonde/record.h>
 
 #include "lang/agg.h"
 #include "lang/builtins.h"
@@ -261,56 +262,63 @@ static void run_special(struct lcc *cc, const char *which)
 		}
 }
 
-/* -c: the child waits on a pipe until the probes are attached. */
-/* The executable execvp() will run: pid$target:a.out must name it before
- * the child has exec'd. */
-static void which(const char *prog, char *out, size_t len)
+/* The child of -c: waits on the pipe until the probes are attached. */
+static void spawn_child(int go, const char *exe, char **argv)
 {
-	const char *path = getenv("PATH");
+	char c;
 
-	snprintf(out, len, "%s", prog);
-	if (strchr(prog, '/') || !path)
-		return;
-	while (*path) {
-		size_t n = strcspn(path, ":");
-
-		snprintf(out, len, "%.*s/%s", (int)n, path, prog);
-		if (!access(out, X_OK))
-			return;
-		path += n + (path[n] == ':');
-	}
-	snprintf(out, len, "%s", prog);
+	if (read(go, &c, 1) != 1)
+		_exit(127);
+	execv(exe, argv);
+	fprintf(stderr, "sonde script: %s: %s\n", argv[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
 }
 
-static pid_t spawn(const char *cmd, int *go, char *exe, size_t exelen, char *err, size_t errlen)
+/*
+ * -c CMD: splits CMD like a shell and resolves the program before anything
+ * is traced, so that a command that cannot run fails early (as dtrace -c
+ * and sonde record do) instead of running the script around a dead child;
+ * o->target_exe names it for pid$target:a.out before the child has exec'd.
+ * Returns 0, or the exit status of a shell that cannot run CMD: 127 (not
+ * found), 126 (not executable), 1 (CMD does not split).
+ */
+static int spawn(struct lang_opts *o, pid_t *child, int *go, char *err, size_t errlen)
 {
 	wordexp_t we;
-	int p[2];
-	pid_t pid;
+	int p[2], e = wordexp(o->cmd, &we, WRDE_NOCMD);
 
-	if (wordexp(cmd, &we, WRDE_NOCMD) || !we.we_wordc) {
-		snprintf(err, errlen, "-c '%s': cannot split the command line", cmd);
-		return -1;
+	if (e || !we.we_wordc) {
+		if (!e || e == WRDE_NOSPACE)
+			wordfree(&we);
+		snprintf(err, errlen, "-c '%s': %s", o->cmd,
+			 e ? "cannot split the command line" : "no command");
+		return 1;
 	}
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	which(we.we_wordv[0], exe, exelen);
-	pid = fork();
-	if (pid == 0) {
-		char c;
-
+	e = sonde_resolve_cmd(we.we_wordv[0], o->target_exe, sizeof(o->target_exe));
+	if (e) {
+		snprintf(err, errlen, "-c: %s: %s", we.we_wordv[0],
+			 e == -ENOENT ? "command not found" : strerror(-e));
+		wordfree(&we);
+		return e == -ENOENT ? 127 : 126;
+	}
+	if (pipe2(p, O_CLOEXEC)) {
+		snprintf(err, errlen, "-c: %s", strerror(errno));
+		wordfree(&we);
+		return 1;
+	}
+	*child = fork();
+	if (*child == 0) {
 		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		execvp(we.we_wordv[0], we.we_wordv);
-		fprintf(stderr, "sonde script: -c: cannot run %s: %s\n", we.we_wordv[0],
-			strerror(errno));
-		_exit(127);
+		spawn_child(p[0], o->target_exe, we.we_wordv);
 	}
 	close(p[0]);
 	wordfree(&we);
 	*go = p[1];
-	return pid;
+	if (*child < 0) {
+		snprintf(err, errlen, "-c: cannot fork: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
 /* vtimestamp bookkeeping first, so no switch of a thread it has seen is
@@ -405,10 +413,13 @@ int lang_run(struct lang_opts *o)
 		fprintf(stderr, "sonde script: %s\n", err);
 		goto out;
 	}
-	if (o->cmd && !o->list && !o->dump) {
-		child = spawn(o->cmd, &go, o->target_exe, sizeof(o->target_exe), err, sizeof(err));
-		if (child < 0) {
+	/* -l and -S list or compile pid$target probes of CMD as a run would */
+	if (o->cmd) {
+		int st = spawn(o, &child, &go, err, sizeof(err));
+
+		if (st) {
 			fprintf(stderr, "sonde script: %s\n", err);
+			ret = st;
 			goto out;
 		}
 		o->target = child;
