@@ -342,7 +342,6 @@ static int run_live(struct lcc *cc, pid_t child, int go)
 	int status = 0;
 
 	rt.ncpus = libbpf_num_possible_cpus();
-	rt.spec = calloc(cc->o->nspec + 1, sizeof(*rt.spec));
 	rt_init_kernel(&rt);
 	for (int c = 0; c < cc->ncpus; c++) {
 		if (!rb)

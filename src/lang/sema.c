@@ -566,7 +566,7 @@ int sema_program(struct lcc *cc)
 			}
 		}
 		if (sema_stmt(cc, c, c->body) || check_actions(cc, c->body, 1) ||
-		    check_actions(cc, c->pred, 0))
+		    check_actions(cc, c->pred, 0) || spec_check_clause(cc, c))
 			return -1;
 	}
 	for (struct var *v = cc->vars; v; v = v->next)
