@@ -34,9 +34,10 @@
  *
  * Why counts and exchanges: BPF_CMPXCHG works on the fixed R0, which the
  * IR cannot express; a fetch-add on a count gives exclusive ownership all
- * the same. The one race left is two CPUs committing the same id at once
- * while a third claims the slot in between; the loser then puts the new
- * owner back.
+ * the same. Releasing reads the owner before exchanging it, so a stale
+ * commit() of an older id never touches the new owner; the one window
+ * left is two CPUs committing the same id at once while a third claims
+ * the slot between them: the late one puts the owner it took back.
  */
 #include <string.h>
 
