@@ -70,6 +70,7 @@ struct agg {
 	struct agg *next;
 	/* runtime (rt.c) */
 	int64_t normal; /* normalize() factor, 1 = none */
+	int printed;	/* printa() ran: no default print at exit (DTrace) */
 };
 
 enum akind {

@@ -238,7 +238,8 @@ void rt_print_aggs(struct rt *rt)
 {
 	rt_line_end(rt);
 	for (struct agg *a = rt->cc->aggs; a; a = a->next)
-		rt_print_agg(rt, a, NULL);
+		if (!a->printed)
+			rt_print_agg(rt, a, NULL);
 }
 
 /* --- records ---------------------------------------------------------- */
@@ -455,6 +456,7 @@ static void do_action(struct rt *rt, const struct action *a, const unsigned char
 		break;
 	case A_PRINTA:
 		rt_print_agg(rt, a->agg, a->fmt);
+		a->agg->printed = 1;
 		break;
 	case A_CLEAR:
 		rt->agg_clear(rt, a->agg, 0, 0);
