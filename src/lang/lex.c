@@ -25,22 +25,25 @@ static const struct {
 /* Longest operators first so "<<=" wins over "<<" and "<". Each carries
  * its quoted name so tok_name() needs no buffer and can be called twice in
  * one message ("expected ')', found ';'"). */
-#define OP(str, tok) { str, "'" str "'", tok }
+#define OP(str, tok)                  \
+	{                             \
+		str, "'" str "'", tok \
+	}
 static const struct {
 	const char *s, *quoted;
 	enum tok t;
 } ops[] = {
-	OP("<<=", T_SHLEQ), OP(">>=", T_SHREQ), OP("->", T_ARROW),  OP("++", T_INC),
-	OP("--", T_DEC),    OP("+=", T_ADDEQ),	OP("-=", T_SUBEQ),  OP("*=", T_MULEQ),
-	OP("/=", T_DIVEQ),  OP("%=", T_MODEQ),	OP("&=", T_ANDEQ),  OP("|=", T_OREQ),
-	OP("^=", T_XOREQ),  OP("<<", T_SHL),	OP(">>", T_SHR),    OP("<=", T_LE),
-	OP(">=", T_GE),	    OP("==", T_EQ),	OP("!=", T_NE),	    OP("&&", T_LAND),
-	OP("||", T_LOR),    OP("^^", T_LXOR),	OP("(", T_LPAREN),  OP(")", T_RPAREN),
-	OP("{", T_LBRACE),  OP("}", T_RBRACE),	OP("[", T_LBRACK),  OP("]", T_RBRACK),
-	OP(";", T_SEMI),    OP(",", T_COMMA),	OP(".", T_DOT),	    OP("?", T_QUEST),
-	OP(":", T_COLON),   OP("+", T_PLUS),	OP("-", T_MINUS),   OP("*", T_STAR),
-	OP("/", T_SLASH),   OP("%", T_PERCENT), OP("&", T_AMP),	    OP("|", T_PIPE),
-	OP("^", T_CARET),   OP("~", T_TILDE),	OP("!", T_NOT),	    OP("<", T_LT),
+	OP("<<=", T_SHLEQ), OP(">>=", T_SHREQ), OP("->", T_ARROW), OP("++", T_INC),
+	OP("--", T_DEC),    OP("+=", T_ADDEQ),	OP("-=", T_SUBEQ), OP("*=", T_MULEQ),
+	OP("/=", T_DIVEQ),  OP("%=", T_MODEQ),	OP("&=", T_ANDEQ), OP("|=", T_OREQ),
+	OP("^=", T_XOREQ),  OP("<<", T_SHL),	OP(">>", T_SHR),   OP("<=", T_LE),
+	OP(">=", T_GE),	    OP("==", T_EQ),	OP("!=", T_NE),	   OP("&&", T_LAND),
+	OP("||", T_LOR),    OP("^^", T_LXOR),	OP("(", T_LPAREN), OP(")", T_RPAREN),
+	OP("{", T_LBRACE),  OP("}", T_RBRACE),	OP("[", T_LBRACK), OP("]", T_RBRACK),
+	OP(";", T_SEMI),    OP(",", T_COMMA),	OP(".", T_DOT),	   OP("?", T_QUEST),
+	OP(":", T_COLON),   OP("+", T_PLUS),	OP("-", T_MINUS),  OP("*", T_STAR),
+	OP("/", T_SLASH),   OP("%", T_PERCENT), OP("&", T_AMP),	   OP("|", T_PIPE),
+	OP("^", T_CARET),   OP("~", T_TILDE),	OP("!", T_NOT),	   OP("<", T_LT),
 	OP(">", T_GT),	    OP("=", T_ASSIGN),
 };
 #undef OP

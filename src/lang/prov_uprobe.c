@@ -8,8 +8,9 @@
  *     or a path; only that process is traced.
  * Functions are ELF symbols (.symtab, then .dynsym) resolved with libelf;
  * globs are allowed. GNU indirect functions (IFUNC: libc's strlen,
- * memcpy...) are probed at the implementation their resolver picks. Arguments follow the x86-64 C calling convention
- * (rdi rsi rdx rcx r8 r9); in return probes arg0, arg1 and retval hold rax.
+ * memcpy...) are probed at the implementation their resolver picks.
+ * Arguments follow the x86-64 C calling convention (rdi rsi rdx rcx r8
+ * r9); in return probes arg0, arg1 and retval hold rax.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -98,8 +99,8 @@ static unsigned long func_vaddr(const char *path, const GElf_Sym *s, const char 
 
 /* Function symbols of path matching pat; returns the count or -errno.
  * ifunc gets the first IFUNC matched whose target is unknown. */
-static int elf_funcs(const char *path, const char *pat, struct usym *out, int max,
-		     char *ifunc, size_t ifunclen)
+static int elf_funcs(const char *path, const char *pat, struct usym *out, int max, char *ifunc,
+		     size_t ifunclen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0;
 	Elf *e;

@@ -255,7 +255,7 @@ static int sema_un(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = t->size < 4 ? &t_s32 : t;
 		if (n->l->is_const) {
 			n->is_const = 1;
-			n->cval = n->op == T_MINUS   ? (int64_t)-(uint64_t)n->l->cval
+			n->cval = n->op == T_MINUS   ? (int64_t)(0 - (uint64_t)n->l->cval)
 				  : n->op == T_TILDE ? ~n->l->cval
 						     : n->l->cval;
 		}

@@ -53,8 +53,8 @@ int spec_check_speculation(struct lcc *cc, struct clause *c, struct node *n)
 	(void)c;
 	n->t = &t_s32;
 	if (cc->m_spec < 0)
-		cc->m_spec = map_add(cc, "specs", BPF_MAP_TYPE_ARRAY, 4, 16, cc->o->nspec + 1,
-				     "nspec");
+		cc->m_spec =
+			map_add(cc, "specs", BPF_MAP_TYPE_ARRAY, 4, 16, cc->o->nspec + 1, "nspec");
 	return 0;
 }
 
@@ -185,8 +185,10 @@ static int spec_check_call(struct lcc *cc, const struct node *n, struct spec_see
 		return spec_refuse(cc, n, "speculate(): exit() is never speculative");
 	}
 	if (rec && seen->commit) {
-		cc_error(cc, n->loc, "%s() may not follow commit(): a clause that commits "
-				     "records no data", n->name);
+		cc_error(cc, n->loc,
+			 "%s() may not follow commit(): a clause that commits "
+			 "records no data",
+			 n->name);
 		return -1;
 	}
 	seen->rec |= rec;
