@@ -69,6 +69,11 @@ struct sonde_record_opts {
  * 0 or -EINVAL. */
 int sonde_snaplen_parse(const char *s, uint32_t *out);
 
+/* Resolves a command name along PATH like a shell (a name with a '/' is
+ * used as is): 0 with the executable in path, -ENOENT or -EACCES.
+ * sonde record and sonde script -c report what cannot run before tracing. */
+int sonde_resolve_cmd(const char *cmd, char *path, size_t len);
+
 struct sonde_record_summary {
 	uint64_t records;       /* records written to the file */
 	uint64_t by_type[SONDE_REC_TYPE_MAX];

@@ -91,6 +91,11 @@ struct program {
 	struct node *nodes; /* every node, for freeing */
 };
 
+/* Deepest nesting of expressions and statements the parser and the type
+ * checker accept: both recurse on the C stack, which deeper input (30000
+ * parentheses, a 100000-term sum) would overflow. */
+#define AST_MAX_DEPTH 1000
+
 struct node *node_new(struct program *p, enum nkind k, struct loc loc);
 void ast_dump(FILE *f, const struct program *p);
 void ast_dump_expr(FILE *f, const struct node *n);

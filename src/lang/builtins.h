@@ -38,6 +38,13 @@ extern const struct func funcs_actions[]; /* actions.c */
 extern const struct func funcs_values[];  /* funcs.c */
 extern const struct func funcs_aggs[];	  /* agg.c */
 
+/* spec.c: speculation() and the kernel side of commit() and discard() */
+int spec_check_speculation(struct lcc *cc, struct clause *c, struct node *n);
+int spec_emit_claim(struct cg *cg, struct node *n);
+int spec_emit_release(struct cg *cg, struct node *n);
+/* The DTrace rules on speculate() and commit() in a clause's statements. */
+int spec_check_clause(struct lcc *cc, struct clause *c);
+
 /* sema helpers used by the check hooks */
 int sema_need_agg(struct lcc *cc, struct node *n); /* n must be @name */
 struct clause;

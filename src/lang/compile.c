@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wordexp.h>
+#include <sonde/record.h>
 
 #include "lang/agg.h"
 #include "lang/builtins.h"
@@ -79,13 +80,25 @@ int lang_opt_set(struct lang_opts *o, const char *nv, char *err, size_t errlen)
 	return -1;
 }
 
-/* "#pragma D option name=value" lines in the script. */
+/* Line number of p in the script, for errors found before lexing. */
+static int src_line(const struct lang_opts *o, const char *p)
+{
+	int line = 1;
+
+	for (const char *s = o->src; s < p; s++)
+		line += *s == '\n';
+	return line;
+}
+
+/* "#pragma D option name=value" lines in the script: read before the
+ * lexer runs, as they set sizes compilation depends on. */
 static int pragmas(struct lang_opts *o, char *err, size_t errlen)
 {
 	const char *p = o->src;
 
 	while ((p = strstr(p, "#pragma D option "))) {
-		char nv[128];
+		const char *line = p;
+		char nv[128], msg[200];
 
 		if (p != o->src && p[-1] != '\n') {
 			p++;
@@ -97,8 +110,11 @@ static int pragmas(struct lang_opts *o, char *err, size_t errlen)
 			o->quiet = 1;
 			continue;
 		}
-		if (lang_opt_set(o, nv, err, errlen))
+		if (lang_opt_set(o, nv, msg, sizeof(msg))) {
+			snprintf(err, errlen, "%s:%d:1: %s",
+				 o->src_name ? o->src_name : "<program>", src_line(o, line), msg);
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -246,56 +262,63 @@ static void run_special(struct lcc *cc, const char *which)
 		}
 }
 
-/* -c: the child waits on a pipe until the probes are attached. */
-/* The executable execvp() will run: pid$target:a.out must name it before
- * the child has exec'd. */
-static void which(const char *prog, char *out, size_t len)
+/* The child of -c: waits on the pipe until the probes are attached. */
+static void spawn_child(int go, const char *exe, char **argv)
 {
-	const char *path = getenv("PATH");
+	char c;
 
-	snprintf(out, len, "%s", prog);
-	if (strchr(prog, '/') || !path)
-		return;
-	while (*path) {
-		size_t n = strcspn(path, ":");
-
-		snprintf(out, len, "%.*s/%s", (int)n, path, prog);
-		if (!access(out, X_OK))
-			return;
-		path += n + (path[n] == ':');
-	}
-	snprintf(out, len, "%s", prog);
+	if (read(go, &c, 1) != 1)
+		_exit(127);
+	execv(exe, argv);
+	fprintf(stderr, "sonde script: %s: %s\n", argv[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
 }
 
-static pid_t spawn(const char *cmd, int *go, char *exe, size_t exelen, char *err, size_t errlen)
+/*
+ * -c CMD: splits CMD like a shell and resolves the program before anything
+ * is traced, so that a command that cannot run fails early (as dtrace -c
+ * and sonde record do) instead of running the script around a dead child;
+ * o->target_exe names it for pid$target:a.out before the child has exec'd.
+ * Returns 0, or the exit status of a shell that cannot run CMD: 127 (not
+ * found), 126 (not executable), 1 (CMD does not split).
+ */
+static int spawn(struct lang_opts *o, pid_t *child, int *go, char *err, size_t errlen)
 {
 	wordexp_t we;
-	int p[2];
-	pid_t pid;
+	int p[2], e = wordexp(o->cmd, &we, WRDE_NOCMD);
 
-	if (wordexp(cmd, &we, WRDE_NOCMD) || !we.we_wordc) {
-		snprintf(err, errlen, "-c '%s': cannot split the command line", cmd);
-		return -1;
+	if (e || !we.we_wordc) {
+		if (!e || e == WRDE_NOSPACE)
+			wordfree(&we);
+		snprintf(err, errlen, "-c '%s': %s", o->cmd,
+			 e ? "cannot split the command line" : "no command");
+		return 1;
 	}
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	which(we.we_wordv[0], exe, exelen);
-	pid = fork();
-	if (pid == 0) {
-		char c;
-
+	e = sonde_resolve_cmd(we.we_wordv[0], o->target_exe, sizeof(o->target_exe));
+	if (e) {
+		snprintf(err, errlen, "-c: %s: %s", we.we_wordv[0],
+			 e == -ENOENT ? "command not found" : strerror(-e));
+		wordfree(&we);
+		return e == -ENOENT ? 127 : 126;
+	}
+	if (pipe2(p, O_CLOEXEC)) {
+		snprintf(err, errlen, "-c: %s", strerror(errno));
+		wordfree(&we);
+		return 1;
+	}
+	*child = fork();
+	if (*child == 0) {
 		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		execvp(we.we_wordv[0], we.we_wordv);
-		fprintf(stderr, "sonde script: -c: cannot run %s: %s\n", we.we_wordv[0],
-			strerror(errno));
-		_exit(127);
+		spawn_child(p[0], o->target_exe, we.we_wordv);
 	}
 	close(p[0]);
 	wordfree(&we);
 	*go = p[1];
-	return pid;
+	if (*child < 0) {
+		snprintf(err, errlen, "-c: cannot fork: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
 /* vtimestamp bookkeeping first, so no switch of a thread it has seen is
@@ -319,7 +342,6 @@ static int run_live(struct lcc *cc, pid_t child, int go)
 	int status = 0;
 
 	rt.ncpus = libbpf_num_possible_cpus();
-	rt.spec = calloc(cc->o->nspec + 1, sizeof(*rt.spec));
 	rt_init_kernel(&rt);
 	for (int c = 0; c < cc->ncpus; c++) {
 		if (!rb)
@@ -390,10 +412,13 @@ int lang_run(struct lang_opts *o)
 		fprintf(stderr, "sonde script: %s\n", err);
 		goto out;
 	}
-	if (o->cmd && !o->list && !o->dump) {
-		child = spawn(o->cmd, &go, o->target_exe, sizeof(o->target_exe), err, sizeof(err));
-		if (child < 0) {
+	/* -l and -S list or compile pid$target probes of CMD as a run would */
+	if (o->cmd) {
+		int st = spawn(o, &child, &go, err, sizeof(err));
+
+		if (st) {
 			fprintf(stderr, "sonde script: %s\n", err);
+			ret = st;
 			goto out;
 		}
 		o->target = child;

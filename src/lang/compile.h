@@ -70,6 +70,7 @@ struct agg {
 	struct agg *next;
 	/* runtime (rt.c) */
 	int64_t normal; /* normalize() factor, 1 = none */
+	int printed;	/* printa() ran: no default print at exit (DTrace) */
 };
 
 enum akind {
@@ -184,6 +185,7 @@ struct lcc {
 	int uses_ustack;      /* snapshot $target's mappings while it runs */
 	struct type **tprecs; /* tracepoint record types parsed so far */
 	int ntprecs;
+	int depth; /* sema_expr() recursion, bounded by AST_MAX_DEPTH */
 };
 
 /* Diagnostics: "LINE:COL: message" stored once in cc->err. */

@@ -278,46 +278,6 @@ static int emit_sym(struct cg *cg, struct node *n)
 	return cg_expr(cg, n->args);
 }
 
-static int check_speculation(struct lcc *cc, struct clause *c, struct node *n)
-{
-	(void)c;
-	n->t = &t_s32;
-	if (cc->m_spec < 0)
-		cc->m_spec =
-			map_add(cc, "specs", BPF_MAP_TYPE_ARRAY, 4, 8, cc->o->nspec + 1, "nspec");
-	return 0;
-}
-
-/* Claims a free speculation buffer id (1..nspec) with an atomic exchange:
- * xchg(slot, 1) returning 0 means the slot was free and is now ours;
- * returning 1 left an owned slot unchanged. User space frees ids when it
- * sees commit() or discard(). */
-static int emit_speculation(struct cg *cg, struct node *n)
-{
-	int id = cg_imm(cg, 0), done = ir_label(cg->ir), koff = cg_scratch(cg, 8);
-
-	(void)n;
-	for (int k = 1; k <= cg->cc->o->nspec; k++) {
-		int args[2], v, one = ir_vreg(cg->ir), skip = ir_label(cg->ir);
-
-		ir_st(cg->ir, BPF_W, cg->vscr, koff, k);
-		args[0] = ir_vreg(cg->ir);
-		ir_ldmap(cg->ir, args[0], cg->cc->m_spec);
-		args[1] = cg_scratch_ptr(cg, koff);
-		v = cg_call(cg, BPF_FUNC_map_lookup_elem, 2, args);
-		ir_jmpi(cg->ir, BPF_JEQ, v, 0, skip);
-		ir_movi(cg->ir, one, 1);
-		ir_xchg(cg->ir, v, 0, one);
-		ir_jmpi(cg->ir, BPF_JNE, one, 0, skip);
-		ir_movi(cg->ir, id, k);
-		ir_ja(cg->ir, done);
-		ir_bind(cg->ir, skip);
-	}
-	cg_drop(cg, DROP_SPEC);
-	ir_bind(cg->ir, done);
-	return id;
-}
-
 static int check_stack(struct lcc *cc, struct clause *c, struct node *n)
 {
 	(void)c;
@@ -417,8 +377,8 @@ const struct func funcs_values[] = {
 	{ .name = "speculation",
 	  .min = 0,
 	  .max = 0,
-	  .check = check_speculation,
-	  .emit = emit_speculation },
+	  .check = spec_check_speculation,
+	  .emit = spec_emit_claim },
 	{ .name = "stack", .min = 0, .max = 1, .check = check_stack, .emit = emit_stack },
 	{ .name = "usym", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },
 	{ .name = "ufunc", .min = 1, .max = 1, .check = check_sym, .emit = emit_sym },

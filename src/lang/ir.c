@@ -136,15 +136,25 @@ void ir_xadd(struct ir *ir, int size, int dst, int16_t off, int src)
 	v->i.off = off;
 }
 
-void ir_xchg(struct ir *ir, int dst, int16_t off, int src)
+static void ir_atomic_fetch(struct ir *ir, int op, int dst, int16_t off, int src)
 {
 	struct vinsn *v = ir_add(ir, VK_INSN);
 
 	v->i.code = BPF_STX | BPF_ATOMIC | BPF_DW;
-	v->i.imm = BPF_XCHG;
+	v->i.imm = op;
 	v->dst = dst;
 	v->src = src;
 	v->i.off = off;
+}
+
+void ir_xchg(struct ir *ir, int dst, int16_t off, int src)
+{
+	ir_atomic_fetch(ir, BPF_XCHG, dst, off, src);
+}
+
+void ir_fetch_add(struct ir *ir, int dst, int16_t off, int src)
+{
+	ir_atomic_fetch(ir, BPF_ADD | BPF_FETCH, dst, off, src);
 }
 
 void ir_jmp(struct ir *ir, int op, int a, int b, int label)

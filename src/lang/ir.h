@@ -69,6 +69,8 @@ void ir_st(struct ir *ir, int size, int dst, int16_t off, int32_t imm);
 void ir_xadd(struct ir *ir, int size, int dst, int16_t off, int src);
 /* src = atomic exchange of [dst + off] with src */
 void ir_xchg(struct ir *ir, int dst, int16_t off, int src);
+/* src = atomic fetch-and-add of src to the 64-bit [dst + off] */
+void ir_fetch_add(struct ir *ir, int dst, int16_t off, int src);
 void ir_jmp(struct ir *ir, int op, int a, int b, int label); /* if a op b */
 void ir_jmpi(struct ir *ir, int op, int a, int32_t imm, int label);
 void ir_ja(struct ir *ir, int label);

@@ -3,6 +3,7 @@
  * the start of a clause, probe descriptions which may hold globs, '-' and,
  * for uprobe paths, '/' characters. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,29 +22,34 @@ static const struct {
 	{ "signed", T_SIGNED },
 };
 
-/* Longest operators first so "<<=" wins over "<<" and "<". */
+/* Longest operators first so "<<=" wins over "<<" and "<". Each carries
+ * its quoted name so tok_name() needs no buffer and can be called twice in
+ * one message ("expected ')', found ';'"). */
+#define OP(str, tok)                  \
+	{                             \
+		str, "'" str "'", tok \
+	}
 static const struct {
-	const char *s;
+	const char *s, *quoted;
 	enum tok t;
 } ops[] = {
-	{ "<<=", T_SHLEQ }, { ">>=", T_SHREQ }, { "->", T_ARROW }, { "++", T_INC },
-	{ "--", T_DEC },    { "+=", T_ADDEQ },	{ "-=", T_SUBEQ }, { "*=", T_MULEQ },
-	{ "/=", T_DIVEQ },  { "%=", T_MODEQ },	{ "&=", T_ANDEQ }, { "|=", T_OREQ },
-	{ "^=", T_XOREQ },  { "<<", T_SHL },	{ ">>", T_SHR },   { "<=", T_LE },
-	{ ">=", T_GE },	    { "==", T_EQ },	{ "!=", T_NE },	   { "&&", T_LAND },
-	{ "||", T_LOR },    { "^^", T_LXOR },	{ "(", T_LPAREN }, { ")", T_RPAREN },
-	{ "{", T_LBRACE },  { "}", T_RBRACE },	{ "[", T_LBRACK }, { "]", T_RBRACK },
-	{ ";", T_SEMI },    { ",", T_COMMA },	{ ".", T_DOT },	   { "?", T_QUEST },
-	{ ":", T_COLON },   { "+", T_PLUS },	{ "-", T_MINUS },  { "*", T_STAR },
-	{ "/", T_SLASH },   { "%", T_PERCENT }, { "&", T_AMP },	   { "|", T_PIPE },
-	{ "^", T_CARET },   { "~", T_TILDE },	{ "!", T_NOT },	   { "<", T_LT },
-	{ ">", T_GT },	    { "=", T_ASSIGN },
+	OP("<<=", T_SHLEQ), OP(">>=", T_SHREQ), OP("->", T_ARROW), OP("++", T_INC),
+	OP("--", T_DEC),    OP("+=", T_ADDEQ),	OP("-=", T_SUBEQ), OP("*=", T_MULEQ),
+	OP("/=", T_DIVEQ),  OP("%=", T_MODEQ),	OP("&=", T_ANDEQ), OP("|=", T_OREQ),
+	OP("^=", T_XOREQ),  OP("<<", T_SHL),	OP(">>", T_SHR),   OP("<=", T_LE),
+	OP(">=", T_GE),	    OP("==", T_EQ),	OP("!=", T_NE),	   OP("&&", T_LAND),
+	OP("||", T_LOR),    OP("^^", T_LXOR),	OP("(", T_LPAREN), OP(")", T_RPAREN),
+	OP("{", T_LBRACE),  OP("}", T_RBRACE),	OP("[", T_LBRACK), OP("]", T_RBRACK),
+	OP(";", T_SEMI),    OP(",", T_COMMA),	OP(".", T_DOT),	   OP("?", T_QUEST),
+	OP(":", T_COLON),   OP("+", T_PLUS),	OP("-", T_MINUS),  OP("*", T_STAR),
+	OP("/", T_SLASH),   OP("%", T_PERCENT), OP("&", T_AMP),	   OP("|", T_PIPE),
+	OP("^", T_CARET),   OP("~", T_TILDE),	OP("!", T_NOT),	   OP("<", T_LT),
+	OP(">", T_GT),	    OP("=", T_ASSIGN),
 };
+#undef OP
 
 const char *tok_name(enum tok t)
 {
-	static char buf[8];
-
 	switch (t) {
 	case T_EOF:
 		return "end of input";
@@ -64,10 +70,8 @@ const char *tok_name(enum tok t)
 		if (keywords[i].t == t)
 			return keywords[i].s;
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (ops[i].t == t) {
-			snprintf(buf, sizeof(buf), "'%s'", ops[i].s);
-			return buf;
-		}
+		if (ops[i].t == t)
+			return ops[i].quoted;
 	return "token";
 }
 
@@ -136,8 +140,32 @@ static void newline(struct lexer *lx)
 	lx->line_start = lx->p + 1;
 }
 
-/* Skips blanks, comments and "#pragma"/"#" lines; reports an unterminated
- * comment. */
+/* "#pragma D option" lines are read before compilation (compile.c
+ * pragmas()); any other '#' line is a C preprocessor directive, which
+ * without cpp (sonde has no -C) would be dropped silently: "#if 0" code
+ * would run. DTrace refuses them too. */
+static void skip_directive(struct lexer *lx)
+{
+	static const char option[] = "#pragma D option ";
+	const char *e = memchr(lx->p, '\n', lx->end - lx->p);
+	int len = e ? (int)(e - lx->p) : (int)(lx->end - lx->p);
+	int pragma = !strncmp(lx->p, "#pragma", 7);
+
+	if (pragma && strncmp(lx->p, option, sizeof(option) - 1))
+		lex_error(lx, here(lx),
+			  "unknown pragma '%.*s': only '#pragma D option NAME[=VALUE]' is "
+			  "supported",
+			  len, lx->p);
+	else if (!pragma)
+		lex_error(lx, here(lx),
+			  "'%.*s': C preprocessor directives are not supported "
+			  "(sonde script has no -C)",
+			  len, lx->p);
+	lx->p += len;
+}
+
+/* Skips blanks, comments and "#pragma D option" lines; reports an
+ * unterminated comment or any other '#' directive. */
 static void skip_space(struct lexer *lx)
 {
 	for (;;) {
@@ -167,8 +195,7 @@ static void skip_space(struct lexer *lx)
 			while (lx->p < lx->end && *lx->p != '\n')
 				lx->p++;
 		} else if (lx->p[0] == '#' && lx->p == lx->line_start) {
-			while (lx->p < lx->end && *lx->p != '\n')
-				lx->p++;
+			skip_directive(lx);
 		} else {
 			return;
 		}
@@ -341,9 +368,15 @@ static void lex_number(struct lexer *lx, struct token *t)
 	char *e;
 
 	t->t = T_NUM;
+	errno = 0;
 	t->num = strtoull(lx->p, &e, 0);
 	if (isalnum((unsigned char)*e) && !strchr("uUlL", *e)) {
 		lex_error(lx, t->loc, "malformed number");
+		return;
+	}
+	if (errno == ERANGE) {
+		lex_error(lx, t->loc, "integer constant %.*s is too large: it must fit in 64 bits",
+			  (int)(e - lx->p), lx->p);
 		return;
 	}
 	while (*e && strchr("uUlL", *e)) {
@@ -385,7 +418,11 @@ static void lex_macro(struct lexer *lx, struct token *t)
 		return;
 	if (!as_str && is_number(v)) {
 		t->t = T_NUM;
+		errno = 0;
 		t->num = strtoull(v, NULL, 0);
+		if (errno == ERANGE)
+			lex_error(lx, t->loc,
+				  "macro argument %s is too large: it must fit in 64 bits", v);
 		return;
 	}
 	t->t = T_STR;

@@ -721,7 +721,6 @@ int offline_run(struct lcc *cc)
 			fprintf(stderr, "sonde script: %s\n", err);
 			goto out;
 		}
-	rt.spec = calloc(cc->o->nspec + 1, sizeof(*rt.spec));
 	rt.agg_read = oagg_read;
 	rt.agg_clear = oagg_clear;
 	for (int i = 0; i < cc->nprogs; i++)

@@ -12,6 +12,7 @@ struct parser {
 	struct lexer *lx;
 	struct program *prog;
 	int in_pred; /* a '/' followed by '{' closes the predicate */
+	int depth;   /* recursion depth, bounded by AST_MAX_DEPTH */
 };
 
 #define CUR(ps) ((ps)->lx->cur)
@@ -39,6 +40,21 @@ static int expect(struct parser *ps, enum tok t, const char *what)
 	return 0;
 }
 
+/* Every recursive call of the parser goes through here, so that deeply
+ * nested input fails with its location instead of overflowing the stack. */
+static struct node *nested(struct parser *ps, struct node *(*parse)(struct parser *))
+{
+	struct node *n = NULL;
+
+	if (++ps->depth > AST_MAX_DEPTH)
+		lex_error(ps->lx, CUR(ps).loc, "nested too deeply: more than %d levels",
+			  AST_MAX_DEPTH);
+	else
+		n = parse(ps);
+	ps->depth--;
+	return n;
+}
+
 struct node *node_new(struct program *p, enum nkind k, struct loc loc)
 {
 	struct node *n = calloc(1, sizeof(*n));
@@ -55,6 +71,7 @@ struct node *node_new(struct program *p, enum nkind k, struct loc loc)
 static struct node *expr(struct parser *ps);
 static struct node *assign_expr(struct parser *ps);
 static struct node *unary(struct parser *ps);
+static struct node *statement(struct parser *ps);
 
 /* Comma-separated expressions up to `close`; returns the list. */
 static struct node *arg_list(struct parser *ps, enum tok close, int *count)
@@ -67,7 +84,7 @@ static struct node *arg_list(struct parser *ps, enum tok close, int *count)
 		return NULL;
 	}
 	for (;;) {
-		struct node *a = assign_expr(ps);
+		struct node *a = nested(ps, assign_expr);
 
 		if (!a)
 			return NULL;
@@ -202,7 +219,7 @@ static struct node *primary(struct parser *ps)
 		return n;
 	case T_LPAREN:
 		next(ps);
-		n = expr(ps);
+		n = nested(ps, expr);
 		if (!n || expect(ps, T_RPAREN, "to close '('"))
 			return NULL;
 		return n;
@@ -217,7 +234,7 @@ static struct node *primary(struct parser *ps)
 			if (!n->ctype)
 				return NULL;
 		} else {
-			n->l = expr(ps);
+			n->l = nested(ps, expr);
 			if (!n->l)
 				return NULL;
 		}
@@ -285,14 +302,14 @@ static struct node *unary(struct parser *ps)
 		next(ps);
 		n = node_new(ps->prog, N_UN, tk.loc);
 		n->op = tk.t;
-		n->l = unary(ps);
+		n->l = nested(ps, unary);
 		return n->l ? n : NULL;
 	case T_INC:
 	case T_DEC:
 		next(ps);
 		n = node_new(ps->prog, N_INCDEC, tk.loc);
 		n->op = tk.t;
-		n->l = unary(ps);
+		n->l = nested(ps, unary);
 		return n->l ? n : NULL;
 	case T_LPAREN: {
 		/* a cast when '(' is followed by a type name */
@@ -305,7 +322,7 @@ static struct node *unary(struct parser *ps)
 			n->ctype = type_name_parse(ps);
 			if (!n->ctype || expect(ps, T_RPAREN, "to close the cast"))
 				return NULL;
-			n->l = unary(ps);
+			n->l = nested(ps, unary);
 			return n->l ? n : NULL;
 		}
 		/* not a cast: rewind and parse a parenthesised expression */
@@ -404,10 +421,10 @@ static struct node *ternary(struct parser *ps)
 	n = node_new(ps->prog, N_TERN, CUR(ps).loc);
 	next(ps);
 	n->l = c;
-	n->r = assign_expr(ps);
+	n->r = nested(ps, assign_expr);
 	if (!n->r || expect(ps, T_COLON, "in '?:'"))
 		return NULL;
-	n->x = ternary(ps);
+	n->x = nested(ps, ternary);
 	return n->x ? n : NULL;
 }
 
@@ -426,7 +443,7 @@ static struct node *assign_expr(struct parser *ps)
 	n->op = CUR(ps).t;
 	next(ps);
 	n->l = l;
-	n->r = assign_expr(ps);
+	n->r = nested(ps, assign_expr);
 	return n->r ? n : NULL;
 }
 
@@ -435,8 +452,6 @@ static struct node *expr(struct parser *ps)
 {
 	return assign_expr(ps);
 }
-
-static struct node *statement(struct parser *ps);
 
 /* top: the clause body, after which a probe description may follow. */
 static struct node *block(struct parser *ps, int top)
@@ -457,7 +472,7 @@ static struct node *block(struct parser *ps, int top)
 			next(ps);
 			continue;
 		}
-		s = statement(ps);
+		s = nested(ps, statement);
 		if (!s)
 			return NULL;
 		*tail = s;
@@ -483,12 +498,12 @@ static struct node *statement(struct parser *ps)
 		n->l = expr(ps);
 		if (!n->l || expect(ps, T_RPAREN, "after the condition"))
 			return NULL;
-		n->r = statement(ps);
+		n->r = nested(ps, statement);
 		if (!n->r)
 			return NULL;
 		if (CUR(ps).t == T_ELSE) {
 			next(ps);
-			n->x = statement(ps);
+			n->x = nested(ps, statement);
 			if (!n->x)
 				return NULL;
 		}

@@ -7,11 +7,15 @@
  *     module: a.out (the executable), a library by name (libc, libc.so.6)
  *     or a path; only that process is traced.
  * Functions are ELF symbols (.symtab, then .dynsym) resolved with libelf;
- * globs are allowed. Arguments follow the x86-64 C calling convention
- * (rdi rsi rdx rcx r8 r9); in return probes arg0, arg1 and retval hold rax.
+ * globs are allowed. GNU indirect functions (IFUNC: libc's strlen,
+ * memcpy...) are probed at the implementation their resolver picks.
+ * Arguments follow the x86-64 C calling convention (rdi rsi rdx rcx r8
+ * r9); in return probes arg0, arg1 and retval hold rax.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <linux/perf_event.h>
@@ -60,8 +64,43 @@ static int sym_seen(struct usym *s, int n, long off)
 	return 0;
 }
 
-/* Function symbols of path matching pat; returns the count or -errno. */
-static int elf_funcs(const char *path, const char *pat, struct usym *out, int max)
+/*
+ * The address an IFUNC symbol resolves to, as a vaddr of path, or 0. An
+ * IFUNC's value is its resolver, run once by ld.so, so probing it would
+ * never fire. The resolver picks by CPU features: sonde asks its own ld.so
+ * (dlsym resolves IFUNCs) when it has path loaded too -- libc always --,
+ * which picks what the traced process on this machine picks. Loading any
+ * other library just to run its resolver is not done.
+ */
+static unsigned long ifunc_target(const char *path, const char *name)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD), *a;
+	struct link_map *lm;
+	unsigned long v = 0;
+
+	if (!h)
+		return 0;
+	a = dlsym(h, name);
+	if (a && !dlinfo(h, RTLD_DI_LINKMAP, &lm))
+		v = (unsigned long)a - lm->l_addr;
+	dlclose(h);
+	return v;
+}
+
+/* A function symbol's vaddr: its own, or an IFUNC's target (0 if none). */
+static unsigned long func_vaddr(const char *path, const GElf_Sym *s, const char *name)
+{
+	if (!s->st_value || s->st_shndx == SHN_UNDEF)
+		return 0;
+	if (GELF_ST_TYPE(s->st_info) == STT_GNU_IFUNC)
+		return ifunc_target(path, name);
+	return GELF_ST_TYPE(s->st_info) == STT_FUNC ? s->st_value : 0;
+}
+
+/* Function symbols of path matching pat; returns the count or -errno.
+ * ifunc gets the first IFUNC matched whose target is unknown. */
+static int elf_funcs(const char *path, const char *pat, struct usym *out, int max, char *ifunc,
+		     size_t ifunclen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0;
 	Elf *e;
@@ -87,15 +126,18 @@ static int elf_funcs(const char *path, const char *pat, struct usym *out, int ma
 		     i++) {
 			GElf_Sym s;
 			const char *name;
+			unsigned long v;
 			long off;
 
-			if (!gelf_getsym(d, i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    !s.st_value || s.st_shndx == SHN_UNDEF)
+			if (!gelf_getsym(d, i, &s))
 				continue;
 			name = elf_strptr(e, sh.sh_link, s.st_name);
 			if (!name || !name[0] || !prov_glob(pat, name))
 				continue;
-			off = vaddr_to_off(e, s.st_value);
+			v = func_vaddr(path, &s, name);
+			if (!v && GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC && !ifunc[0])
+				snprintf(ifunc, ifunclen, "%s", name);
+			off = v ? vaddr_to_off(e, v) : -1;
 			if (off < 0 || sym_seen(out, n, off))
 				continue;
 			snprintf(out[n].name, sizeof(out[n].name), "%s", name);
@@ -158,8 +200,18 @@ static int add_probes(struct lcc *cc, struct probe_desc *pd, struct clause *c,
 		      long pid, const char *mod_shown)
 {
 	struct usym *syms = calloc(MAX_UPROBES + 1, sizeof(*syms));
-	int n = elf_funcs(path, func, syms, MAX_UPROBES + 1);
+	char ifunc[128] = "";
+	int n = elf_funcs(path, func, syms, MAX_UPROBES + 1, ifunc, sizeof(ifunc));
 
+	if (!n && ifunc[0]) {
+		cc_error(cc, pd->loc,
+			 "%s in %s is a GNU indirect function (IFUNC) whose implementation "
+			 "sonde cannot resolve (the library is not loaded in sonde): probe "
+			 "the implementation (nm -D shows 'i' for IFUNCs)",
+			 ifunc, path);
+		free(syms);
+		return -1;
+	}
 	if (n < 0) {
 		cc_error(cc, pd->loc, "cannot read symbols of %s: %s", path, strerror(-n));
 		free(syms);

@@ -17,6 +17,13 @@ struct spec_rec {
 	unsigned char data[];
 };
 
+/* The records held for one speculation id (see spec.c for ids). */
+struct spec_buf {
+	struct spec_buf *next;
+	uint32_t id;
+	struct spec_rec *recs, **tail; /* oldest first */
+};
+
 void rt_ring_fd(struct lcc *cc, int cpu, int fd)
 {
 	if (!cc->ring_fds) {
@@ -239,31 +246,81 @@ void rt_print_aggs(struct rt *rt)
 {
 	rt_line_end(rt);
 	for (struct agg *a = rt->cc->aggs; a; a = a->next)
-		rt_print_agg(rt, a, NULL);
+		if (!a->printed)
+			rt_print_agg(rt, a, NULL);
 }
 
 /* --- records ---------------------------------------------------------- */
 
-static void spec_free(struct spec_rec *r)
+static void spec_free(struct spec_buf *b)
 {
-	while (r) {
-		struct spec_rec *n = r->next;
+	while (b->recs) {
+		struct spec_rec *n = b->recs->next;
 
-		free(r);
-		r = n;
+		free(b->recs);
+		b->recs = n;
 	}
+	free(b);
 }
 
-/* Releases speculation buffer id for reuse by speculation(). */
-static void spec_release(struct rt *rt, int id)
+/* The held records of id; with create, an empty list when there are none. */
+static struct spec_buf **spec_find(struct rt *rt, uint32_t id, int create)
 {
-	uint64_t zero = 0;
-	uint32_t k = id;
+	struct spec_buf **p = &rt->spec;
 
-	spec_free(rt->spec[id]);
-	rt->spec[id] = NULL;
-	if (rt->cc->m_spec >= 0 && rt->cc->maps[rt->cc->m_spec].fd >= 0)
-		bpf_map_update_elem(rt->cc->maps[rt->cc->m_spec].fd, &k, &zero, 0);
+	while (*p && (*p)->id != id)
+		p = &(*p)->next;
+	if (!*p && create) {
+		*p = calloc(1, sizeof(**p));
+		if (!*p)
+			abort();
+		(*p)->id = id;
+		(*p)->tail = &(*p)->recs;
+	}
+	return p;
+}
+
+static void spec_hold(struct rt *rt, uint32_t id, const unsigned char *rec, size_t size)
+{
+	struct spec_buf *b = *spec_find(rt, id, 1);
+	struct spec_rec *r = malloc(sizeof(*r) + size);
+
+	if (!r)
+		abort();
+	r->next = NULL;
+	r->size = size;
+	memcpy(r->data, rec, size);
+	memset(r->data + 4, 0, 4);
+	*b->tail = r;
+	b->tail = &r->next;
+}
+
+static void do_action(struct rt *rt, const struct action *a, const unsigned char *rec);
+
+/* commit(id) replays the held records in order, discard(id) drops them.
+ * The kernel freed the id's slot already. */
+static void spec_end(struct rt *rt, uint32_t id, int commit)
+{
+	struct spec_buf **p = spec_find(rt, id, 0), *b = *p;
+
+	if (!b)
+		return;
+	*p = b->next;
+	for (struct spec_rec *r = b->recs; r && commit; r = r->next) {
+		uint32_t act;
+
+		memcpy(&act, r->data, 4);
+		if (act < (uint32_t)rt->cc->nacts)
+			do_action(rt, &rt->cc->acts[act], r->data);
+	}
+	spec_free(b);
+}
+
+/* Ids carry their slot 1..nspec in the low bits; 0xffffffff marks the
+ * records of a failed speculation(). */
+static int spec_valid(const struct rt *rt, uint32_t id)
+{
+	return id != 0xffffffff && (id & 31) && (id & 31) <= (uint32_t)rt->cc->o->nspec;
 }
 
 static int64_t rec_int(const struct action *a, const unsigned char *rec, int k)
@@ -407,6 +464,7 @@ static void do_action(struct rt *rt, const struct action *a, const unsigned char
 		break;
 	case A_PRINTA:
 		rt_print_agg(rt, a->agg, a->fmt);
+		a->agg->printed = 1;
 		break;
 	case A_CLEAR:
 		rt->agg_clear(rt, a->agg, 0, 0);
@@ -424,19 +482,8 @@ static void do_action(struct rt *rt, const struct action *a, const unsigned char
 	case A_COMMIT:
 	case A_DISCARD:
 		v = rec_int(a, rec, 0);
-		if (v <= 0 || v > rt->cc->o->nspec)
-			break;
-		if (a->k == A_COMMIT) {
-			/* replay in order: the list is kept oldest first */
-			for (struct spec_rec *r = rt->spec[v]; r; r = r->next) {
-				uint32_t id;
-
-				memcpy(&id, r->data, 4);
-				if (id < (uint32_t)rt->cc->nacts)
-					do_action(rt, &rt->cc->acts[id], r->data);
-			}
-		}
-		spec_release(rt, (int)v);
+		if (v > 0 && v <= INT32_MAX && spec_valid(rt, (uint32_t)v))
+			spec_end(rt, (uint32_t)v, a->k == A_COMMIT);
 		break;
 	}
 }
@@ -453,22 +500,10 @@ int rt_record(struct rt *rt, const void *data, size_t size)
 	if (id >= (uint32_t)rt->cc->nacts || rt->cc->acts[id].size > (int)size)
 		return 0;
 	if (spec) {
-		struct spec_rec *r, **tail;
-
-		if (spec == 0xffffffff || spec > (uint32_t)rt->cc->o->nspec) {
+		if (spec_valid(rt, spec))
+			spec_hold(rt, spec, rec, size);
+		else
 			rt->spec_drops++;
-			return 0;
-		}
-		r = malloc(sizeof(*r) + size);
-		if (!r)
-			return -ENOMEM;
-		r->next = NULL;
-		r->size = size;
-		memcpy(r->data, rec, size);
-		memset(r->data + 4, 0, 4);
-		for (tail = &rt->spec[spec]; *tail; tail = &(*tail)->next)
-			;
-		*tail = r;
 		return 0;
 	}
 	do_action(rt, &rt->cc->acts[id], rec);
@@ -525,10 +560,12 @@ uint64_t rt_drops(struct rt *rt)
 
 void rt_free(struct rt *rt)
 {
-	if (rt->spec)
-		for (int i = 0; i <= rt->cc->o->nspec; i++)
-			spec_free(rt->spec[i]);
-	free(rt->spec);
+	while (rt->spec) {
+		struct spec_buf *b = rt->spec;
+
+		rt->spec = b->next;
+		spec_free(b);
+	}
 }
 
 void rt_init_kernel(struct rt *rt)

@@ -14,7 +14,7 @@
 
 #include "lang/compile.h"
 
-struct spec_rec;
+struct spec_buf;
 
 /* One aggregation entry being printed. */
 struct agg_entry {
@@ -36,7 +36,7 @@ struct rt {
 	int *ring_fds;
 	uint64_t drops[8]; /* already reported */
 	uint64_t spec_drops;
-	struct spec_rec **spec; /* held records per speculation id */
+	struct spec_buf *spec; /* held records, one list per speculation id */
 	/* offline mode: aggregation storage without the kernel (offline.c) */
 	int (*agg_read)(struct rt *rt, struct agg *a, unsigned char **keys, uint64_t **vals,
 			int *n);

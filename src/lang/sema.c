@@ -85,16 +85,18 @@ int sema_args(struct lcc *cc, struct clause *c, struct node *n)
 	return 0;
 }
 
+/* Folds in uint64_t where signed C arithmetic could overflow: the BPF
+ * program wraps around, and so must its constants (no UB in the compiler). */
 static int fold(struct node *n, int op, int64_t a, int64_t b, int is_unsigned)
 {
 	uint64_t ua = a, ub = b;
 
 	switch (op) {
 	case T_PLUS:
-		n->cval = a + b;
+		n->cval = (int64_t)(ua + ub);
 		break;
 	case T_MINUS:
-		n->cval = a - b;
+		n->cval = (int64_t)(ua - ub);
 		break;
 	case T_STAR:
 		n->cval = (int64_t)(ua * ub);
@@ -253,7 +255,7 @@ static int sema_un(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = t->size < 4 ? &t_s32 : t;
 		if (n->l->is_const) {
 			n->is_const = 1;
-			n->cval = n->op == T_MINUS   ? -n->l->cval
+			n->cval = n->op == T_MINUS   ? (int64_t)(0 - (uint64_t)n->l->cval)
 				  : n->op == T_TILDE ? ~n->l->cval
 						     : n->l->cval;
 		}
@@ -261,6 +263,36 @@ static int sema_un(struct lcc *cc, struct clause *c, struct node *n)
 	}
 	cc_error(cc, n->loc, "operator %s cannot take %s", tok_name(n->op), sema_tn(t));
 	return -1;
+}
+
+/* The type parser accepts struct values and void for sizeof(); a cast
+ * cannot produce them. */
+static int sema_cast(struct lcc *cc, struct clause *c, struct node *n)
+{
+	if (n->ctype->k == TY_STRUCT) {
+		cc_error(cc, n->loc, "cannot cast to a struct value: cast to 'struct %s *'",
+			 n->ctype->name);
+		return -1;
+	}
+	if (n->ctype->k == TY_VOID) {
+		cc_error(cc, n->loc, "cannot cast to void");
+		return -1;
+	}
+	if (sema_expr(cc, c, n->l))
+		return -1;
+	if (!type_is_scalar(n->l->t) || !type_is_scalar(n->ctype)) {
+		cc_error(cc, n->loc, "cannot cast %s to %s", sema_tn(n->l->t), sema_tn(n->ctype));
+		return -1;
+	}
+	n->t = n->ctype;
+	if (n->l->is_const && n->t->k == TY_INT) {
+		int sh = 64 - 8 * n->t->size;
+
+		n->is_const = 1;
+		n->cval = n->t->sign ? (int64_t)((uint64_t)n->l->cval << sh) >> sh
+				     : (int64_t)(((uint64_t)n->l->cval << sh) >> sh);
+	}
+	return 0;
 }
 
 static int sema_member(struct lcc *cc, struct clause *c, struct node *n)
@@ -341,10 +373,27 @@ static int sema_call(struct lcc *cc, struct clause *c, struct node *n)
 	return fn->check(cc, c, n);
 }
 
+static int sema_node(struct lcc *cc, struct clause *c, struct node *n);
+
+/* The parser builds "x + x + ... + x" in a loop, as a left-deep tree as
+ * deep as the sum is long: bound the recursion here too. */
 int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 {
+	int r = -1;
+
 	if (cc_failed(cc))
 		return -1;
+	if (++cc->depth > AST_MAX_DEPTH)
+		cc_error(cc, n->loc, "expression nested too deeply: more than %d levels",
+			 AST_MAX_DEPTH);
+	else
+		r = sema_node(cc, c, n);
+	cc->depth--;
+	return r;
+}
+
+static int sema_node(struct lcc *cc, struct clause *c, struct node *n)
+{
 	switch (n->k) {
 	case N_NUM:
 		n->is_const = 1;
@@ -415,22 +464,7 @@ int sema_expr(struct lcc *cc, struct clause *c, struct node *n)
 	case N_MEMBER:
 		return sema_member(cc, c, n);
 	case N_CAST:
-		if (sema_expr(cc, c, n->l))
-			return -1;
-		if (!type_is_scalar(n->l->t) || !type_is_scalar(n->ctype)) {
-			cc_error(cc, n->loc, "cannot cast %s to %s", sema_tn(n->l->t),
-				 sema_tn(n->ctype));
-			return -1;
-		}
-		n->t = n->ctype;
-		if (n->l->is_const && n->t->k == TY_INT) {
-			int sh = 64 - 8 * n->t->size;
-
-			n->is_const = 1;
-			n->cval = n->t->sign ? (int64_t)((uint64_t)n->l->cval << sh) >> sh
-					     : (int64_t)(((uint64_t)n->l->cval << sh) >> sh);
-		}
-		return 0;
+		return sema_cast(cc, c, n);
 	case N_SIZEOF:
 		if (n->l && sema_expr(cc, c, n->l))
 			return -1;
@@ -532,7 +566,7 @@ int sema_program(struct lcc *cc)
 			}
 		}
 		if (sema_stmt(cc, c, c->body) || check_actions(cc, c->body, 1) ||
-		    check_actions(cc, c->pred, 0))
+		    check_actions(cc, c->pred, 0) || spec_check_clause(cc, c))
 			return -1;
 	}
 	for (struct var *v = cc->vars; v; v = v->next)

@@ -178,14 +178,6 @@ struct type *type_parse_name(const char *name, char *err, size_t errlen)
 	}
 	if (stars == 1 && t == &t_s8)
 		return type_ptr(t, 0); /* char *: a kernel string pointer */
-	if (t->k == TY_STRUCT && !stars) {
-		snprintf(err, errlen, "cannot cast to a struct value: cast to '%s *'", base);
-		return NULL;
-	}
-	if (t == &t_void && !stars) {
-		snprintf(err, errlen, "cannot cast to void");
-		return NULL;
-	}
 	while (stars--)
 		t = type_ptr(t, 0);
 	return t;

@@ -69,8 +69,10 @@ struct type *type_alloc(const struct type *proto);
 struct type *type_str(int cap, int padded);
 struct type *type_ptr(struct type *ref, int user);
 struct type *type_int(int size, int sign);
-/* Looks up a type name as written in a cast: "int", "uint32_t",
- * "unsigned long", "char *", "struct task_struct *"; NULL if unknown. */
+/* Looks up a type name as written in a cast or sizeof: "int", "uint32_t",
+ * "unsigned long", "char *", "struct task_struct *", "struct task_struct"
+ * (struct values and void are for sizeof; sema refuses them in casts);
+ * NULL if unknown. */
 struct type *type_parse_name(const char *name, char *err, size_t errlen);
 int type_is_int(const struct type *t);
 int type_is_scalar(const struct type *t); /* int or pointer */

@@ -112,8 +112,6 @@ struct rec_child {
 	int err_fd; /* read end: errno of a failed execve, or EOF */
 };
 
-/* Resolves argv[0] along PATH like a shell: 0, -ENOENT or -EACCES. */
-int rec_resolve_cmd(const char *cmd, char *path, size_t len);
 /* Forks the command of o (argv, envp, run_as) blocked before its execve
  * of path; 0 or -errno with err set. */
 int rec_child_spawn(struct rec_child *ch, const char *path, const struct sonde_record_opts *o,

@@ -48,7 +48,7 @@ static int exec_candidate(const char *path)
 /* Like a POSIX shell: a name with a slash is used as is, otherwise every
  * PATH entry is tried; a candidate that exists but cannot be executed is
  * reported as EACCES only if no later entry works. */
-int rec_resolve_cmd(const char *cmd, char *path, size_t len)
+int sonde_resolve_cmd(const char *cmd, char *path, size_t len)
 {
 	const char *env = getenv("PATH"), *p, *end;
 	int result = -ENOENT;

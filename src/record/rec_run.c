@@ -373,7 +373,7 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	memset(sum, 0, sizeof(*sum));
 	sum->cmd_status = -1;
 	if (o->argv) {
-		e = rec_resolve_cmd(o->argv[0], path, sizeof(path));
+		e = sonde_resolve_cmd(o->argv[0], path, sizeof(path));
 		if (e) {
 			snprintf(err, errlen, "%s: %s", o->argv[0],
 				 e == -ENOENT ? "command not found" : strerror(-e));

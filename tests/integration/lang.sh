@@ -91,6 +91,11 @@ check "lang/dump" bash -c "'$SONDE' script -S 'BEGIN { @[1] = count(); }' | grep
 check "lang/dump-annotated" bash -c "'$SONDE' script -S 'BEGIN { x = pid + 2; }' | grep -q '; 1:13'"
 check "lang/verbose-log" bash -c "'$SONDE' script -v -s $dir/err.verifier.d 2>&1 | grep -q 'processed'"
 
+# -l honours -c as -p: pid$target probes of the command are listed.
+check "lang/list-cmd" bash -c "'$SONDE' script -l -c '$FIX/lang_work 1' 'pid\$target:a.out:lang_work_fn:entry' | grep -q '^pid[0-9]* *a.out *lang_work_fn *entry'"
+# -c with a command that cannot run: the status of a shell, nothing traced.
+"$SONDE" script -c /etc/passwd 'BEGIN { printf("ran\n"); }' > "$TMP/noexec.out" 2> "$TMP/noexec.err"
+check "lang/cmd-not-executable" bash -c "[ $? = 126 ] && [ ! -s '$TMP/noexec.out' ] && grep -qx 'sonde script: -c: /etc/passwd: Permission denied' '$TMP/noexec.err'"
 # -o writes to a file.
 "$SONDE" script -q -o "$TMP/o.txt" 'BEGIN { printf("to file\n"); exit(0); }'
 check "lang/output-file" grep -qx "to file" "$TMP/o.txt"

@@ -1,5 +1,6 @@
 #pragma D option quiet
-/* printa with and without a format; clear, trunc, normalize, denormalize. */
+/* printa with and without a format; clear, trunc, normalize, denormalize.
+ * @c was printed by printa(): END does not print it again (DTrace). */
 BEGIN
 {
 	@c["a"] = sum(10); @c["b"] = sum(30); @c["c"] = sum(20);

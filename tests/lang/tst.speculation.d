@@ -10,6 +10,11 @@ BEGIN
 BEGIN
 {
 	commit(self->s);
+}
+
+/* commit() freed the only buffer (nspec=1): it serves again at once */
+BEGIN
+{
 	self->d = speculation();
 	speculate(self->d);
 	printf("discarded\n");
@@ -18,6 +23,6 @@ BEGIN
 BEGIN
 {
 	discard(self->d);
-	printf("done\n");
+	printf("done %d\n", self->d != 0);
 	exit(0);
 }

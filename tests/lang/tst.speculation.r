@@ -1,2 +1,2 @@
 committed
-done
+done 1

@@ -2,6 +2,8 @@
 /* Unit tests of the sonde language compiler that need no BPF loading:
  * ABI tables against BTF, spilling register allocation, diagnostics. */
 #include <bpf/btf.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -58,6 +60,48 @@ TEST(diagnostics_are_located)
 	CHECK(strstr(err, "does not match any probe") != NULL);
 }
 
+/* "BEGIN { x = " HEAD*n "1" TAIL*n "; }" */
+static char *nested_src(const char *head, const char *tail, int n)
+{
+	size_t hl = strlen(head), tl = strlen(tail);
+	char *s = malloc(n * (hl + tl) + 32), *p = s;
+
+	p += sprintf(p, "BEGIN { x = ");
+	for (int i = 0; i < n; i++, p += hl)
+		memcpy(p, head, hl);
+	*p++ = '1';
+	for (int i = 0; i < n; i++, p += tl)
+		memcpy(p, tail, tl);
+	strcpy(p, "; }");
+	return s;
+}
+
+/* Deep input fails with its location instead of overflowing the stack of
+ * the recursive parser or type checker. */
+TEST(deep_nesting_is_refused)
+{
+	static const struct {
+		const char *head, *tail, *err;
+		int n;
+	} cases[] = {
+		{ "(", ")", "1:1012: nested too deeply: more than 1000 levels", 30000 },
+		{ "!", "", "1:1012: nested too deeply: more than 1000 levels", 100000 },
+		{ "", "+1", "1:198014: expression nested too deeply: more than 1000 levels",
+		  100000 },
+		{ "(", ")", "", 900 },
+	};
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *src = nested_src(cases[i].head, cases[i].tail, cases[i].n);
+
+		err[0] = 0;
+		CHECK_EQ_INT(compiles(src, err, sizeof(err)), !cases[i].err[0]);
+		CHECK_EQ_STR(err, cases[i].err);
+		free(src);
+	}
+}
+
 TEST(every_feature_type_checks)
 {
 	char err[512] = "";
@@ -101,6 +145,7 @@ int main(void)
 	RUN(ptregs_offsets_match_btf);
 	RUN(spills_when_registers_run_out);
 	RUN(diagnostics_are_located);
+	RUN(deep_nesting_is_refused);
 	RUN(every_feature_type_checks);
 	RUN(printa_at_is_a_flag);
 	CHECK_EXIT();

@@ -1,0 +1,5 @@
+/* a cast cannot make a struct value */
+BEGIN
+{
+	x = (struct task_struct)curthread;
+}

@@ -1,0 +1,1 @@
+sonde script: -c: FIX/no_such_fixture: command not found

@@ -1,0 +1,3 @@
+/* only "#pragma D option" is known */
+#pragma D nonsense
+BEGIN { exit(0); }

@@ -1,0 +1,6 @@
+/* speculate() comes before any data-recording action */
+BEGIN
+{
+	printf("a");
+	speculate(speculation());
+}

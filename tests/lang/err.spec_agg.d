@@ -1,0 +1,6 @@
+/* aggregations are never speculative */
+BEGIN
+{
+	speculate(speculation());
+	@a = count();
+}

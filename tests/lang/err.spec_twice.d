@@ -1,0 +1,6 @@
+/* one speculation per clause */
+BEGIN
+{
+	speculate(1);
+	speculate(2);
+}

@@ -1,0 +1,5 @@
+read       1
+
+  never                                                             1
+
+  default                                                           1
