@@ -136,6 +136,16 @@ static int record_open_writer(struct sonde_writer **w, const struct sonde_record
 				 err, errlen);
 }
 
+/* -p lists tgid at an earlier place (the same PID twice, or a PID and
+ * one of its TIDs): the process is attached once. */
+static int pid_listed_before(const struct sonde_record_opts *o, size_t i, int tgid)
+{
+	for (size_t j = 0; j < i; j++)
+		if (rec_proc_tgid(o->pids[j]) == tgid)
+			return 1;
+	return 0;
+}
+
 /* -p: every PID is mapped to its process (a TID names its thread group). */
 static int record_add_pids(struct rec_bpf *b, struct rec_consumer *c,
 			   const struct sonde_record_opts *o, char *err, size_t errlen)
@@ -147,6 +157,8 @@ static int record_add_pids(struct rec_bpf *b, struct rec_consumer *c,
 			snprintf(err, errlen, "no process with PID %d", (int)o->pids[i]);
 			return -ESRCH;
 		}
+		if (pid_listed_before(o, i, tgid))
+			continue;
 		rec_bpf_trace_tgid(b, tgid);
 		rec_proc_write(c, b->ncpus, tgid);
 		rec_proc_attached_calls(b, tgid, rec_now_mono());
@@ -160,8 +172,9 @@ static void record_announce(const struct sonde_record_opts *o, int ncomm)
 	if (o->quiet)
 		return;
 	for (size_t i = 0; i < o->npids; i++)
-		fprintf(stderr, "sonde record: attached to process %d\n",
-			rec_proc_tgid(o->pids[i]));
+		if (!pid_listed_before(o, i, rec_proc_tgid(o->pids[i])))
+			fprintf(stderr, "sonde record: attached to process %d\n",
+				rec_proc_tgid(o->pids[i]));
 	if (o->comm)
 		fprintf(stderr, "sonde record: following processes named '%s' (%d running now)\n",
 			o->comm, ncomm);

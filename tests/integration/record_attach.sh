@@ -82,8 +82,10 @@ python3 "$CHECK" comm_rename "$TMP/r.json" "--comm (rename)" rec_renamed
 sleep 3 &
 sp=$!
 sleep 0.3
-"$SONDE" record -q -o "$TMP/b.trace" -p "$sp"
+# (listed twice: the process is attached once)
+"$SONDE" record -q -o "$TMP/b.trace" -p "$sp,$sp"
 "$SONDE" print --json "$TMP/b.trace" > "$TMP/b.json"
+check "-p PID,PID: one process record" [ "$(grep -c '"type":"proc"' "$TMP/b.json")" = 1 ]
 check "-p: the call blocked at attach is recorded when it returns" python3 - "$TMP/b.json" <<'PY'
 import json, sys
 c = [o for o in map(json.loads, open(sys.argv[1]))
