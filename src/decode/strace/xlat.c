@@ -44,6 +44,25 @@ static size_t common_prefix(const struct xlat *x)
 	return k;
 }
 
+/* The names' common suffix from a '_' on ("_OK" of F_OK, R_OK...), or 0. */
+static size_t common_suffix(const struct xlat *x)
+{
+	const char *n = x->e[0].name;
+	size_t len = strlen(n), k = len;
+
+	for (unsigned int i = 1; i < x->n; i++) {
+		const char *m = x->e[i].name;
+		size_t ml = strlen(m), j = 0;
+
+		while (j < k && j < ml && n[len - 1 - j] == m[ml - 1 - j])
+			j++;
+		k = j;
+	}
+	while (k && n[len - k] != '_')
+		k--;
+	return x->n > 1 ? k : 0;
+}
+
 /*
  * strace's comment for a value with no name: the table's prefix and
  * "???" (PROT_???, O_???, POSIX_FADV_???, POLL???): the names' common
@@ -60,6 +79,12 @@ static const char *auto_dflt(const struct xlat *x, char *buf, size_t len)
 	k = common_prefix(x);
 	if (k > 1) {
 		snprintf(buf, len, "%.*s???", (int)k, n);
+		return buf;
+	}
+	/* No common prefix but a common suffix: "?_OK" (access's modes). */
+	k = common_suffix(x);
+	if (k > 1) {
+		snprintf(buf, len, "?%s", n + strlen(n) - k);
 		return buf;
 	}
 	us = strchr(n, '_');
