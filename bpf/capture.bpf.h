@@ -653,12 +653,12 @@ static __always_inline int cap_is_exec(__u32 nr)
 }
 
 static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
-				    long ret, __u32 phase)
+				    long ret, __u32 phase, __u32 late)
 {
 	struct sonde_cap_plan *pl;
 	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
 			      .phase = phase, .ret = ret,
-			      .quiet_fault = !phase && !cap_is_exec(nr) };
+			      .quiet_fault = !phase && !late && !cap_is_exec(nr) };
 	__u32 key = nr, retry = 0, *rp = NULL;
 
 	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)
@@ -705,7 +705,7 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		if (!phase && c.faulted)
 			retry |= 1u << i;
 	}
-	if (!phase && retry) {
+	if (!phase && !late && retry) {
 		rp = bpf_task_storage_get(&cap_retry, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (rp) {
 			if (!*rp)
@@ -718,13 +718,23 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 /* Called by sys_enter once the in-flight slot is filled. */
 static __always_inline void capture_enter(struct task_struct *t, struct sonde_inflight *e)
 {
-	capture(t, e->ts, e->nr, e->args, 0, 0);
+	capture(t, e->ts, e->nr, e->args, 0, 0, 0);
+}
+
+/*
+ * The entry items read at sys_exit instead, for --failed-only (sys_exit
+ * in sonde.bpf.c says why). The kernel has just read that memory during
+ * the call, so it is resident: a fault is final, never retried.
+ */
+static __always_inline void capture_enter_late(struct task_struct *t, struct sonde_inflight *e)
+{
+	capture(t, e->ts, e->nr, e->args, 0, 0, 1);
 }
 
 /* Called by sys_exit before the syscall record is emitted. */
 static __always_inline void capture_exit(struct task_struct *t, struct sonde_inflight *e, long ret)
 {
-	capture(t, e->ts, e->nr, e->args, ret, 1);
+	capture(t, e->ts, e->nr, e->args, ret, 1, 0);
 }
 
 #endif /* SONDE_BPF_CAPTURE_H */
