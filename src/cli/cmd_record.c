@@ -370,7 +370,7 @@ static int record_run(int argc, char **argv)
 		cli_err("record", "%s", err);
 		return s.cmd_error == -ENOENT ? 127 : 126;
 	}
-	if (s.records && !c.o.quiet) {
+	if ((s.records || s.lost_ring + s.lost_writer) && !c.o.quiet) {
 		if (c.json)
 			summary_json(&c, &s);
 		else
