@@ -463,16 +463,28 @@ static long cap_strv_one(__u32 i, void *ctx)
 	return 0;
 }
 
-/* argv/envp: the pointer array (with its NULL), then the strings. */
+/*
+ * argv/envp: the pointer array (with its NULL), then the strings; an
+ * array of more than SONDE_STRV_MAX pointers is cut (payload.h), its
+ * count still taken (up to SONDE_STRV_COUNT_MAX, 8 bytes read each) so
+ * that the decoder can say how long it was (strace's "N vars" comment):
+ *
+ *   pointers  0 .. SONDE_STRV_MAX-1 | ... | count | NULL
+ *   captured  |<----- cut array ----->|
+ *   requested |<------------- (count + 1) * 8 ------------->|
+ */
 __noinline int cap_strv(struct cap_call *c, __u32 arg, __u64 addr)
 {
 	struct cap_vec v = { .c = c, .addr = addr, .arg = arg };
+	__u64 req, len;
 
 	if (!c || !addr)
 		return 0;
-	bpf_loop(1024, cap_strv_count, &v, 0);
-	cap_len(c, arg, addr, (v.cnt + 1) * 8, (v.cnt + 1) * 8, (v.cnt + 1) * 8);
-	bpf_loop(1024, cap_strv_one, &v, 0);
+	bpf_loop(SONDE_STRV_COUNT_MAX, cap_strv_count, &v, 0);
+	req = v.cnt < SONDE_STRV_COUNT_MAX ? (v.cnt + 1) * 8 : 0xffffffff;
+	len = v.cnt < SONDE_STRV_MAX ? (v.cnt + 1) * 8 : SONDE_STRV_MAX * 8;
+	cap_len(c, arg, addr, req, req, len);
+	bpf_loop(SONDE_STRV_MAX, cap_strv_one, &v, 0);
 	return 0;
 }
 
