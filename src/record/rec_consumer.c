@@ -30,19 +30,20 @@ struct rec_cpu_ctx {
 void rec_write_error(char *buf, size_t len, const char *path, int e)
 {
 	const char *slash = strrchr(path, '/');
-	int dirlen = !slash ? 1 : slash == path ? 1 : (int)(slash - path);
+	const char *dir = slash ? path : ".";
+	int dirlen = slash && slash > path ? (int)(slash - path) : 1;
 
 	snprintf(buf, len, "writing %s: %s (%s %.*s, or record elsewhere with -o)", path,
 		 strerror(-e),
 		 e == -ENOSPC || e == -EDQUOT ? "free space on" : "check the file system of",
-		 dirlen, slash ? path : ".");
+		 dirlen, dir);
 }
 
 /*
  * The trace file's write error (disk full...), said once as soon as the
  * consumer sees it rather than only at the end: the recording goes on,
  * so that the command runs undisturbed and every event it makes from
- * then on is counted as lost (sonde-record(1), "Disk full").
+ * then on is counted as lost (sonde-record(1), DISK FULL).
  */
 static void consumer_check_file(struct rec_consumer *c)
 {
