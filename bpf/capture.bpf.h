@@ -463,16 +463,28 @@ static long cap_strv_one(__u32 i, void *ctx)
 	return 0;
 }
 
-/* argv/envp: the pointer array (with its NULL), then the strings. */
+/*
+ * argv/envp: the pointer array (with its NULL), then the strings; an
+ * array of more than SONDE_STRV_MAX pointers is cut (payload.h), its
+ * count still taken (up to SONDE_STRV_COUNT_MAX, 8 bytes read each) so
+ * that the decoder can say how long it was (strace's "N vars" comment):
+ *
+ *   pointers  0 .. SONDE_STRV_MAX-1 | ... | count | NULL
+ *   captured  |<----- cut array ----->|
+ *   requested |<------------- (count + 1) * 8 ------------->|
+ */
 __noinline int cap_strv(struct cap_call *c, __u32 arg, __u64 addr)
 {
 	struct cap_vec v = { .c = c, .addr = addr, .arg = arg };
+	__u64 req, len;
 
 	if (!c || !addr)
 		return 0;
-	bpf_loop(1024, cap_strv_count, &v, 0);
-	cap_len(c, arg, addr, (v.cnt + 1) * 8, (v.cnt + 1) * 8, (v.cnt + 1) * 8);
-	bpf_loop(1024, cap_strv_one, &v, 0);
+	bpf_loop(SONDE_STRV_COUNT_MAX, cap_strv_count, &v, 0);
+	req = v.cnt < SONDE_STRV_COUNT_MAX ? (v.cnt + 1) * 8 : 0xffffffff;
+	len = v.cnt < SONDE_STRV_MAX ? (v.cnt + 1) * 8 : SONDE_STRV_MAX * 8;
+	cap_len(c, arg, addr, req, req, len);
+	bpf_loop(SONDE_STRV_MAX, cap_strv_one, &v, 0);
 	return 0;
 }
 
@@ -653,12 +665,12 @@ static __always_inline int cap_is_exec(__u32 nr)
 }
 
 static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
-				    long ret, __u32 phase)
+				    long ret, __u32 phase, __u32 late)
 {
 	struct sonde_cap_plan *pl;
 	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
 			      .phase = phase, .ret = ret,
-			      .quiet_fault = !phase && !cap_is_exec(nr) };
+			      .quiet_fault = !phase && !late && !cap_is_exec(nr) };
 	__u32 key = nr, retry = 0, *rp = NULL;
 
 	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)
@@ -705,7 +717,7 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		if (!phase && c.faulted)
 			retry |= 1u << i;
 	}
-	if (!phase && retry) {
+	if (!phase && !late && retry) {
 		rp = bpf_task_storage_get(&cap_retry, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (rp) {
 			if (!*rp)
@@ -718,13 +730,23 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 /* Called by sys_enter once the in-flight slot is filled. */
 static __always_inline void capture_enter(struct task_struct *t, struct sonde_inflight *e)
 {
-	capture(t, e->ts, e->nr, e->args, 0, 0);
+	capture(t, e->ts, e->nr, e->args, 0, 0, 0);
+}
+
+/*
+ * The entry items read at sys_exit instead, for --failed-only (sys_exit
+ * in sonde.bpf.c says why). The kernel has just read that memory during
+ * the call, so it is resident: a fault is final, never retried.
+ */
+static __always_inline void capture_enter_late(struct task_struct *t, struct sonde_inflight *e)
+{
+	capture(t, e->ts, e->nr, e->args, 0, 0, 1);
 }
 
 /* Called by sys_exit before the syscall record is emitted. */
 static __always_inline void capture_exit(struct task_struct *t, struct sonde_inflight *e, long ret)
 {
-	capture(t, e->ts, e->nr, e->args, ret, 1);
+	capture(t, e->ts, e->nr, e->args, ret, 1, 0);
 }
 
 #endif /* SONDE_BPF_CAPTURE_H */

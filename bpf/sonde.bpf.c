@@ -241,8 +241,9 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	cs->slot.e.nr = nr;
 	cs->slot.e.active = 1;
 	/* Payload capture needs the trusted task (storage); the helper call
-	 * is only made when capture is on (cap_snaplen is in .rodata). */
-	if (cap_snaplen && nr_selected(nr))
+	 * is only made when capture is on (cap_snaplen is in .rodata). With
+	 * --failed-only the entry items wait for sys_exit (see there). */
+	if (cap_snaplen && !failed_only && nr_selected(nr))
 		capture_enter(bpf_get_current_task_btf(), &cs->slot.e);
 	return 0;
 }
@@ -303,6 +304,16 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (is_interrupted(ret) && dies_in_syscall())
 		flags |= SONDE_SC_KILLED;
+	/*
+	 * --failed-only: entry payloads (paths, write buffers) are read here,
+	 * once the call is known to have failed, rather than at sys_enter,
+	 * where they would be emitted for calls then dropped above (whole
+	 * file contents of successful writes). The caller's memory still
+	 * holds what it passed: the call failed, and the thread was in it.
+	 * failed_only is in .rodata: without -Z the verifier removes this.
+	 */
+	if (cap_snaplen && failed_only)
+		capture_enter_late(bpf_get_current_task_btf(), e);
 	if (cap_snaplen)
 		capture_exit(bpf_get_current_task_btf(), e, ret);
 	now = bpf_ktime_get_ns();

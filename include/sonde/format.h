@@ -88,9 +88,17 @@ int sonde_writer_flush(struct sonde_writer *w);
 int sonde_writer_submit(struct sonde_writer *w);
 /* Flushes, writes the footer index and closes. Frees w in all cases. */
 int sonde_writer_close(struct sonde_writer *w);
+/* The write error that stopped the file (-errno, sticky: every later
+ * append returns it), or 0. Any thread. */
+int sonde_writer_error(const struct sonde_writer *w);
 
 struct sonde_writer_stats {
-	uint64_t records;
+	uint64_t records;    /* appended: in the file, or lost below */
+	/* Appended records whose chunk could not be written (the file is cut
+	 * back to its last complete chunk), in all and by type; complete
+	 * once close() or flush() returned. */
+	uint64_t lost;
+	uint64_t lost_by_type[SONDE_REC_TYPE_MAX];
 	uint64_t raw_bytes;  /* record bytes appended */
 	uint64_t file_bytes; /* bytes written to the file so far */
 	uint64_t chunks;

@@ -31,6 +31,15 @@
 #define SONDE_SNAPLEN_DEFAULT 262144
 /* Longest string (path, argv element) read. */
 #define SONDE_PL_STR_MAX 4096
+/*
+ * argv/envp (SONDE_CAP_STRV): pointers and strings captured per array.
+ * A longer array is cut, explicitly: its payload's requested length is
+ * the array as counted, NULL included, (count + 1) * 8, up to
+ * SONDE_STRV_COUNT_MAX pointers (0xffffffff: no NULL among them), while
+ * captured holds the first SONDE_STRV_MAX pointers and no NULL.
+ */
+#define SONDE_STRV_MAX 1024
+#define SONDE_STRV_COUNT_MAX 65536
 
 /* sonde_ev_payload.flags (same bits as the decoder's sonde_payload.flags) */
 #define SONDE_PLR_UNREADABLE 0x1 /* the read faulted: no data */

@@ -375,7 +375,7 @@ static int record_run(int argc, char **argv)
 	 * interpreter), which its status alone does not say. */
 	if (s.exec_error)
 		cli_err("record", "%s: %s", c.o.argv[0], strerror(-s.exec_error));
-	if (s.records && !c.o.quiet) {
+	if ((s.records || s.lost_ring + s.lost_writer) && !c.o.quiet) {
 		if (c.json)
 			summary_json(&c, &s);
 		else

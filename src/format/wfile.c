@@ -131,7 +131,7 @@ static void out_stats(struct sonde_writer *w, const struct compressor *c,
 
 /* Appends a compressor's output (chunks, padded) at the file end when its
  * turn comes; err records a failure instead. */
-void wfile_chunk_write(struct sonde_writer *w, uint64_t ticket, struct compressor *c, int err,
+int wfile_chunk_write(struct sonde_writer *w, uint64_t ticket, struct compressor *c, int err,
 		       const struct blob_stats *bs)
 {
 	size_t nindex, nbidx;
@@ -163,9 +163,11 @@ void wfile_chunk_write(struct sonde_writer *w, uint64_t ticket, struct compresso
 	w->st.file_bytes = w->off;
 	out_stats(w, c, bs);
 out:
+	err = w->err;
 	w->write_ticket++;
 	pthread_cond_broadcast(&w->io_turn);
 	pthread_mutex_unlock(&w->io_lock);
+	return err;
 }
 
 /* BLOBINDEX chunks: where every blob of the file is, so readers find a

@@ -62,6 +62,47 @@ static int chunk_blobs(struct sonde_writer *w, struct compressor *c, const struc
 	return 0;
 }
 
+/* Bulky payloads go to the blob store on the compression side; small ones
+ * stay inline and are counted at append (in st_inline). */
+static int payload_is_bulky(const struct sonde_ev_payload *p)
+{
+	return p->captured >= BLOB_INLINE_MAX && p->chunk;
+}
+
+static void payload_count(struct sonde_writer *w, struct chunk_job *j,
+			  const struct sonde_ev_payload *p)
+{
+	if (payload_is_bulky(p))
+		j->nbulky++;
+	else
+		__atomic_fetch_add(&w->st_inline, p->chunk, __ATOMIC_RELAXED);
+}
+
+/*
+ * A chunk that is not in the file (its write, or an earlier one, failed):
+ * its records are counted as lost, by type, so that the recorder's summary
+ * says what the file holds. Only on that path: the records were checked
+ * by append(), so their sizes walk the buffer.
+ */
+static void chunk_lost(struct sonde_writer *w, const struct chunk_job *j)
+{
+	pthread_mutex_lock(&w->io_lock);
+	w->st.lost += j->nrecords;
+	for (size_t off = 0; off < j->len;) {
+		const struct sonde_hdr *h = (const void *)(j->raw + off);
+
+		const struct sonde_ev_payload *p = (const void *)h;
+
+		if (h->type < SONDE_REC_TYPE_MAX)
+			w->st.lost_by_type[h->type]++;
+		/* Bulky ones were never counted: out_stats() counts blobs written. */
+		if (h->type == SONDE_REC_PAYLOAD && !payload_is_bulky(p))
+			__atomic_fetch_sub(&w->st_inline, p->chunk, __ATOMIC_RELAXED);
+		off += h->size;
+	}
+	pthread_mutex_unlock(&w->io_lock);
+}
+
 /* Transforms, compresses and writes one chunk, after its new blobs. */
 static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struct chunk_job *j)
 {
@@ -104,10 +145,9 @@ static void chunk_emit(struct sonde_writer *w, struct compressor *c, const struc
 	h.raw_len = (uint32_t)len;
 	h.enc_len = (uint32_t)enc_len;
 	comp_seal(c, &h, n);
-	wfile_chunk_write(w, j->ticket, c, 0, &bs);
-	return;
 fail:
-	wfile_chunk_write(w, j->ticket, c, err, NULL);
+	if (wfile_chunk_write(w, j->ticket, c, err, err ? NULL : &bs))
+		chunk_lost(w, j);
 }
 
 /* Returns a job to the free list (keeping w->free_keep) under w->lock. */
@@ -298,17 +338,6 @@ static struct wstream *stream_get(struct sonde_writer *w, uint32_t id)
 	return s;
 }
 
-/* Bulky payloads go to the blob store on the compression side; small ones
- * stay inline and are counted here. */
-static void payload_count(struct sonde_writer *w, struct chunk_job *j,
-			  const struct sonde_ev_payload *p)
-{
-	if (p->captured >= BLOB_INLINE_MAX && p->chunk) {
-		j->nbulky++;
-		return;
-	}
-	__atomic_fetch_add(&w->st_inline, p->chunk, __ATOMIC_RELAXED);
-}
 
 int sonde_writer_append(struct sonde_writer *w, unsigned int stream, const struct sonde_hdr *rec)
 {
@@ -398,12 +427,19 @@ void sonde_writer_stats(const struct sonde_writer *w, struct sonde_writer_stats 
 	st->payload_blobs = w->st.payload_blobs;
 	st->payload_refs = w->st.payload_refs;
 	st->payload_file_bytes = w->st.payload_file_bytes;
+	st->lost = w->st.lost;
+	memcpy(st->lost_by_type, w->st.lost_by_type, sizeof(st->lost_by_type));
 	pthread_mutex_unlock(&mw->io_lock);
 	st->records = __atomic_load_n(&w->st.records, __ATOMIC_RELAXED);
 	st->raw_bytes = __atomic_load_n(&w->st.raw_bytes, __ATOMIC_RELAXED);
 	inl = __atomic_load_n(&w->st_inline, __ATOMIC_RELAXED);
 	st->payload_bytes += inl;
 	st->payload_stored += inl;
+}
+
+int sonde_writer_error(const struct sonde_writer *w)
+{
+	return __atomic_load_n(&w->err, __ATOMIC_ACQUIRE);
 }
 
 static void stream_free(struct sonde_writer *w, struct wstream *s)

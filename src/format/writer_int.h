@@ -107,8 +107,9 @@ struct sonde_writer {
 
 /* wfile.c */
 int wfile_write_all(int fd, const uint8_t *p, size_t len, uint64_t off);
-/* Writes compressor c's output (or records err) in ticket order. */
-void wfile_chunk_write(struct sonde_writer *w, uint64_t ticket, struct compressor *c, int err,
+/* Writes compressor c's output (or records err) in ticket order; 0 when
+ * it is in the file, else the (sticky) error. */
+int wfile_chunk_write(struct sonde_writer *w, uint64_t ticket, struct compressor *c, int err,
 		       const struct blob_stats *bs);
 int wfile_blob_index(struct sonde_writer *w);
 int wfile_footer(struct sonde_writer *w);

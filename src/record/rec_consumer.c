@@ -10,6 +10,7 @@
  * so a recorder killed with SIGKILL leaves every complete chunk readable.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,35 @@ struct rec_cpu_ctx {
 	unsigned int cpu;
 };
 
+void rec_write_error(char *buf, size_t len, const char *path, int e)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dir = slash ? path : ".";
+	int dirlen = slash && slash > path ? (int)(slash - path) : 1;
+
+	snprintf(buf, len, "writing %s: %s (%s %.*s, or record elsewhere with -o)", path,
+		 strerror(-e),
+		 e == -ENOSPC || e == -EDQUOT ? "free space on" : "check the file system of",
+		 dirlen, dir);
+}
+
+/*
+ * The trace file's write error (disk full...), said once as soon as the
+ * consumer sees it rather than only at the end: the recording goes on,
+ * so that the command runs undisturbed and every event it makes from
+ * then on is counted as lost (sonde-record(1), DISK FULL).
+ */
+static void consumer_check_file(struct rec_consumer *c)
+{
+	char msg[PATH_MAX + 160];
+
+	if (c->file_err || !(c->file_err = sonde_writer_error(c->w)))
+		return;
+	rec_write_error(msg, sizeof(msg), c->path, c->file_err);
+	fprintf(stderr, "sonde record: %s; recording goes on: the trace keeps what was written, "
+			"later events are counted as lost\n", msg);
+}
+
 int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struct sonde_hdr *h)
 {
 	int e;
@@ -36,6 +66,7 @@ int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struc
 		c->lost_writer++;
 		if (!c->write_err)
 			c->write_err = e;
+		consumer_check_file(c);
 		return e;
 	}
 	if (h->type < SONDE_REC_TYPE_MAX)
@@ -148,7 +179,8 @@ static void *consumer_main(void *arg)
 		if (c->w && mono_ns() - last_flush >= FLUSH_NS) {
 			/* Never waits for the compression queue: a burst of
 			 * payloads being compressed must not stop the draining. */
-			sonde_writer_submit(c->w);
+			if (sonde_writer_submit(c->w))
+				consumer_check_file(c);
 			last_flush = mono_ns();
 		}
 	}

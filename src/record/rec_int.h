@@ -61,6 +61,7 @@ struct rec_consumer {
 	struct ring_buffer *rb;
 	struct rec_bpf *b;
 	struct sonde_writer *w; /* NULL: live sink only */
+	const char *path;       /* w's file, for messages */
 	struct rec_live *live;
 	pthread_t thread;
 	int started;
@@ -73,6 +74,7 @@ struct rec_consumer {
 	uint64_t bad;         /* malformed ring records (never expected) */
 	uint64_t flush_err;   /* failed batch flushes */
 	int write_err;        /* first append error (-errno) */
+	int file_err;         /* the writer's file error, once reported */
 };
 
 int rec_consumer_init(struct rec_consumer *c, struct rec_bpf *b, struct sonde_writer *w,
@@ -87,6 +89,8 @@ void rec_consumer_drain_batches(struct rec_consumer *c);
 /* Appends a record produced by user space (from the main thread, while the
  * consumer thread is not running). */
 int rec_consumer_append(struct rec_consumer *c, unsigned int stream, const struct sonde_hdr *h);
+/* "writing PATH: error (the fix)" for the trace file's write error e. */
+void rec_write_error(char *buf, size_t len, const char *path, int e);
 
 /* rec_procs.c: /proc, the pre-existing processes, the end-of-run records. */
 uint64_t rec_now_mono(void);

@@ -298,12 +298,15 @@ static void run_summary(struct run *r, struct sonde_record_summary *s, uint64_t 
 	s->payload_shed = cap.shed;
 	s->payload_shed_bytes = cap.shed_bytes;
 	s->payload_unreadable = cap.faults;
-	s->records = ws.records;
+	/* What the file holds: records whose chunk could not be written
+	 * (disk full) are lost, like the appends refused after that. */
+	s->records = ws.records - ws.lost;
 	s->raw_bytes = ws.raw_bytes;
-	memcpy(s->by_type, r->c.by_type, sizeof(s->by_type));
+	for (int t = 0; t < SONDE_REC_TYPE_MAX; t++)
+		s->by_type[t] = r->c.by_type[t] - ws.lost_by_type[t];
 	s->unfinished = unfinished;
 	s->lost_ring = r->c.lost_ring;
-	s->lost_writer = r->c.lost_writer;
+	s->lost_writer = r->c.lost_writer + ws.lost;
 	s->malformed = r->c.bad;
 	s->duration_s = (double)(rec_now_mono() - t0) / 1e9;
 	getrusage(RUSAGE_SELF, &ru);
@@ -312,6 +315,20 @@ static void run_summary(struct run *r, struct sonde_record_summary *s, uint64_t 
 	s->ncpus = r->b.ncpus;
 	s->ring_bytes = r->b.ring_bytes;
 	s->stop_signal = r->stop_signal;
+}
+
+/* The final error of a file that could not be written to the end. */
+static void record_write_failed(const struct run *r, const struct sonde_record_summary *s,
+				int e, char *err, size_t errlen)
+{
+	size_t n;
+
+	rec_write_error(err, errlen, r->c.path, e);
+	n = strlen(err);
+	if (n < errlen)
+		snprintf(err + n, errlen - n, ": %llu events lost; the trace is readable up to "
+					      "its last complete chunk",
+			 (unsigned long long)s->lost_writer);
 }
 
 static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
@@ -335,6 +352,7 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	e = rec_consumer_init(&r->c, &r->b, r->w, err, errlen);
 	if (e)
 		return e;
+	r->c.path = o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT;
 	e = rec_live_start(&r->c.live, o->live, err, errlen);
 	if (e)
 		return e;
@@ -425,8 +443,7 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	e = sonde_writer_close(r.w);
 	r.w = NULL;
 	if (e)
-		snprintf(err, errlen, "finishing %s: %s", o->output ? o->output :
-			 SONDE_RECORD_DEFAULT_OUTPUT, strerror(-e));
+		record_write_failed(&r, sum, e, err, errlen);
 	else if (r.c.write_err)
 		snprintf(err, errlen, "writing %s: %s (%llu records could not be stored)",
 			 o->output ? o->output : SONDE_RECORD_DEFAULT_OUTPUT,

@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 
 #include "decode/strace/strace_int.h"
+#include <sonde/payload.h>
 
 #define CSIGNAL_MASK 0xffULL
 
@@ -187,62 +188,110 @@ void dec_clone3(struct st *s)
 	pr_ulong(s, size);
 }
 
-/* Counts the pointers of a NULL-terminated array; -1 if not captured. */
-static long ptr_array_count(struct st *s, uint64_t a)
-{
-	uint64_t p;
-	long n = 0;
+/*
+ * A NULL-terminated pointer array (argv, envp) as captured: have pointers
+ * before its NULL, or before the cut of a long one (payload.h,
+ * SONDE_STRV_MAX), and n elements in all, at least n when more.
+ */
+struct strv {
+	long have; /* -1: not captured */
+	long n;
+	int more;
+};
 
-	for (;;) {
-		if (!st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)n * 8, &p, 8))
-			return -1;
-		if (!p)
-			return n;
-		if (++n > 1 << 20)
-			return -1;
+static void strv_get(struct st *s, uint64_t a, struct strv *v)
+{
+	const struct sonde_payload *p = sonde_call_mem(s->c, SONDE_PL_ENTRY, a, 8);
+	uint64_t ptr;
+
+	*v = (struct strv){ .have = -1, .n = -1 };
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE))
+		return;
+	for (v->have = 0; st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)v->have * 8, &ptr, 8);
+	     v->have++)
+		if (!ptr) {
+			v->n = v->have;
+			return;
+		}
+	/* Cut: the recorder counted it (requested) up to a limit; a trace
+	 * of an older sonde only says it had more. */
+	v->n = v->have;
+	v->more = 1;
+	if (p->addr != a || p->requested / 8 <= (uint64_t)v->have)
+		return;
+	if (p->requested == UINT32_MAX) {
+		v->n = SONDE_STRV_COUNT_MAX;
+		return;
 	}
+	v->n = p->requested / 8 - 1;
+	v->more = 0;
 }
 
-/* ["ls", "-l"]: at most -s elements, then "...". */
-static void pr_str_array(struct st *s, uint64_t a)
+/*
+ * JSON "result":{"argv_count":N}: a cut array's length, so that its
+ * elements are not taken for all of it ("argv_count_min" when the
+ * recorder stopped counting, or a trace of an older sonde did not).
+ */
+static void strv_count_result(struct st *s, const char *name, const struct strv *v)
 {
+	char key[32];
+	struct strbuf b;
+	struct st t;
+
+	if (!s->j || v->have < 0 || (v->have == v->n && !v->more))
+		return;
+	snprintf(key, sizeof(key), "%s_count%s", name, v->more ? "_min" : "");
+	st_res_begin(s, &t, &b, key);
+	st_juint(&t, (uint64_t)v->n);
+	st_res_end(s, &t, &b);
+}
+
+/* ["ls", "-l"]: at most -s elements, then "..."; "..." too where a long
+ * array was cut (strace -v would go on). */
+static void pr_str_array(struct st *s, uint64_t a, const char *name)
+{
+	struct strv v;
 	uint64_t p;
+	long i;
 
 	if (!a) {
 		pr_addr(s, 0);
 		return;
 	}
-	if (ptr_array_count(s, a) < 0) {
+	strv_get(s, a, &v);
+	if (v.have < 0) {
 		pr_unfetched(s, SONDE_PL_ENTRY, a);
 		return;
 	}
 	st_arr_begin(s);
-	for (unsigned int i = 0;; i++) {
-		st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)i * 8, &p, 8);
-		if (!p)
-			break;
+	for (i = 0; i < v.have && !st_array_cut(s, (uint64_t)i); i++) {
 		st_elem(s);
-		if (st_array_cut(s, i)) {
-			sb_puts(s->o, "...");
-			break;
-		}
+		st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)i * 8, &p, 8);
 		pr_cstr(s, SONDE_PL_ENTRY, p);
 	}
+	/* Text only: JSON has all it has, and the count below. */
+	if (i < v.have || v.n > v.have || v.more) {
+		st_elem(s);
+		sb_puts(s->o, "...");
+	}
 	st_arr_end(s);
+	strv_count_result(s, name, &v);
 }
 
+/* 0x7ffd... followed by strace's comment with the count, unless -v. */
 static void pr_envp(struct st *s, uint64_t a)
 {
-	long n;
+	struct strv v;
 
 	if (s->opt->verbose || !a) {
-		pr_str_array(s, a);
+		pr_str_array(s, a, "envp");
 		return;
 	}
 	pr_addr(s, a);
-	n = ptr_array_count(s, a);
-	if (n >= 0)
-		sb_printf(s->o, " /* %ld var%s */", n, n == 1 ? "" : "s");
+	strv_get(s, a, &v);
+	if (v.n >= 0)
+		sb_printf(s->o, " /* %s%ld var%s */", v.more ? "at least " : "", v.n,
+			  v.n == 1 ? "" : "s");
 }
 
 /*
@@ -299,7 +348,7 @@ void dec_execve(struct st *s)
 {
 	pr_path(s, st_arg(s, 0));
 	st_sep(s);
-	pr_str_array(s, st_arg(s, 1));
+	pr_str_array(s, st_arg(s, 1), "argv");
 	st_sep(s);
 	pr_envp(s, st_arg(s, 2));
 	path_from_exec(s, st_arg(s, 0));
@@ -312,7 +361,7 @@ void dec_execveat(struct st *s)
 	st_sep(s);
 	pr_path(s, st_arg(s, 1));
 	st_sep(s);
-	pr_str_array(s, st_arg(s, 2));
+	pr_str_array(s, st_arg(s, 2), "argv");
 	st_sep(s);
 	pr_envp(s, st_arg(s, 3));
 	st_sep(s);

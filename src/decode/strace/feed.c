@@ -129,7 +129,10 @@ static void pl_add_chunk(struct pl_build *b, const struct sonde_ev_payload *r)
 		b->p.captured = r->offset + n;
 }
 
-#define GROUP_PAYLOADS 512
+/* Payloads of one group kept: enough for the most one call has, an
+ * execve's path and two arrays of SONDE_STRV_MAX strings (and a retry of
+ * each at exit when it failed); more would be a hostile file. */
+#define GROUP_PAYLOADS (4 * (SONDE_STRV_MAX + 2))
 
 /* A payload record whose lengths can be trusted: a hostile file must not
  * make the reassembly allocate more than the largest snaplen. */
