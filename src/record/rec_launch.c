@@ -25,60 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "record/rec_int.h"
 
 extern char **environ;
-
-static int exec_candidate(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EACCES;
-	if (access(path, X_OK))
-		return -errno;
-	return 0;
-}
-
-/* Like a POSIX shell: a name with a slash is used as is, otherwise every
- * PATH entry is tried; a candidate that exists but cannot be executed is
- * reported as EACCES only if no later entry works. */
-int sonde_resolve_cmd(const char *cmd, char *path, size_t len)
-{
-	const char *env = getenv("PATH"), *p, *end;
-	int result = -ENOENT;
-
-	if (!*cmd)
-		return -ENOENT;
-	if (strchr(cmd, '/')) {
-		if ((size_t)snprintf(path, len, "%s", cmd) >= len)
-			return -ENAMETOOLONG;
-		return exec_candidate(path);
-	}
-	if (!env)
-		env = "/usr/local/bin:/usr/bin:/bin";
-	for (p = env; ; p = end + 1) {
-		int e;
-
-		end = strchrnul(p, ':');
-		if ((size_t)snprintf(path, len, "%.*s%s%s", (int)(end - p), p,
-				     end == p ? "" : "/", cmd) < len) {
-			e = exec_candidate(path);
-			if (!e)
-				return 0;
-			if (e == -EACCES)
-				result = -EACCES;
-		}
-		if (!*end)
-			break;
-	}
-	return result;
-}
 
 /*
  * strace -u: groups, then group, then user (after setuid the others are no
