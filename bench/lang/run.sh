@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sonde script vs bpftrace 0.17, side by side in one run:
-#  1. startup: `BEGIN { exit() }`, and a script with a syscall probe that
+#  1. startup: `BEGIN { exit(0) }`, and a script with a syscall probe that
 #     exits from BEGIN (command start -> probes attached -> exit), by
 #     hyperfine (wall time, mean of N runs);
 #  2. peak memory (max RSS, /usr/bin/time) of the same two scripts;

@@ -65,6 +65,12 @@ static char *read_file(const char *path, char *err, size_t errlen)
 		n = fread(buf + len, 1, 4096, f);
 		len += n;
 	} while (n > 0);
+	/* fopen() succeeds on a directory; reading it fails with EISDIR */
+	if (buf && ferror(f)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
 	if (f != stdin)
 		fclose(f);
 	if (buf)

@@ -161,13 +161,13 @@ static int emit_trace(struct cg *cg, struct node *n)
 }
 
 /* exit(status): stops tracing once user space reads the record; END runs
- * and aggregations print. */
+ * and aggregations print. The status is required, as in DTrace. */
 static int check_exit(struct lcc *cc, struct clause *c, struct node *n)
 {
 	struct action *act;
 
 	(void)c;
-	if (n->nargs && n->args->t->k != TY_INT) {
+	if (n->args->t->k != TY_INT) {
 		cc_error(cc, n->args->loc, "exit() takes an integer status");
 		return -1;
 	}
@@ -183,8 +183,7 @@ static int emit_exit(struct cg *cg, struct node *n)
 	struct action *act = &cg->cc->acts[n->aux];
 	int off, vr = cg_rec_begin(cg, act, &off);
 
-	cg_store_scalar(cg, vr, act->args[0].off, n->nargs ? cg_expr(cg, n->args) : cg_imm(cg, 0),
-			8);
+	cg_store_scalar(cg, vr, act->args[0].off, cg_expr(cg, n->args), 8);
 	cg_rec_submit(cg, vr, act->size);
 	return NO_REG;
 }
@@ -332,7 +331,7 @@ const struct func funcs_actions[] = {
 	  .action = 1,
 	  .check = check_trace,
 	  .emit = emit_trace },
-	{ .name = "exit", .min = 0, .max = 1, .action = 1, .check = check_exit, .emit = emit_exit },
+	{ .name = "exit", .min = 1, .max = 1, .action = 1, .check = check_exit, .emit = emit_exit },
 	{ .name = "printa",
 	  .aggarg = 1,
 	  .min = 1,

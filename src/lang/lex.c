@@ -293,46 +293,39 @@ static int hexval(char c)
 	return (tolower((unsigned char)c) - 'a') + 10;
 }
 
-/* C escapes in "..." and '.'; returns the decoded byte. */
+/* C escapes in "..." and '.', lx->p just after the backslash; returns the
+ * decoded byte, or -1 with the error set: D refuses unknown escapes ("\q")
+ * and "\x" without a hex digit rather than guessing what was meant. */
 static int lex_escape(struct lexer *lx)
 {
+	static const char from[] = "ntrabfv\\\"'?", to[] = "\n\t\r\a\b\f\v\\\"'?";
+	struct loc at = here(lx);
 	char c = *lx->p++;
+	const char *m = c ? strchr(from, c) : NULL;
 	int v = 0, k;
 
-	switch (c) {
-	case 'n':
-		return '\n';
-	case 't':
-		return '\t';
-	case 'r':
-		return '\r';
-	case '0':
-	case '1':
-	case '2':
-	case '3':
-	case '4':
-	case '5':
-	case '6':
-	case '7':
+	at.col--; /* point at the backslash */
+	if (m)
+		return to[m - from];
+	if (c >= '0' && c <= '7') {
 		v = c - '0';
 		for (k = 0; k < 2 && lx->p < lx->end && *lx->p >= '0' && *lx->p <= '7'; k++)
 			v = v * 8 + (*lx->p++ - '0');
 		return v & 0xff;
-	case 'x':
+	}
+	if (c == 'x' && lx->p < lx->end && isxdigit((unsigned char)*lx->p)) {
 		for (k = 0; k < 2 && lx->p < lx->end && isxdigit((unsigned char)*lx->p); k++)
 			v = v * 16 + hexval(*lx->p++);
 		return v;
-	case 'a':
-		return '\a';
-	case 'b':
-		return '\b';
-	case 'f':
-		return '\f';
-	case 'v':
-		return '\v';
-	default:
-		return c; /* \\ \" \' and unknown: the character itself */
 	}
+	if (c == 'x')
+		lex_error(lx, at, "invalid escape '\\x': it needs 1 or 2 hex digits (\\x41)");
+	else
+		lex_error(lx, at,
+			  "invalid escape '\\%c': use \\n \\t \\r \\a \\b \\f \\v "
+			  "\\\\ \\\" \\' \\? \\NNN (octal) or \\xHH",
+			  isprint((unsigned char)c) ? c : '?');
+	return -1;
 }
 
 static void lex_string(struct lexer *lx, struct token *t)
@@ -345,8 +338,15 @@ static void lex_string(struct lexer *lx, struct token *t)
 	lx->p++;
 	while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\n') {
 		if (*lx->p == '\\' && lx->p + 1 < lx->end) {
+			int c;
+
 			lx->p++;
-			buf[n++] = lex_escape(lx);
+			c = lex_escape(lx);
+			if (c < 0) {
+				free(buf);
+				return;
+			}
+			buf[n++] = c;
 		} else {
 			buf[n++] = *lx->p++;
 		}
@@ -474,8 +474,13 @@ void lex_next(struct lexer *lx, int probe_ctx)
 		lx->p++;
 		t->t = T_NUM;
 		if (lx->p < lx->end && *lx->p == '\\' && lx->p + 1 < lx->end) {
+			int c;
+
 			lx->p++;
-			t->num = lex_escape(lx);
+			c = lex_escape(lx);
+			if (c < 0)
+				return;
+			t->num = c;
 		} else if (lx->p < lx->end) {
 			t->num = (unsigned char)*lx->p++;
 		}

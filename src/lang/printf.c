@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* D printf format parsing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lang/printf.h"
@@ -14,6 +15,30 @@ static int fmt_skip_at(const char *fmt, int i, struct fmt_conv *c)
 		return i;
 	c->vconv = 'd';
 	return i + 1;
+}
+
+/* Copies the width or precision at fmt[i] into c->spec at *k. One above
+ * FMT_NUM_MAX is refused: the C library fails on a width beyond INT_MAX
+ * and the value would be dropped, and a huge one is a typo. Leading zeros
+ * of a precision are dropped so that the spec fits. Returns the index
+ * after the digits, or -1 with err set. */
+static int fmt_num(const char *fmt, int i, struct fmt_conv *c, int *k, const char *what, char *err,
+		   size_t errlen)
+{
+	int s = i;
+
+	while (fmt[i] >= '0' && fmt[i] <= '9')
+		i++;
+	while (i - s > 1 && fmt[s] == '0')
+		s++;
+	if (i - s > 4 || (i > s && atoi(fmt + s) > FMT_NUM_MAX)) {
+		snprintf(err, errlen, "%s %.*s in the format is too large: at most %d", what, i - s,
+			 fmt + s, FMT_NUM_MAX);
+		return -1;
+	}
+	memcpy(c->spec + *k, fmt + s, i - s);
+	*k += i - s;
+	return i;
 }
 
 /* The conversion letter; after '@' an integer one ("%@x"), 'd' when none
@@ -60,13 +85,15 @@ int fmt_parse(const char *fmt, struct fmt_conv *cv, int max, char *err, size_t e
 				break;
 			cv[n].spec[k++] = fmt[i++];
 		}
-		while (fmt[i] >= '0' && fmt[i] <= '9' && k < 26)
-			cv[n].spec[k++] = fmt[i++];
+		i = fmt_num(fmt, i, &cv[n], &k, "width", err, errlen);
+		if (i < 0)
+			return -1;
 		i = fmt_skip_at(fmt, i, &cv[n]);
 		if (fmt[i] == '.') {
 			cv[n].spec[k++] = fmt[i++];
-			while (fmt[i] >= '0' && fmt[i] <= '9' && k < 30)
-				cv[n].spec[k++] = fmt[i++];
+			i = fmt_num(fmt, i, &cv[n], &k, "precision", err, errlen);
+			if (i < 0)
+				return -1;
 		}
 		i = fmt_skip_at(fmt, i, &cv[n]);
 		cv[n].spec[k] = 0;

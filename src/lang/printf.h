@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 #define FMT_MAX 32
+/* Largest width or precision in a format: wider output is a typo. */
+#define FMT_NUM_MAX 4096
 
 struct fmt_conv {
 	int lit_start, lit_end; /* literal text before the conversion */

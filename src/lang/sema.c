@@ -401,6 +401,9 @@ static int sema_node(struct lcc *cc, struct clause *c, struct node *n)
 		n->t = n->num_unsigned || n->num > INT64_MAX ? &t_u64 : &t_s64;
 		return 0;
 	case N_STR:
+		/* a D string ends at its first NUL ("abc\0x" is "abc"), and the
+		 * code relies on the bytes after it being zero (cgstr.c) */
+		n->slen = strnlen(n->str, n->slen);
 		n->t = type_str((n->slen + 8) & ~7, 1);
 		n->strid = rodata_add(cc, n->str, n->slen, n->t->size);
 		return 0;

@@ -46,6 +46,16 @@ static struct var *var_new(struct lcc *cc, enum vscope s, const char *name, stru
 	return v;
 }
 
+/* Type of a key slot: integers widen to 64 bits; strings are strsize wide
+ * whatever the first key was, as in DTrace, or a later longer key would be
+ * truncated to the first one's width and collide with its prefix. */
+static struct type *key_type(struct lcc *cc, struct type *t)
+{
+	if (t->k == TY_INT)
+		return t->sign ? &t_s64 : &t_u64;
+	return storage_type(cc, t);
+}
+
 /* Key tuple of an associative array or aggregation: the first use fixes
  * the key types, later uses must match in number and kind. */
 static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **kt, const char *what,
@@ -65,9 +75,7 @@ static int sema_keys(struct lcc *cc, struct node *n, int *nkeys, struct type **k
 					 what, name);
 				return -1;
 			}
-			kt[k] = a->t->k == TY_INT   ? (a->t->sign ? &t_s64 : &t_u64)
-				: a->t->k == TY_STR ? type_str(a->t->size, 1)
-						    : a->t;
+			kt[k] = key_type(cc, a->t);
 		}
 		*nkeys = n->nargs;
 		return 0;

@@ -20,20 +20,35 @@
 #include "lang/rt.h"
 #include "lang/sym.h"
 
+/*
+ * kallsyms gives no symbol sizes: a symbol extends to the next one. The
+ * ends of vmlinux's text (_etext, _einittext) are kept as bounds, not
+ * symbols, and the last symbol of a module (or of the table), followed by
+ * unmapped space or another module, covers at most KSYM_TAIL_MAX bytes.
+ * An address no symbol covers (-1, data) then prints in hex, as in DTrace,
+ * not as the preceding symbol plus a huge offset.
+ */
+#define KSYM_TAIL_MAX (64 << 10)
+
 struct ksym {
 	uint64_t addr;
 	char *name;
 	const char *mod; /* "vmlinux" or a module name (owned when not) */
+	int end;	 /* a bound of vmlinux's text, not a symbol */
 };
 
 static struct ksym *ksyms;
 static size_t nksyms;
 
+/* By address; at one address bounds first, so that a symbol starting
+ * there is the one found. */
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
-	return (x->addr > y->addr) - (x->addr < y->addr);
+	if (x->addr != y->addr)
+		return (x->addr > y->addr) - (x->addr < y->addr);
+	return y->end - x->end;
 }
 
 static void ksym_load(void)
@@ -58,6 +73,7 @@ static void ksym_load(void)
 			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
 		}
 		ksyms[nksyms].addr = a;
+		ksyms[nksyms].end = !strcmp(name, "_etext") || !strcmp(name, "_einittext");
 		ksyms[nksyms].mod = n == 4 ? strdup(mod) : "vmlinux";
 		ksyms[nksyms++].name = strdup(name);
 	}
@@ -204,6 +220,16 @@ static struct uelf *uelf_get(const char *path)
 	return u;
 }
 
+/* Whether symbol i plausibly holds a (a at or after its start). */
+static int ksym_covers(size_t i, uint64_t a)
+{
+	if (ksyms[i].end)
+		return 0;
+	if (i + 1 < nksyms && !strcmp(ksyms[i + 1].mod, ksyms[i].mod))
+		return 1; /* a is before the next symbol of the module */
+	return a - ksyms[i].addr < KSYM_TAIL_MAX;
+}
+
 /* Index of the kernel symbol holding a, or -1. */
 static long ksym_find(uint64_t a)
 {
@@ -220,7 +246,7 @@ static long ksym_find(uint64_t a)
 		else
 			hi = mid;
 	}
-	return (long)lo - 1;
+	return lo && ksym_covers(lo - 1, a) ? (long)lo - 1 : -1;
 }
 
 void sym_kernel(uint64_t a, enum tfmt fmt, char *buf, size_t len)

@@ -96,6 +96,9 @@ check "lang/list-cmd" bash -c "'$SONDE' script -l -c '$FIX/lang_work 1' 'pid\$ta
 # -c with a command that cannot run: the status of a shell, nothing traced.
 "$SONDE" script -c /etc/passwd 'BEGIN { printf("ran\n"); }' > "$TMP/noexec.out" 2> "$TMP/noexec.err"
 check "lang/cmd-not-executable" bash -c "[ $? = 126 ] && [ ! -s '$TMP/noexec.out' ] && grep -qx 'sonde script: -c: /etc/passwd: Permission denied' '$TMP/noexec.err'"
+# -s of a directory cannot be read (EISDIR), as a missing file cannot.
+"$SONDE" script -s "$TMP" > /dev/null 2> "$TMP/dir.err"
+check "lang/script-directory" bash -c "[ $? = 2 ] && grep -qx 'sonde script: cannot read $TMP: Is a directory' '$TMP/dir.err'"
 # -o writes to a file.
 "$SONDE" script -q -o "$TMP/o.txt" 'BEGIN { printf("to file\n"); exit(0); }'
 check "lang/output-file" grep -qx "to file" "$TMP/o.txt"

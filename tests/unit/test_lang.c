@@ -140,6 +140,23 @@ TEST(printa_at_is_a_flag)
 	CHECK_EQ_INT(cv[5].vconv, 'd');
 }
 
+/* Widths and precisions above FMT_NUM_MAX are refused: the C library
+ * printf fails on one beyond INT_MAX and the value was dropped. */
+TEST(format_widths_are_bounded)
+{
+	struct fmt_conv cv[FMT_MAX];
+	char err[128];
+
+	CHECK_EQ_INT(fmt_parse("%4096d|%-08.0005d|%.d", cv, FMT_MAX, err, sizeof(err)), 3);
+	CHECK_EQ_STR(cv[0].spec, "%4096");
+	CHECK_EQ_STR(cv[1].spec, "%-08.5");
+	CHECK_EQ_STR(cv[2].spec, "%.");
+	CHECK_EQ_INT(fmt_parse("%99999999999d", cv, FMT_MAX, err, sizeof(err)), -1);
+	CHECK_EQ_STR(err, "width 99999999999 in the format is too large: at most 4096");
+	CHECK_EQ_INT(fmt_parse("%.4097s", cv, FMT_MAX, err, sizeof(err)), -1);
+	CHECK_EQ_STR(err, "precision 4097 in the format is too large: at most 4096");
+}
+
 int main(void)
 {
 	RUN(ptregs_offsets_match_btf);
@@ -148,5 +165,6 @@ int main(void)
 	RUN(deep_nesting_is_refused);
 	RUN(every_feature_type_checks);
 	RUN(printa_at_is_a_flag);
+	RUN(format_widths_are_bounded);
 	CHECK_EXIT();
 }

@@ -1,0 +1,5 @@
+/* exit() takes one integer argument, the status, as in DTrace. */
+BEGIN
+{
+	exit();
+}
