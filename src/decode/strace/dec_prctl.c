@@ -378,7 +378,9 @@ static void prctl_print_name(struct st *s, uint32_t op)
 {
 	st_sep(s);
 	if (op == PR_SET_NAME) {
-		pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, 1));
+		/* strace reads TASK_COMM_LEN - 1 bytes: a 15-character
+		 * name is shown "cut". */
+		pr_cstr_max(s, SONDE_PL_ENTRY, st_arg(s, 1), 15);
 		return;
 	}
 	st_entry_end(s);
