@@ -7,8 +7,8 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ipc.h>
 #include <sys/epoll.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
