@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -262,7 +263,11 @@ void dec_epoll_ctl(struct st *s)
 	st_sep(s);
 	pr_fd(s, (int)st_arg(s, 2));
 	st_sep(s);
-	if (st_fetch(s, SONDE_PL_ENTRY, st_arg(s, 3), ev, sizeof(ev)))
+	/* The kernel ignores the event of EPOLL_CTL_DEL: strace shows
+	 * only its address. */
+	if ((uint32_t)st_arg(s, 1) == EPOLL_CTL_DEL)
+		pr_addr(s, st_arg(s, 3));
+	else if (st_fetch(s, SONDE_PL_ENTRY, st_arg(s, 3), ev, sizeof(ev)))
 		ps_epoll_event(s, ev);
 }
 

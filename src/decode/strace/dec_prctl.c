@@ -12,6 +12,9 @@
 
 #include "decode/strace/strace_int.h"
 
+/* The kernel's task name buffer (include/linux/sched.h), NUL included. */
+#define TASK_COMM_LEN 16
+
 #define X_OF(e) { e, sizeof(e) / sizeof(e[0]), 0 }
 
 static const struct xlat_ent cap_e[] = {
@@ -378,7 +381,9 @@ static void prctl_print_name(struct st *s, uint32_t op)
 {
 	st_sep(s);
 	if (op == PR_SET_NAME) {
-		pr_cstr(s, SONDE_PL_ENTRY, st_arg(s, 1));
+		/* strace reads TASK_COMM_LEN - 1 bytes: a 15-character
+		 * name is shown "cut". */
+		pr_cstr_max(s, SONDE_PL_ENTRY, st_arg(s, 1), TASK_COMM_LEN - 1);
 		return;
 	}
 	st_entry_end(s);

@@ -460,7 +460,7 @@ void pr_path_at(struct st *s, int phase, uint64_t addr)
 	pr_quoted_len(s, p->data + (addr - p->addr), n, 1, !complete, 0, UINT64_MAX);
 }
 
-void pr_cstr(struct st *s, int phase, uint64_t addr)
+void pr_cstr_max(struct st *s, int phase, uint64_t addr, size_t max)
 {
 	const struct sonde_payload *p;
 	const uint8_t *d, *z;
@@ -487,8 +487,18 @@ void pr_cstr(struct st *s, int phase, uint64_t addr)
 	if (n > lim) {
 		n = lim;
 		complete = 0;
+	} else if (n >= max) {
+		/* strace reads max bytes and, not seeing the NUL among
+		 * them, marks the string cut even when the NUL is next. */
+		n = max;
+		complete = 0;
 	}
 	pr_quoted_len(s, d, n, 0, !complete, 0, full);
+}
+
+void pr_cstr(struct st *s, int phase, uint64_t addr)
+{
+	pr_cstr_max(s, phase, addr, SIZE_MAX);
 }
 
 void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,

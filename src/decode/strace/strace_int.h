@@ -217,6 +217,9 @@ static inline void pr_path(struct st *s, uint64_t addr)
 }
 /* A NUL-terminated string shown up to -s, from phase memory. */
 void pr_cstr(struct st *s, int phase, uint64_t addr);
+/* The same, from a buffer of max bytes (strace's printstr_ex with a
+ * length and QUOTE_0_TERMINATED). */
+void pr_cstr_max(struct st *s, int phase, uint64_t addr, size_t max);
 /* A buffer of len bytes shown up to -s; force_hex for binary data. */
 void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
 	    int force_hex);
