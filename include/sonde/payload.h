@@ -38,7 +38,7 @@
  * SONDE_STRV_COUNT_MAX pointers (0xffffffff: no NULL among them), while
  * captured holds the first SONDE_STRV_MAX pointers and no NULL.
  */
-#define SONDE_STRV_MAX 1024
+#define SONDE_STRV_MAX 16384
 #define SONDE_STRV_COUNT_MAX 65536
 
 /* sonde_ev_payload.flags (same bits as the decoder's sonde_payload.flags) */

@@ -89,48 +89,54 @@ $SONDE print --strace -v "$TMP/f.sonde" | grep -F 'execve("/nonexistent"' > "$TM
 check "strace_exec_argv: -v shows its environment strings, read again at exit" \
 	grep -qF '["A=1", "B=2"]) = -1 ENOENT' "$TMP/fv"
 
-# More than SONDE_STRV_MAX (1024) arguments: the recorder cuts the array
+# More than SONDE_STRV_MAX (16384) arguments: the recorder cuts the array
 # and says how long it was. Without -v strace shows 32 of them and the
 # environment's count, which sonde matches (live, and from a trace); with
-# -v sonde shows the 1024 it captured, then "...", where strace goes on.
+# -v sonde shows the 16384 it captured, then "...", where strace goes on.
 long() {
 	sed -nE 's/^([0-9]+ +)?(execve\(.*)$/\2/p' "$1" | sed -E 's/0x[0-9a-f]+ \/\*/ENVP \/*/'
 }
-args=$(seq 1 1100)
+args=$(seq 1 17000)
 # shellcheck disable=SC2086
 strace -e trace=execve -o "$TMP/lref" /bin/true $args
 # shellcheck disable=SC2086
 $SONDE strace -e trace=execve -o "$TMP/lout" --trace-file "$TMP/l.sonde" /bin/true $args
-check "strace_exec_argv: 1100 arguments: strace shows 32 and the count of vars" \
+check "strace_exec_argv: 17000 arguments: strace shows 32 and the count of vars" \
 	grep -qE '"31", \.\.\.\], ENVP /\* [0-9]+ vars \*/\) = 0$' <(long "$TMP/lref")
 long "$TMP/lref" > "$TMP/lref.x"
 long "$TMP/lout" > "$TMP/lout.x"
-same "strace_exec_argv: 1100 arguments: sonde strace as strace" "$TMP/lref.x" "$TMP/lout.x"
+same "strace_exec_argv: 17000 arguments: sonde strace as strace" "$TMP/lref.x" "$TMP/lout.x"
 $SONDE print --strace -e trace=execve "$TMP/l.sonde" > "$TMP/lprint"
 long "$TMP/lprint" > "$TMP/lprint.x"
-same "strace_exec_argv: 1100 arguments: print --strace as strace" "$TMP/lref.x" "$TMP/lprint.x"
+same "strace_exec_argv: 17000 arguments: print --strace as strace" "$TMP/lref.x" "$TMP/lprint.x"
 $SONDE print --strace -v -e trace=execve "$TMP/l.sonde" > "$TMP/lv"
-check "strace_exec_argv: 1100 arguments: -v shows the 1024 captured, then ..." \
-	grep -qF '"1022", "1023", ...], ["' "$TMP/lv"
+check "strace_exec_argv: 17000 arguments: -v shows the 16384 captured, then ..." \
+	grep -qF '"16382", "16383", ...], ["' "$TMP/lv"
 $SONDE print --json -e trace=execve --events syscall "$TMP/l.sonde" | python3 -c '
 import json, sys
 o = json.loads(sys.stdin.readline())
 print(len(o["argv"]["argv"]), o["result"]["argv_count"], len(o["argv"]["envp"]))' \
 	> "$TMP/lj"
-check "strace_exec_argv: 1100 arguments: print --json has 1024, argv_count 1101, envp ($(cat "$TMP/lj"))" \
-	grep -qx "1024 1101 $(sed -nE 's|.*/\* ([0-9]+) vars \*/.*|\1|p' "$TMP/lref.x")" "$TMP/lj"
+check "strace_exec_argv: 17000 arguments: print --json has 16384, argv_count 17001, envp ($(cat "$TMP/lj"))" \
+	grep -qx "16384 17001 $(sed -nE 's|.*/\* ([0-9]+) vars \*/.*|\1|p' "$TMP/lref.x")" "$TMP/lj"
 
-# 1000 arguments fit: with -v every argument and variable, as strace -v
-# (bash's "_=" names each tracer: left out, with the "..." strace adds
-# when that path is longer than 32 bytes, as in a clone under /check/...).
+# Up to SONDE_STRV_MAX arguments -v shows every argument and variable, as
+# strace -v (xargs builds command lines of thousands: 128 KiB by default).
+# bash's "_=" names each tracer: left out, with the "..." strace adds when
+# that path is longer than 32 bytes, as in a clone under /check/....
 vlines() {
 	sed -nE 's/^([0-9]+ +)?(execve\(.*)$/\2/p' "$1" | sed -E 's/, "_=[^"]*"(\.\.\.)?//'
 }
-args=$(seq 1 1000)
+args=$(seq 1 5000)
 # shellcheck disable=SC2086
-strace -v -e trace=execve -o "$TMP/vref" /bin/true $args
+strace -v -e trace=execve -o "$TMP/xref" /bin/true $args
 # shellcheck disable=SC2086
-$SONDE strace -v -e trace=execve -o "$TMP/vout" /bin/true $args
-vlines "$TMP/vref" > "$TMP/vref.x"
-vlines "$TMP/vout" > "$TMP/vout.x"
-same "strace_exec_argv: 1000 arguments: sonde strace -v as strace -v" "$TMP/vref.x" "$TMP/vout.x"
+$SONDE strace -v -e trace=execve -o "$TMP/xout" --trace-file "$TMP/x.sonde" /bin/true $args
+check "strace_exec_argv: 5000 arguments: strace -v shows the last" \
+	grep -qF '"4999", "5000"], [' "$TMP/xref"
+$SONDE print --strace -v -e trace=execve "$TMP/x.sonde" > "$TMP/xprint"
+vlines "$TMP/xref" > "$TMP/xref.x"
+vlines "$TMP/xout" > "$TMP/xout.x"
+vlines "$TMP/xprint" > "$TMP/xprint.x"
+same "strace_exec_argv: 5000 arguments: sonde strace -v as strace -v" "$TMP/xref.x" "$TMP/xout.x"
+same "strace_exec_argv: 5000 arguments: print --strace -v as strace -v" "$TMP/xref.x" "$TMP/xprint.x"

@@ -51,12 +51,57 @@ void feed_free(struct feed *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/*
+ * The payloads of a group by (tid, address, phase, argument): open
+ * addressing over indexes + 1, twice as many slots as payloads at most. An
+ * execve carries up to 2 * SONDE_STRV_MAX strings: a linear search for
+ * each chunk's payload made printing one quadratic in its arguments.
+ */
+#define PL_INDEX_LOCAL 64
+
+struct pl_index {
+	uint32_t *slot;
+	size_t mask;
+	uint32_t local[PL_INDEX_LOCAL]; /* most calls: no allocation */
+};
+
+static int pl_index_init(struct pl_index *x, size_t cap)
+{
+	size_t n = PL_INDEX_LOCAL;
+
+	while (n < 2 * cap)
+		n *= 2;
+	x->mask = n - 1;
+	if (n == PL_INDEX_LOCAL) {
+		memset(x->local, 0, sizeof(x->local));
+		x->slot = x->local;
+		return 0;
+	}
+	x->slot = calloc(n, sizeof(*x->slot));
+	return x->slot ? 0 : -ENOMEM;
+}
+
+static void pl_index_free(struct pl_index *x)
+{
+	if (x->slot != x->local)
+		free(x->slot);
+}
+
+static size_t pl_hash(const struct sonde_ev_payload *r)
+{
+	uint64_t k = r->addr ^ ((uint64_t)r->hdr.tid << 32) ^ ((uint64_t)r->phase << 8) ^ r->arg;
+
+	return (size_t)((k * 0x9e3779b97f4a7c15ull) >> 20);
+}
+
 /* The payload a chunk belongs to, created on its first chunk. */
 static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
-			       const struct sonde_ev_payload *r)
+			       struct pl_index *x, const struct sonde_ev_payload *r)
 {
-	for (size_t i = 0; i < *n; i++) {
-		struct pl_build *b = &v[i];
+	size_t h = pl_hash(r) & x->mask;
+
+	for (; x->slot[h]; h = (h + 1) & x->mask) {
+		struct pl_build *b = &v[x->slot[h] - 1];
 
 		if (b->tid == r->hdr.tid && b->p.addr == r->addr &&
 		    b->p.phase == r->phase && b->p.arg == r->arg)
@@ -71,6 +116,7 @@ static struct pl_build *pl_get(struct pl_build *v, size_t *n, size_t cap,
 	v[*n].buf = calloc(1, r->captured ? r->captured : 1);
 	if (!v[*n].buf)
 		return NULL;
+	x->slot[h] = (uint32_t)*n + 1;
 	v[*n].size = r->captured ? r->captured : 1;
 	v[*n].p.addr = r->addr;
 	v[*n].p.data = v[*n].buf;
@@ -213,10 +259,11 @@ static int group_render(struct feed *f, void **recs, size_t nrec, const struct f
 	size_t cap = nrec < GROUP_PAYLOADS ? nrec : GROUP_PAYLOADS;
 	struct pl_build *pls = calloc(cap, sizeof(*pls));
 	struct sonde_payload *mine = calloc(cap, sizeof(*mine));
+	struct pl_index idx = { .slot = NULL };
 	size_t npl = 0;
 	int rc = 0;
 
-	if (!pls || !mine) {
+	if (!pls || !mine || pl_index_init(&idx, cap)) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -226,7 +273,7 @@ static int group_render(struct feed *f, void **recs, size_t nrec, const struct f
 
 		if (!pl_valid(&r->hdr))
 			continue;
-		b = pl_get(pls, &npl, cap, r);
+		b = pl_get(pls, &npl, cap, &idx, r);
 		if (b)
 			pl_add_chunk(b, r);
 	}
@@ -256,6 +303,8 @@ static int group_render(struct feed *f, void **recs, size_t nrec, const struct f
 out:
 	for (size_t k = 0; k < npl; k++)
 		free(pls[k].buf);
+	if (idx.slot)
+		pl_index_free(&idx);
 	free(pls);
 	free(mine);
 	recs_free(recs, nrec);
