@@ -47,7 +47,8 @@ $(O)/vmlinux.h:
 
 # BPF objects: CO-RE, -g for BTF, -O2 because the verifier needs it,
 # -mcpu=v3 for atomic fetch-or/and/xchg (BPF_ATOMIC | BPF_FETCH).
-$(O)/%.bpf.o: bpf/%.bpf.c $(O)/vmlinux.h $(wildcard bpf/*.h) include/sonde/events.h
+# Every shared header: record layouts and limits (payload.h) are compiled in.
+$(O)/%.bpf.o: bpf/%.bpf.c $(O)/vmlinux.h $(wildcard bpf/*.h) $(wildcard include/sonde/*.h)
 	@mkdir -p $(@D)
 	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -I$(O) -Ibpf \
 		-Wall -Werror -c $< -o $@
