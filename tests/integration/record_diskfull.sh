@@ -51,3 +51,19 @@ PY
 pyrc=$?
 check "record_diskfull: summary = what the file holds, the rest lost: $(cat "$TMP/cmp")" \
 	test "$pyrc" = 0
+
+# Payload totals: the summary's are the file's (bulky payloads of a chunk
+# that could not be written are not counted: they are counted when their
+# blobs are written, inline ones are taken back with their chunk).
+$SONDE stat --json "$M/x.trace" > "$TMP/stat.json" 2>/dev/null
+python3 - "$TMP/summary.json" "$TMP/stat.json" > "$TMP/pcmp" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+p = json.load(open(sys.argv[2]))["payload"]
+print("summary payload_bytes=%d stored=%d; file bytes=%d stored=%d" %
+      (s["payload_bytes"], s["payload_stored"], p["bytes"], p["stored"]))
+sys.exit(0 if s["payload_bytes"] > 0 and s["payload_bytes"] == p["bytes"]
+         and s["payload_stored"] == p["stored"] else 1)
+PY
+pyrc=$?
+check "record_diskfull: payload totals = the file's: $(cat "$TMP/pcmp")" test "$pyrc" = 0
