@@ -105,11 +105,32 @@ TEST(paths_lexical)
 	CHECK_EQ_INT(fdpath_resolve(NULL, NULL, out, sizeof(out)), -1);
 }
 
+/* A hostile trace's task forking itself (clone returning its own pid, a
+ * fork record naming one task twice) leaves its tables as they were:
+ * they were freed and then shared before (found by fuzz_strace). */
+TEST(fork_self)
+{
+	struct fdtab *t = fdtab_new();
+
+	CHECK(t != NULL);
+	CHECK_EQ_INT(fdtab_open(t, 7, 3, "/etc/passwd", 0), 0);
+	CHECK_EQ_INT(fdtab_fork(t, 8, 8, 0x400 | 0x200), 0); /* CLONE_FILES|CLONE_FS */
+	CHECK_EQ_INT(fdtab_fork(t, 7, 7, 0x400 | 0x200), 0);
+	CHECK_EQ_INT(fdtab_fork(t, 7, 7, 0), 0);
+	CHECK(fdtab_path(t, 7, 3) != NULL);
+	if (fdtab_path(t, 7, 3))
+		CHECK_EQ_STR(fdtab_path(t, 7, 3), "/etc/passwd");
+	CHECK_EQ_INT(fdtab_fork(t, 7, 9, 0x400), 0);
+	CHECK(fdtab_path(t, 9, 3) != NULL);
+	fdtab_free(t);
+}
+
 int main(void)
 {
 	RUN(sock_facts_by_time);
 	RUN(sock_facts_name_unknown_fd);
 	RUN(unix_peer_from_accept);
 	RUN(paths_lexical);
+	RUN(fork_self);
 	CHECK_EXIT();
 }

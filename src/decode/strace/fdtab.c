@@ -444,8 +444,11 @@ int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
 {
 	struct task *p, *c;
 
-	if (task_find(t, child))
-		return 0; /* already inherited (clone record, then fork record) */
+	/* Already inherited (clone record, then fork record); or a hostile
+	 * file's task forking itself, whose tables the puts below would free
+	 * before sharing them. */
+	if (child == parent || task_find(t, child))
+		return 0;
 	p = task_get(t, parent);
 	if (!p)
 		return -ENOMEM;
