@@ -366,6 +366,8 @@ int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
 		return -ENOMEM;
 	if (fd != -100)
 		return fd_set_path(k->files, fd, path, 0);
+	if (!path)
+		return -EINVAL; /* a working directory always has a path */
 	c = strdup(path);
 	if (!c)
 		return -ENOMEM;

@@ -391,6 +391,10 @@ static void track_fdinfo(struct sonde_strace *st, const struct sonde_call *c)
 			int named;
 
 			memcpy(&fi, p->data + off, sizeof(fi));
+			/* A new descriptor is never negative: in a hostile
+			 * file -100 would name the working directory. */
+			if (fi.fd < 0)
+				continue;
 			named = !sonde_fdinfo_name(&fi, name, sizeof(name)) ||
 				(recv && !fdpath_of(c, p->addr, name, sizeof(name)));
 			if (recv && p->addr)
