@@ -107,7 +107,8 @@ TEST(paths_lexical)
 
 /* A hostile trace's task forking itself (clone returning its own pid, a
  * fork record naming one task twice) leaves its tables as they were:
- * they were freed and then shared before (found by fuzz_strace). */
+ * they were freed and then shared before; tid 0 is nobody (both found by
+ * fuzz_strace and fuzz_reader). */
 TEST(fork_self)
 {
 	struct fdtab *t = fdtab_new();
@@ -122,6 +123,13 @@ TEST(fork_self)
 		CHECK_EQ_STR(fdtab_path(t, 7, 3), "/etc/passwd");
 	CHECK_EQ_INT(fdtab_fork(t, 7, 9, 0x400), 0);
 	CHECK(fdtab_path(t, 9, 3) != NULL);
+	/* tid 0, a free slot's mark: nothing to do (the copy made for it was
+	 * leaked, and a lookup of it found a slot without tables) */
+	CHECK_EQ_INT(fdtab_fork(t, 7, 0, 0), 0);
+	CHECK_EQ_INT(fdtab_fork(t, 0, 7, 0), 0);
+	CHECK_EQ_INT(fdtab_reset(t, 0), 0);
+	CHECK(fdtab_path(t, 0, 3) == NULL);
+	fdtab_exit(t, 0);
 	fdtab_free(t);
 }
 

@@ -161,11 +161,14 @@ static struct files *files_copy(const struct files *f);
  * template (tid 0) that holds the descriptors every traced command
  * inherits (sonde strace's own 0, 1, 2 and working directory).
  */
+/* tid 0 marks a free slot: never a task's (a hostile file may say it). */
 static struct task *task_get(struct fdtab *t, uint32_t tid)
 {
 	struct task *k = task_slot(t, tid);
 	struct task *tmpl;
 
+	if (!tid)
+		return NULL;
 	if (k && k->tid == tid)
 		return k;
 	if ((t->used + 1) * 2 > t->cap && grow(t))
@@ -202,7 +205,7 @@ static struct task *task_find(struct fdtab *t, uint32_t tid)
 {
 	struct task *k = task_slot(t, tid);
 
-	return k && k->tid == tid ? k : NULL;
+	return tid && k && k->tid == tid ? k : NULL;
 }
 
 static int fd_set_path(struct files *f, int fd, const char *path, int cloexec)
@@ -378,8 +381,10 @@ int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
 
 int fdtab_reset(struct fdtab *t, uint32_t tid)
 {
-	struct task *k = task_get(t, tid);
+	struct task *k = tid ? task_get(t, tid) : NULL;
 
+	if (!tid)
+		return 0;
 	if (!k)
 		return -ENOMEM;
 	for (int i = 0; i < k->files->n; i++) {
@@ -448,8 +453,8 @@ int fdtab_fork(struct fdtab *t, uint32_t parent, uint32_t child,
 
 	/* Already inherited (clone record, then fork record); or a hostile
 	 * file's task forking itself, whose tables the puts below would free
-	 * before sharing them. */
-	if (child == parent || task_find(t, child))
+	 * before sharing them, or naming tid 0 (a free slot's). */
+	if (!parent || !child || child == parent || task_find(t, child))
 		return 0;
 	p = task_get(t, parent);
 	if (!p)
