@@ -324,6 +324,8 @@ void pr_long_field(struct st *s, const char *name, int64_t v);
 /* {tv_sec=1, tv_usec=2} of a struct timeval. */
 struct timeval;
 void pr_tv_fields(struct st *s, const struct timeval *tv);
+/* {tv_sec=1, tv_nsec=2} of a struct timespec. */
+void pr_ts_fields(struct st *s, int64_t sec, int64_t nsec);
 /* A device number: makedev(0x8, 0x1), JSON {"major":8,"minor":1}. */
 void pr_dev(struct st *s, unsigned int maj, unsigned int min);
 
@@ -342,6 +344,13 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 
 /* msghdr.c */
 void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
+/* cmsg_data.c: cmsg_data printers, given the len bytes at d. */
+void pr_cmsg_timeval(struct st *s, const uint8_t *d, size_t len);
+void pr_cmsg_timespec(struct st *s, const uint8_t *d, size_t len);
+void pr_cmsg_timestamping(struct st *s, const uint8_t *d, size_t len);
+void pr_cmsg_recverr(struct st *s, const uint8_t *d, size_t len);
+/* Bytes IP_RECVERR's data needs: sock_extended_err and the offender. */
+#define CMSG_RECVERR_LEN 32
 
 /* The argument kinds of signatures. */
 enum st_kind {
