@@ -612,6 +612,11 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		cap_len(c, a, addr, (c->args[0] + 63) / 64 * 8, (c->args[0] + 63) / 64 * 8,
 			(c->args[0] & 0xffff) / 64 * 8 + 8);
 		break;
+	case SONDE_CAP_PAGES:
+		/* Page size 4096: x86-64 is the recorder's only target. */
+		cap_len(c, a, addr, (cap_arg(c, x) + 4095) >> 12, (cap_arg(c, x) + 4095) >> 12,
+			(cap_arg(c, x) + 4095) >> 12);
+		break;
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;

@@ -198,6 +198,8 @@ enum sonde_cap_kind {
 			    * the return value at exit (SONDE_CAP_MMSG_MAX at
 			    * most), and each message as SONDE_CAP_MSGHDR;
 			    * size 1: with MSGHDR's size 1 (SCM_RIGHTS) */
+	SONDE_CAP_PAGES,   /* a byte per page of the arg[aux] bytes at arg
+			    * (mincore's vector) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

@@ -137,6 +137,12 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_sendfile, { I(FIXED, 2, BOTH, 0, 8) } },
 	{ __NR_copy_file_range, { I(FIXED, 1, BOTH, 0, 8), I(FIXED, 3, BOTH, 0, 8) } },
 	{ __NR_splice, { I(FIXED, 1, BOTH, 0, 8), I(FIXED, 3, BOTH, 0, 8) } },
+	{ __NR_mincore, { I(PAGES, 2, EX, 1, 0) } },
+	/* IPC_SET's struct at entry, the STAT and INFO ones at exit (the
+	 * INFO structs are smaller, and on the caller's stack). */
+	{ __NR_shmctl, { I(FIXED, 2, BOTH, 0, IPC_SHMID_DS_SIZE) } },
+	{ __NR_msgctl, { I(FIXED, 2, BOTH, 0, IPC_MSQID_DS_SIZE) } },
+	{ __NR_semctl, { I(FIXED, 3, BOTH, 0, IPC_SEMID_DS_SIZE) } },
 };
 
 /*

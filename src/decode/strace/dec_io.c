@@ -733,14 +733,3 @@ void dec_shmat(struct st *s)
 	pr_flags(s, &x_shm_flags, (uint32_t)st_arg(s, 2), "SHM_???");
 	s->rkind = R_HEX;
 }
-
-/* shmctl/msgctl: id, cmd (IPC_64 is implied on x86-64), buf. */
-void dec_ipc_ctl(struct st *s)
-{
-	pr_int(s, st_arg(s, 0));
-	st_sep(s);
-	pr_xval(s, &x_ipc_cmd, (uint32_t)st_arg(s, 1) & ~0x100u,
-		s->sc->nr == __NR_shmctl ? "SHM_???" : "MSG_???");
-	st_sep(s);
-	pr_addr(s, st_arg(s, 2));
-}

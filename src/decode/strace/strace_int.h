@@ -277,7 +277,7 @@ extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 	x_futex_op, x_sa_flags, x_sigprocmask, x_rlimit, x_clocks,
 	x_timer_flags, x_wait_opts, x_idtype, x_itimer, x_rusage_who,
 	x_prio_which, x_sched_policy, x_getrandom, x_membarrier,
-	x_personality, x_persona_flags, x_prctl, x_arch_prctl, x_ipc_cmd,
+	x_personality, x_persona_flags, x_prctl, x_arch_prctl,
 	x_ipc_flags, x_shm_flags, x_rseq, x_pidfd;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
@@ -341,6 +341,12 @@ void pr_local_array(struct st *s, const uint8_t *d, size_t len, size_t esz,
 #define IOV_ADDRS (UINT64_MAX - 1)
 void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 	    uint64_t data_len);
+
+/* dec_ipc.c: the kernel's struct shmid64_ds, msqid64_ds, semid64_ds on
+ * x86-64 (the recorder captures that much). */
+#define IPC_SHMID_DS_SIZE 112
+#define IPC_MSQID_DS_SIZE 120
+#define IPC_SEMID_DS_SIZE 104
 
 /* msghdr.c */
 void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
@@ -462,7 +468,8 @@ DEC(accept); DEC(accept4); DEC(getsockname); DEC(recvfrom);
 DEC(sendmsg); DEC(recvmsg); DEC(sendmmsg); DEC(recvmmsg);
 DEC(setsockopt); DEC(getsockopt); DEC(mmap); DEC(sendfile);
 DEC(copy_file_range); DEC(splice); DEC(shmget); DEC(ipcget2);
-DEC(semget); DEC(shmat); DEC(ipc_ctl);
+DEC(semget); DEC(shmat); DEC(shmctl); DEC(msgctl); DEC(semctl);
+DEC(mincore);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
 #undef DEC
 

@@ -156,7 +156,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_mremap] = DR(mremap, HEX),
 	[__NR_msync] = S(3, DEC, A(PTR), A(ULONG), F(x_msync)),
 	[__NR_madvise] = S(3, DEC, A(PTR), A(ULONG), E(x_madv)),
-	[__NR_mincore] = S(3, DEC, A(PTR), A(ULONG), A(PTR)),
+	[__NR_mincore] = D(mincore),
 	[__NR_mlock] = S(2, DEC, A(PTR), A(ULONG)),
 	[__NR_munlock] = S(2, DEC, A(PTR), A(ULONG)),
 	[__NR_mlockall] = S(1, DEC, F(x_mlockall)),
@@ -286,10 +286,11 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_shmget] = D(shmget),
 	[__NR_shmat] = DR(shmat, HEX),
 	[__NR_shmdt] = S(1, DEC, A(PTR)),
-	[__NR_shmctl] = D(ipc_ctl),
+	[__NR_shmctl] = D(shmctl),
 	[__NR_semget] = D(semget),
 	[__NR_msgget] = D(ipcget2),
-	[__NR_msgctl] = D(ipc_ctl),
+	[__NR_msgctl] = D(msgctl),
+	[__NR_semctl] = D(semctl),
 };
 
 int sonde_strace_is_decoded(unsigned int nr)
