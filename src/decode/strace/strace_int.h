@@ -348,6 +348,9 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 #define IPC_MSQID_DS_SIZE 120
 #define IPC_SEMID_DS_SIZE 104
 
+/* dec_seccomp.c: a struct sock_fprog of seccomp filters, at entry. */
+void pr_seccomp_fprog(struct st *s, uint64_t addr);
+
 /* msghdr.c */
 void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
 /* cmsg_data.c: cmsg_data printers, given the len bytes at d. */
@@ -469,7 +472,7 @@ DEC(sendmsg); DEC(recvmsg); DEC(sendmmsg); DEC(recvmmsg);
 DEC(setsockopt); DEC(getsockopt); DEC(mmap); DEC(sendfile);
 DEC(copy_file_range); DEC(splice); DEC(shmget); DEC(ipcget2);
 DEC(semget); DEC(shmat); DEC(shmctl); DEC(msgctl); DEC(semctl);
-DEC(mincore);
+DEC(mincore); DEC(seccomp);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
 #undef DEC
 

@@ -202,6 +202,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_getpgid] = S(1, DEC, A(INT)),
 	[__NR_getpgrp] = S0(DEC),
 	[__NR_prctl] = D(prctl),
+	[__NR_seccomp] = D(seccomp),
 	[__NR_arch_prctl] = D(arch_prctl),
 	[__NR_set_tid_address] = S(1, DEC, A(PTR)),
 	[__NR_set_robust_list] = S(2, DEC, A(PTR), A(ULONG)),
