@@ -279,6 +279,11 @@ extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 	x_prio_which, x_sched_policy, x_getrandom, x_membarrier,
 	x_personality, x_persona_flags, x_prctl, x_arch_prctl,
 	x_ipc_flags, x_shm_flags, x_rseq, x_pidfd;
+extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
+	x_open_tree, x_fsopen, x_fsmount, x_mount_attr, x_move_mount, x_fspick,
+	x_mount_setattr, x_mount_propagation, x_fsconfig, x_landlock_fs,
+	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
+	x_uring_enter, x_uring_register;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_netlink_opt, x_scm, x_ip_cmsg,
@@ -350,6 +355,9 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 
 /* dec_seccomp.c: a struct sock_fprog of seccomp filters, at entry. */
 void pr_seccomp_fprog(struct st *s, uint64_t addr);
+
+/* dec_uring.c: struct io_uring_params, read at entry and exit. */
+#define URING_PARAMS_SIZE 120
 
 /* msghdr.c */
 void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
@@ -472,7 +480,11 @@ DEC(sendmsg); DEC(recvmsg); DEC(sendmmsg); DEC(recvmmsg);
 DEC(setsockopt); DEC(getsockopt); DEC(mmap); DEC(sendfile);
 DEC(copy_file_range); DEC(splice); DEC(shmget); DEC(ipcget2);
 DEC(semget); DEC(shmat); DEC(shmctl); DEC(msgctl); DEC(semctl);
-DEC(mincore); DEC(seccomp);
+DEC(mincore); DEC(seccomp); DEC(epoll_pwait2);
+DEC(pkey_alloc); DEC(userfaultfd); DEC(memfd_secret); DEC(kcmp); DEC(fsconfig);
+DEC(mount_setattr); DEC(landlock_create_ruleset); DEC(landlock_add_rule);
+DEC(process_madvise); DEC(io_uring_setup); DEC(io_uring_enter);
+DEC(io_uring_register);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
 #undef DEC
 
