@@ -54,10 +54,19 @@ static void pr_kcmp_epoll_slot(struct st *s, uint64_t addr)
 	st_obj_end(s);
 }
 
+/* A descriptor of process pid: -y names the caller's only (sonde has
+ * no table of another process's descriptors). */
+static void pr_fd_of(struct st *s, uint64_t pid, uint64_t fd)
+{
+	if ((uint32_t)pid == s->sc->hdr.pid)
+		pr_fd(s, (int)fd);
+	else
+		pr_int(s, fd);
+}
+
 /*
  * The indexes are descriptors of the two processes for KCMP_FILE and
- * KCMP_EPOLL_TFD (shown as numbers: sonde names the caller's descriptors
- * only), absent for the types comparing a whole resource.
+ * KCMP_EPOLL_TFD, absent for the types comparing a whole resource.
  */
 void dec_kcmp(struct st *s)
 {
@@ -72,10 +81,10 @@ void dec_kcmp(struct st *s)
 	case KCMP_FILE:
 	case KCMP_EPOLL_TFD:
 		st_sep(s);
-		pr_int(s, st_arg(s, 3));
+		pr_fd_of(s, st_arg(s, 0), st_arg(s, 3));
 		st_sep(s);
 		if (type == KCMP_FILE)
-			pr_int(s, st_arg(s, 4));
+			pr_fd_of(s, st_arg(s, 1), st_arg(s, 4));
 		else
 			pr_kcmp_epoll_slot(s, st_arg(s, 4));
 		break;
@@ -152,8 +161,10 @@ static void pr_mount_attr(struct st *s, uint64_t addr, uint64_t size)
 	st_obj_end(s);
 }
 
+/* strace 6.1 shows the return value as a descriptor (0</dev/null>). */
 void dec_mount_setattr(struct st *s)
 {
+	s->rkind = R_FD;
 	pr_dirfd(s, st_arg(s, 0));
 	st_sep(s);
 	pr_path(s, st_arg(s, 1));
