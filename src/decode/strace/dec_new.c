@@ -2,9 +2,10 @@
 /*
  * Decoders of syscalls Linux added since 5.x whose arguments depend on
  * each other or point to structs: pkey_alloc, userfaultfd, memfd_secret, kcmp,
- * fsconfig, mount_setattr, landlock, process_madvise; as strace 6.1
+ * fsconfig, mount_setattr, landlock, process_madvise, futex_waitv; as strace 6.1
  * prints them (the simpler ones are signatures in table.c).
  */
+#include <linux/futex.h>
 #include <linux/kcmp.h>
 #include <linux/landlock.h>
 #include <linux/mount.h>
@@ -240,4 +241,58 @@ void dec_process_madvise(struct st *s)
 	pr_xval(s, &x_madv, (uint32_t)st_arg(s, 3), "MADV_???");
 	st_sep(s);
 	pr_hex(s, (uint32_t)st_arg(s, 4));
+}
+
+static void pr_waiter(struct st *s, const struct futex_waitv *w)
+{
+	st_obj_begin(s);
+	st_field(s, "val");
+	pr_hex(s, w->val);
+	st_field(s, "uaddr");
+	pr_addr(s, w->uaddr);
+	st_field(s, "flags");
+	pr_flags(s, &x_futex2_flags, w->flags, "FUTEX_???");
+	if (w->__reserved) {
+		st_field(s, "__reserved");
+		pr_hex(s, w->__reserved);
+	}
+	st_obj_end(s);
+}
+
+/* The waiters, cut by -s (all with -v). */
+static void pr_waiters(struct st *s, uint64_t addr, uint32_t n)
+{
+	uint32_t m = n;
+	struct futex_waitv w;
+
+	if (!s->opt->verbose && !s->j && m > s->opt->strsize)
+		m = s->opt->strsize;
+	if (!n || !st_have_array(s, SONDE_PL_ENTRY, addr, m, sizeof(w))) {
+		pr_addr(s, addr);
+		return;
+	}
+	st_arr_begin(s);
+	for (uint32_t i = 0; i < m; i++) {
+		st_elem(s);
+		st_peek(s, SONDE_PL_ENTRY, addr + (uint64_t)i * sizeof(w), &w, sizeof(w));
+		pr_waiter(s, &w);
+	}
+	if (m < n && !s->j) {
+		st_elem(s);
+		sb_puts(s->o, "...");
+	}
+	st_arr_end(s);
+}
+
+void dec_futex_waitv(struct st *s)
+{
+	pr_waiters(s, st_arg(s, 0), (uint32_t)st_arg(s, 1));
+	st_sep(s);
+	pr_uint(s, (uint32_t)st_arg(s, 1));
+	st_sep(s);
+	pr_hex(s, (uint32_t)st_arg(s, 2));
+	st_sep(s);
+	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 3));
+	st_sep(s);
+	pr_clockid(s, (uint32_t)st_arg(s, 4));
 }

@@ -12,6 +12,9 @@
 
 #include "decode/strace/strace_int.h"
 
+/* futex_waitv's waiter flags: FUTEX2_SIZE_U32 and FUTEX2_PRIVATE, under
+ * the names strace 6.1 gives them. */
+XLAT_DEF(x_futex2_flags, 0, XN(2, "FUTEX_32"), XN(128, "FUTEX_PRIVATE_FLAG"));
 XLAT_DEF(x_pkey_access, 0, XN(1, "PKEY_DISABLE_ACCESS"), XN(2, "PKEY_DISABLE_WRITE"));
 XLAT_DEF(x_uffd, 0, XN(1, "UFFD_USER_MODE_ONLY"), XE(O_NONBLOCK), XE(O_CLOEXEC));
 XLAT_DEF(x_memfd_secret, 0, XE(O_CLOEXEC));
