@@ -144,6 +144,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_epoll_pwait2, { I(RETLEN, 1, EX, 2, 12), I(FIXED, 3, EN, 0, 16),
 			       I(ARGLEN, 4, EN, 5, 0) } },
 	{ __NR_kcmp, { I(FIXED, 4, EN, 0, 12) } },
+	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
 	{ __NR_landlock_create_ruleset, { I(FIXED, 0, EN, 0, 8) } },

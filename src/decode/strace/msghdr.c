@@ -69,7 +69,7 @@ static void pr_cmsg_sockaddr(struct st *s, const uint8_t *d, size_t len)
 
 /* An interface by name, as the tracer's network namespace knows it:
  * if_nametoindex("lo"), else the number. */
-static void pr_ifindex(struct st *s, unsigned int idx)
+void pr_ifindex(struct st *s, unsigned int idx)
 {
 	char name[IF_NAMESIZE], num[16], sym[IF_NAMESIZE + 24];
 

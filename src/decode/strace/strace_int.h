@@ -361,6 +361,9 @@ void pr_seccomp_fprog(struct st *s, uint64_t addr);
 
 /* msghdr.c */
 void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
+/* An interface index: if_nametoindex("lo") where the printing host
+ * knows it, else the number. */
+void pr_ifindex(struct st *s, unsigned int idx);
 /* cmsg_data.c: cmsg_data printers, given the len bytes at d. */
 void pr_cmsg_timeval(struct st *s, const uint8_t *d, size_t len);
 void pr_cmsg_timespec(struct st *s, const uint8_t *d, size_t len);
@@ -484,7 +487,7 @@ DEC(mincore); DEC(seccomp); DEC(epoll_pwait2);
 DEC(pkey_alloc); DEC(userfaultfd); DEC(memfd_secret); DEC(kcmp); DEC(fsconfig);
 DEC(mount_setattr); DEC(landlock_create_ruleset); DEC(landlock_add_rule);
 DEC(process_madvise); DEC(io_uring_setup); DEC(io_uring_enter);
-DEC(io_uring_register); DEC(futex_waitv);
+DEC(io_uring_register); DEC(futex_waitv); DEC(bpf);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
 #undef DEC
 

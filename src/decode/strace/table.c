@@ -211,6 +211,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_pidfd_getfd] = S(3, FD, A(FD), A(INT), A(HEX)),
 	[__NR_kcmp] = D(kcmp),
 	[__NR_futex_waitv] = D(futex_waitv),
+	[__NR_bpf] = D(bpf),
 	[__NR_process_madvise] = D(process_madvise),
 	[__NR_landlock_create_ruleset] = D(landlock_create_ruleset),
 	[__NR_landlock_add_rule] = D(landlock_add_rule),
