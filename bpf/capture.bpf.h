@@ -545,6 +545,23 @@ static __always_inline void cap_mmsg(struct cap_call *c, __u32 arg, __u64 addr, 
 		cap_msghdr(c, arg, addr + i * 64, how);
 }
 
+/*
+ * struct sock_fprog { unsigned short len; struct sock_filter *filter; }
+ * then len instructions of 8 bytes (the kernel takes BPF_MAXINSNS at
+ * most; cap_len bounds the read by the snap length).
+ */
+static __always_inline void cap_fprog(struct cap_call *c, __u32 arg, __u64 addr)
+{
+	__u16 len = 0;
+
+	if (!addr)
+		return;
+	cap_len(c, arg, addr, 16, 16, 16);
+	if (bpf_probe_read_user(&len, sizeof(len), (void *)addr))
+		return;
+	cap_len(c, arg, cap_u64(addr + 8), (__u64)len * 8, (__u64)len * 8, (__u64)len * 8);
+}
+
 /* Argument i; a switch, because clang turns a bounds-checked index into
  * code the verifier cannot prove in range. */
 static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
@@ -611,6 +628,15 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FDSET:
 		cap_len(c, a, addr, (c->args[0] + 63) / 64 * 8, (c->args[0] + 63) / 64 * 8,
 			(c->args[0] & 0xffff) / 64 * 8 + 8);
+		break;
+	case SONDE_CAP_PAGES:
+		/* Page size 4096: x86-64 is the recorder's only target. */
+		cap_len(c, a, addr, (cap_arg(c, x) + 4095) >> 12, (cap_arg(c, x) + 4095) >> 12,
+			(cap_arg(c, x) + 4095) >> 12);
+		break;
+	case SONDE_CAP_FPROG:
+		if (cap_arg(c, x) == size)
+			cap_fprog(c, a, addr);
 		break;
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);

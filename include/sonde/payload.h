@@ -198,6 +198,10 @@ enum sonde_cap_kind {
 			    * the return value at exit (SONDE_CAP_MMSG_MAX at
 			    * most), and each message as SONDE_CAP_MSGHDR;
 			    * size 1: with MSGHDR's size 1 (SCM_RIGHTS) */
+	SONDE_CAP_PAGES,   /* a byte per page of the arg[aux] bytes at arg
+			    * (mincore's vector) */
+	SONDE_CAP_FPROG,   /* if arg[aux] == size: the struct sock_fprog at
+			    * arg, then its instructions (seccomp filters) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

@@ -6,14 +6,17 @@
 # must be identical: every strace line matched and no extra sonde line.
 # Unlike strace_diff.sh (real programs, a match threshold because of
 # their races), these fixtures are single-threaded and deterministic, so
-# any difference is a decoding defect.
+# any difference is a decoding defect. A mode may name strings strace's
+# log must contain (a third field, tab-separated; xmodes.h): the check
+# that the calls it exercises ran and printed what they are for.
+# STRACE_X=NAME runs the fixture strace_x_NAME only.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v strace >/dev/null || { notok "strace_exact: Debian's strace is not installed (apt-get install strace)"; exit 1; }
 
-for fix in "$FIX"/strace_x_*; do
+for fix in "$FIX"/strace_x_${STRACE_X:-*}; do
 	[ -x "$fix" ] || continue
-	while IFS='|' read -r mode opts; do
+	while IFS='|' read -r mode opts expect; do
 		[ -n "$mode" ] || continue
 		name="$(basename "$fix" | sed 's/^strace_x_//')_$mode"
 		d=$TMP/run.$name
@@ -25,6 +28,14 @@ for fix in "$FIX"/strace_x_*; do
 		(cd "$d" && "$SONDE" strace -f -o "$TMP/$name.sonde" $opts "$fix" "$mode" </dev/null >/dev/null 2>"$TMP/$name.err")
 		res=$(python3 tests/integration/strace_norm.py "$TMP/$name.strace" "$TMP/$name.sonde")
 		read -r _ m t <<<"$(head -1 <<<"$res")"
+		missing=
+		while IFS= read -r e; do
+			[ -z "$e" ] || grep -qF -- "$e" "$TMP/$name.strace" || missing="$missing [$e]"
+		done < <(tr '\t' '\n' <<<"$expect")
+		if [ -n "$missing" ]; then
+			notok "strace_exact $name: strace's log lacks$missing"
+			continue
+		fi
 		if [ "$t" -gt 0 ] && [ "$m" -eq "$t" ] && [ "$(wc -l <<<"$res")" -eq 1 ]; then
 			ok "strace_exact $name ($opts): $m/$t lines identical"
 		else

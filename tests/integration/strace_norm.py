@@ -7,7 +7,9 @@ after their place in the process tree: P0, P0c0, ...), addresses, the
 alignment padding that depends on their length, time values, the inode
 numbers -y and -yy show (pipe:[N], socket:[N], UNIX-STREAM:[N->M]): each
 file's numbers are renamed I1, I2, ... in the order they first appear,
-so the same inode is the same name on both sides; and the split of
+so the same inode is the same name on both sides; System V IPC ids the
+same way (the kernel allocates them cyclically: each run gets new ones),
+and the highest index in use IPC_INFO returns; and the split of
 concurrent calls into <unfinished ...>/<... resumed>, joined on both
 sides. Both tracers split by the same rule (a line of another task
 printed between a call's entry and exit), but which calls overlap is
@@ -66,6 +68,34 @@ def inodes(lines):
     return [(pid, INODE.sub(name, text)) for pid, text in lines]
 
 
+IPC_GET = re.compile(r'^' + NR + r'(?:shm|msg|sem)get\(.*\)\s+= (\d+)$')
+IPC_USE = re.compile(r'^(' + NR + r'(?:shm|msg|sem)(?:ctl|at|op|timedop|snd|rcv)\()(-?\d+)(.*?)(?:= (\d+))?$')
+
+
+def ipc_ids(lines):
+    seen = {}
+    out = []
+    for pid, text in lines:
+        m = IPC_GET.match(text)
+        if m:
+            seen.setdefault(m.group(1), 'IPC%d' % (len(seen) + 1))
+            text = text[:m.start(1)] + seen[m.group(1)]
+        m = IPC_USE.match(text)
+        if m:
+            ret = m.group(4)
+            if ret is not None and re.search(r', (IPC|SHM|MSG|SEM)_INFO, ', m.group(3)):
+                ret = 'IDX'
+            elif ret is not None and not re.search(r', [A-Z]+_STAT(_ANY)?, ', m.group(3)):
+                ret = None
+            text = m.group(1) + seen.get(m.group(2), m.group(2)) + m.group(3)
+            if ret is not None:
+                text += '= ' + seen.get(ret, ret)
+            elif m.group(4) is not None:
+                text += '= ' + m.group(4)
+        out.append((pid, text))
+    return out
+
+
 def label(lines):
     names, kids = {}, {}
     for pid, text in lines:
@@ -83,6 +113,7 @@ def norm(text, names):
     text = re.sub(r'0x[0-9a-f]{6,}', '0xADDR', text)
     text = re.sub(r'\s+= ', ' = ', text)
     text = re.sub(r'(tv_sec|tv_nsec|tv_usec)=\d+', r'\1=N', text)
+    text = re.sub(r'\b((?:shm|msg|sem)_[a-z]time)=[1-9]\d*', r'\1=N', text)
     # CPU time of a child (SIGCHLD): strace's slowed-down children use more.
     text = re.sub(r'(si_utime|si_stime)=\d+( /\* [0-9.]+ s \*/)?', r'\1=N', text)
     text = re.sub(r'getrandom\("[^"]*"', 'getrandom("RANDOM"', text)
@@ -105,8 +136,8 @@ def seqs(lines):
 
 
 def main():
-    a = seqs(inodes(parse(sys.argv[1])))
-    b = seqs(inodes(parse(sys.argv[2])))
+    a = seqs(ipc_ids(inodes(parse(sys.argv[1]))))
+    b = seqs(ipc_ids(inodes(parse(sys.argv[2]))))
     matched = total = 0
     diffs = []
     for who, sa in a.items():

@@ -103,7 +103,10 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_rt_sigprocmask, { I(ARGLEN, 1, EN, 3, 0), I(ARGLEN, 2, EX, 3, 0) } },
 	{ __NR_rt_sigtimedwait, { I(ARGLEN, 0, EN, 3, 0), I(FIXED, 1, EX, 0, sizeof(siginfo_t)),
 				  I(FIXED, 2, EN, 0, sizeof(struct timespec)) } },
-	{ __NR_prctl, { I(STR, 1, EN, 0, 0), I(FIXED, 1, EX, 0, 16), I(STR, 4, EN, 0, 0) } },
+	{ __NR_prctl, { I(STR, 1, EN, 0, 0), I(FIXED, 1, EX, 0, 16), I(STR, 4, EN, 0, 0),
+			I(FPROG, 2, EN, 0, 22 /* PR_SET_SECCOMP */) } },
+	{ __NR_seccomp, { I(FPROG, 2, EN, 0, 1 /* SECCOMP_SET_MODE_FILTER */),
+			  I(FIXED, 2, EN, 0, 4), I(FIXED, 2, EX, 0, 6) } },
 	{ __NR_arch_prctl, { I(FIXED, 1, EX, 0, 8) } },
 	{ __NR_prlimit64, { I(FIXED, 2, EN, 0, 16), I(FIXED, 3, EX, 0, 16) } },
 	{ __NR_getrandom, { I(RETLEN, 0, EX, 1, 0) } },
@@ -137,6 +140,25 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_sendfile, { I(FIXED, 2, BOTH, 0, 8) } },
 	{ __NR_copy_file_range, { I(FIXED, 1, BOTH, 0, 8), I(FIXED, 3, BOTH, 0, 8) } },
 	{ __NR_splice, { I(FIXED, 1, BOTH, 0, 8), I(FIXED, 3, BOTH, 0, 8) } },
+	{ __NR_mincore, { I(PAGES, 2, EX, 1, 0) } },
+	{ __NR_epoll_pwait2, { I(RETLEN, 1, EX, 2, 12), I(FIXED, 3, EN, 0, 16),
+			       I(ARGLEN, 4, EN, 5, 0) } },
+	{ __NR_kcmp, { I(FIXED, 4, EN, 0, 12) } },
+	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0) } },
+	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
+	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
+	{ __NR_landlock_create_ruleset, { I(FIXED, 0, EN, 0, 8) } },
+	{ __NR_landlock_add_rule, { I(FIXED, 2, EN, 0, 12) } },
+	{ __NR_io_uring_setup, { I(FIXED, 1, BOTH, 0, URING_PARAMS_SIZE) } },
+	{ __NR_io_uring_enter, { I(ARGLEN, 4, EN, 5, 0) } },
+	{ __NR_io_uring_register, { I(ARGLEN, 2, EN, 3, 4) } },
+	{ __NR_fsconfig, { I(STR, 2, EN, 0, 0), I(STR, 3, EN, 0, 0) } },
+	{ __NR_mount_setattr, { I(STR, 1, EN, 0, 0), I(FIXED, 3, EN, 0, 32) } },
+	/* IPC_SET's struct at entry, the STAT and INFO ones at exit (the
+	 * INFO structs are smaller, and on the caller's stack). */
+	{ __NR_shmctl, { I(FIXED, 2, BOTH, 0, IPC_SHMID_DS_SIZE) } },
+	{ __NR_msgctl, { I(FIXED, 2, BOTH, 0, IPC_MSQID_DS_SIZE) } },
+	{ __NR_semctl, { I(FIXED, 3, BOTH, 0, IPC_SEMID_DS_SIZE) } },
 };
 
 /*

@@ -322,6 +322,23 @@ void dec_epoll_pwait(struct st *s)
 	pr_ulong(s, st_arg(s, 5));
 }
 
+/* The same with a struct timespec for the timeout. */
+void dec_epoll_pwait2(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	st_entry_end(s);
+	pr_epoll_events(s, st_arg(s, 1));
+	st_sep(s);
+	pr_int(s, st_arg(s, 2));
+	st_sep(s);
+	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 3));
+	st_sep(s);
+	pr_sigset(s, SONDE_PL_ENTRY, st_arg(s, 4), st_arg(s, 5));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 5));
+}
+
 static void pr_sock_type(struct st *s, uint32_t v)
 {
 	struct st_cap c;
@@ -732,15 +749,4 @@ void dec_shmat(struct st *s)
 	st_sep(s);
 	pr_flags(s, &x_shm_flags, (uint32_t)st_arg(s, 2), "SHM_???");
 	s->rkind = R_HEX;
-}
-
-/* shmctl/msgctl: id, cmd (IPC_64 is implied on x86-64), buf. */
-void dec_ipc_ctl(struct st *s)
-{
-	pr_int(s, st_arg(s, 0));
-	st_sep(s);
-	pr_xval(s, &x_ipc_cmd, (uint32_t)st_arg(s, 1) & ~0x100u,
-		s->sc->nr == __NR_shmctl ? "SHM_???" : "MSG_???");
-	st_sep(s);
-	pr_addr(s, st_arg(s, 2));
 }

@@ -343,8 +343,7 @@ static void prctl_print_ptracer(struct st *s)
 		pr_symexpr(s, "-1", "PR_SET_PTRACER_ANY");
 }
 
-/* The strict mode takes nothing, a filter a struct sock_fprog (shown by
- * its address: its instructions are not captured). */
+/* The strict mode takes nothing, a filter a struct sock_fprog. */
 static void prctl_print_seccomp(struct st *s)
 {
 	uint64_t mode = st_arg(s, 1);
@@ -358,7 +357,7 @@ static void prctl_print_seccomp(struct st *s)
 		return;
 	}
 	st_sep(s);
-	pr_addr(s, st_arg(s, 2));
+	pr_seccomp_fprog(s, st_arg(s, 2));
 }
 
 static void prctl_print_vma(struct st *s)

@@ -624,6 +624,20 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 	case __NR_openat2:
 		on_open(t, tid, (int)a[0], c->path1, r, c->aux);
 		break;
+	case __NR_open_tree:
+		/* OPEN_TREE_CLOEXEC is O_CLOEXEC */
+		on_open(t, tid, (int)a[0], c->path1, r, a[2]);
+		break;
+	case __NR_landlock_create_ruleset:
+		/* Not for the version query (flags bit 0), which returns a
+		 * number; a ruleset is always close-on-exec. */
+		if (!(a[2] & 1))
+			fd_new(t, tid, r, "anon_inode:[landlock-ruleset]", 1);
+		break;
+	case __NR_fsmount:
+		/* A new detached mount: its root is "/" to d_path. */
+		fd_new(t, tid, r, "/", a[1] & 1 /* FSMOUNT_CLOEXEC */);
+		break;
 	case __NR_close:
 		fd_close(t, tid, (int)a[0]);
 		break;

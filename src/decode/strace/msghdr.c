@@ -69,7 +69,7 @@ static void pr_cmsg_sockaddr(struct st *s, const uint8_t *d, size_t len)
 
 /* An interface by name, as the tracer's network namespace knows it:
  * if_nametoindex("lo"), else the number. */
-static void pr_ifindex(struct st *s, unsigned int idx)
+void pr_ifindex(struct st *s, unsigned int idx)
 {
 	char name[IF_NAMESIZE], num[16], sym[IF_NAMESIZE + 24];
 
@@ -108,11 +108,18 @@ static const struct {
 	{ SOL_SOCKET, SCM_RIGHTS, sizeof(int), pr_cmsg_fds },
 	{ SOL_SOCKET, SCM_CREDENTIALS, sizeof(struct ucred), pr_cmsg_creds },
 	{ SOL_SOCKET, 3 /* SCM_SECURITY */, 1, pr_cmsg_str },
+	{ SOL_SOCKET, 29 /* SO_TIMESTAMP_OLD */, 1, pr_cmsg_timeval },
+	{ SOL_SOCKET, 35 /* SO_TIMESTAMPNS_OLD */, 1, pr_cmsg_timespec },
+	{ SOL_SOCKET, 37 /* SO_TIMESTAMPING_OLD */, 1, pr_cmsg_timestamping },
+	{ SOL_SOCKET, 63 /* SO_TIMESTAMP_NEW */, 1, pr_cmsg_timeval },
+	{ SOL_SOCKET, 64 /* SO_TIMESTAMPNS_NEW */, 1, pr_cmsg_timespec },
+	{ SOL_SOCKET, 65 /* SO_TIMESTAMPING_NEW */, 1, pr_cmsg_timestamping },
 	{ SOL_IP, IP_PKTINFO, sizeof(struct in_pktinfo), pr_cmsg_pktinfo },
 	{ SOL_IP, IP_TTL, sizeof(uint32_t), pr_cmsg_uints },
 	{ SOL_IP, IP_TOS, 1, pr_cmsg_bytes },
 	{ SOL_IP, IP_RECVOPTS, 1, pr_cmsg_bytes },
 	{ SOL_IP, IP_RETOPTS, 1, pr_cmsg_bytes },
+	{ SOL_IP, IP_RECVERR, CMSG_RECVERR_LEN, pr_cmsg_recverr },
 	{ SOL_IP, IP_ORIGDSTADDR, sizeof(struct sockaddr_in), pr_cmsg_sockaddr },
 	{ SOL_IP, 23 /* IP_CHECKSUM */, sizeof(uint32_t), pr_cmsg_uints },
 	{ SOL_IP, 3 /* SCM_SECURITY */, 1, pr_cmsg_str },

@@ -277,8 +277,13 @@ extern const struct xlat x_signals, x_errnos, x_clone_flags, x_unshare,
 	x_futex_op, x_sa_flags, x_sigprocmask, x_rlimit, x_clocks,
 	x_timer_flags, x_wait_opts, x_idtype, x_itimer, x_rusage_who,
 	x_prio_which, x_sched_policy, x_getrandom, x_membarrier,
-	x_personality, x_persona_flags, x_prctl, x_arch_prctl, x_ipc_cmd,
+	x_personality, x_persona_flags, x_prctl, x_arch_prctl,
 	x_ipc_flags, x_shm_flags, x_rseq, x_pidfd;
+extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
+	x_open_tree, x_fsopen, x_fsmount, x_mount_attr, x_move_mount, x_fspick,
+	x_mount_setattr, x_mount_propagation, x_fsconfig, x_landlock_fs,
+	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
+	x_uring_enter, x_uring_register, x_futex2_flags;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_netlink_opt, x_scm, x_ip_cmsg,
@@ -324,6 +329,8 @@ void pr_long_field(struct st *s, const char *name, int64_t v);
 /* {tv_sec=1, tv_usec=2} of a struct timeval. */
 struct timeval;
 void pr_tv_fields(struct st *s, const struct timeval *tv);
+/* {tv_sec=1, tv_nsec=2} of a struct timespec. */
+void pr_ts_fields(struct st *s, int64_t sec, int64_t nsec);
 /* A device number: makedev(0x8, 0x1), JSON {"major":8,"minor":1}. */
 void pr_dev(struct st *s, unsigned int maj, unsigned int min);
 
@@ -340,8 +347,30 @@ void pr_local_array(struct st *s, const uint8_t *d, size_t len, size_t esz,
 void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 	    uint64_t data_len);
 
+/* dec_ipc.c: the kernel's struct shmid64_ds, msqid64_ds, semid64_ds on
+ * x86-64 (the recorder captures that much). */
+#define IPC_SHMID_DS_SIZE 112
+#define IPC_MSQID_DS_SIZE 120
+#define IPC_SEMID_DS_SIZE 104
+
+/* dec_seccomp.c: a struct sock_fprog of seccomp filters, at entry. */
+void pr_seccomp_fprog(struct st *s, uint64_t addr);
+
+/* dec_uring.c: struct io_uring_params, read at entry and exit. */
+#define URING_PARAMS_SIZE 120
+
 /* msghdr.c */
 void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len);
+/* An interface index: if_nametoindex("lo") where the printing host
+ * knows it, else the number. */
+void pr_ifindex(struct st *s, unsigned int idx);
+/* cmsg_data.c: cmsg_data printers, given the len bytes at d. */
+void pr_cmsg_timeval(struct st *s, const uint8_t *d, size_t len);
+void pr_cmsg_timespec(struct st *s, const uint8_t *d, size_t len);
+void pr_cmsg_timestamping(struct st *s, const uint8_t *d, size_t len);
+void pr_cmsg_recverr(struct st *s, const uint8_t *d, size_t len);
+/* Bytes IP_RECVERR's data needs: sock_extended_err and the offender. */
+#define CMSG_RECVERR_LEN 32
 
 /* The argument kinds of signatures. */
 enum st_kind {
@@ -453,7 +482,12 @@ DEC(accept); DEC(accept4); DEC(getsockname); DEC(recvfrom);
 DEC(sendmsg); DEC(recvmsg); DEC(sendmmsg); DEC(recvmmsg);
 DEC(setsockopt); DEC(getsockopt); DEC(mmap); DEC(sendfile);
 DEC(copy_file_range); DEC(splice); DEC(shmget); DEC(ipcget2);
-DEC(semget); DEC(shmat); DEC(ipc_ctl);
+DEC(semget); DEC(shmat); DEC(shmctl); DEC(msgctl); DEC(semctl);
+DEC(mincore); DEC(seccomp); DEC(epoll_pwait2);
+DEC(pkey_alloc); DEC(userfaultfd); DEC(memfd_secret); DEC(kcmp); DEC(fsconfig);
+DEC(mount_setattr); DEC(landlock_create_ruleset); DEC(landlock_add_rule);
+DEC(process_madvise); DEC(io_uring_setup); DEC(io_uring_enter);
+DEC(io_uring_register); DEC(futex_waitv); DEC(bpf);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
 #undef DEC
 

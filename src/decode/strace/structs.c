@@ -64,7 +64,7 @@ static void pr_time_pair(struct st *s, const char *frac, int64_t sec, int64_t su
 	st_obj_end(s);
 }
 
-static void pr_ts_fields(struct st *s, int64_t sec, int64_t nsec)
+void pr_ts_fields(struct st *s, int64_t sec, int64_t nsec)
 {
 	pr_time_pair(s, "tv_nsec", sec, nsec);
 }

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf(2): the command and, for the map commands (create, element
+ * lookup, update, delete, next key, freeze), the union bpf_attr as
+ * strace 6.1 prints it; the other commands' attr by its address
+ * (strace decodes each; not done yet: their pointers to names, programs
+ * and buffers would need captures of their own).
+ *
+ * strace follows the kernel's rule for the attr's size: the members
+ * past size are zero. A command's members added by later kernels are
+ * shown only when size reaches them; bytes past the struct strace
+ * knows are ", ..." when any is nonzero (with -v, their hex string).
+ */
+#include <linux/bpf.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "decode/strace/strace_int.h"
+
+XLAT_DEF(x_bpf_cmd, 0, XE(BPF_MAP_CREATE), XE(BPF_MAP_LOOKUP_ELEM), XE(BPF_MAP_UPDATE_ELEM),
+	 XE(BPF_MAP_DELETE_ELEM), XE(BPF_MAP_GET_NEXT_KEY), XE(BPF_PROG_LOAD), XE(BPF_OBJ_PIN),
+	 XE(BPF_OBJ_GET), XE(BPF_PROG_ATTACH), XE(BPF_PROG_DETACH), XE(BPF_PROG_TEST_RUN),
+	 XE(BPF_PROG_GET_NEXT_ID), XE(BPF_MAP_GET_NEXT_ID), XE(BPF_PROG_GET_FD_BY_ID),
+	 XE(BPF_MAP_GET_FD_BY_ID), XE(BPF_OBJ_GET_INFO_BY_FD), XE(BPF_PROG_QUERY),
+	 XE(BPF_RAW_TRACEPOINT_OPEN), XE(BPF_BTF_LOAD), XE(BPF_BTF_GET_FD_BY_ID),
+	 XE(BPF_TASK_FD_QUERY), XE(BPF_MAP_LOOKUP_AND_DELETE_ELEM), XE(BPF_MAP_FREEZE),
+	 XE(BPF_BTF_GET_NEXT_ID), XE(BPF_MAP_LOOKUP_BATCH), XE(BPF_MAP_LOOKUP_AND_DELETE_BATCH),
+	 XE(BPF_MAP_UPDATE_BATCH), XE(BPF_MAP_DELETE_BATCH), XE(BPF_LINK_CREATE),
+	 XE(BPF_LINK_UPDATE), XE(BPF_LINK_GET_FD_BY_ID), XE(BPF_LINK_GET_NEXT_ID),
+	 XE(BPF_ENABLE_STATS), XE(BPF_ITER_CREATE), XE(BPF_LINK_DETACH), XE(BPF_PROG_BIND_MAP));
+/* The map types of Linux 6.1. */
+XLAT_DEF(x_bpf_map_type, 0, XE(BPF_MAP_TYPE_UNSPEC), XE(BPF_MAP_TYPE_HASH),
+	 XE(BPF_MAP_TYPE_ARRAY), XE(BPF_MAP_TYPE_PROG_ARRAY), XE(BPF_MAP_TYPE_PERF_EVENT_ARRAY),
+	 XE(BPF_MAP_TYPE_PERCPU_HASH), XE(BPF_MAP_TYPE_PERCPU_ARRAY),
+	 XE(BPF_MAP_TYPE_STACK_TRACE), XE(BPF_MAP_TYPE_CGROUP_ARRAY), XE(BPF_MAP_TYPE_LRU_HASH),
+	 XE(BPF_MAP_TYPE_LRU_PERCPU_HASH), XE(BPF_MAP_TYPE_LPM_TRIE),
+	 XE(BPF_MAP_TYPE_ARRAY_OF_MAPS), XE(BPF_MAP_TYPE_HASH_OF_MAPS), XE(BPF_MAP_TYPE_DEVMAP),
+	 XE(BPF_MAP_TYPE_SOCKMAP), XE(BPF_MAP_TYPE_CPUMAP), XE(BPF_MAP_TYPE_XSKMAP),
+	 XE(BPF_MAP_TYPE_SOCKHASH), XN(19, "BPF_MAP_TYPE_CGROUP_STORAGE"),
+	 XE(BPF_MAP_TYPE_REUSEPORT_SOCKARRAY), XN(21, "BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE"),
+	 XE(BPF_MAP_TYPE_QUEUE), XE(BPF_MAP_TYPE_STACK), XE(BPF_MAP_TYPE_SK_STORAGE),
+	 XE(BPF_MAP_TYPE_DEVMAP_HASH), XE(BPF_MAP_TYPE_STRUCT_OPS), XE(BPF_MAP_TYPE_RINGBUF),
+	 XE(BPF_MAP_TYPE_INODE_STORAGE), XE(BPF_MAP_TYPE_TASK_STORAGE),
+	 XE(BPF_MAP_TYPE_BLOOM_FILTER), XE(BPF_MAP_TYPE_USER_RINGBUF));
+XLAT_DEF(x_bpf_map_flags, 0, XE(BPF_F_NO_PREALLOC), XE(BPF_F_NO_COMMON_LRU),
+	 XE(BPF_F_NUMA_NODE), XE(BPF_F_RDONLY), XE(BPF_F_WRONLY), XE(BPF_F_STACK_BUILD_ID),
+	 XE(BPF_F_ZERO_SEED), XE(BPF_F_RDONLY_PROG), XE(BPF_F_WRONLY_PROG), XE(BPF_F_CLONE),
+	 XE(BPF_F_MMAPABLE), XE(BPF_F_PRESERVE_ELEMS), XE(BPF_F_INNER_MAP));
+XLAT_DEF(x_bpf_elem_flags, 0, XE(BPF_ANY), XE(BPF_NOEXIST), XE(BPF_EXIST), XE(BPF_F_LOCK));
+
+/* The attr, zero past what the caller gave (at most a page). */
+struct bpf_in {
+	uint8_t b[4096];
+	uint32_t size;
+};
+
+/* strace's "len <= offsetof(member)": the member is past the caller's
+ * attr, and so are the ones after it. */
+#define HAS(in, type, member) ((in)->size > offsetof(type, member))
+
+/* A name buffer of n bytes: up to its NUL, or n - 1 bytes and "...". */
+static void pr_name_sz(struct st *s, const char *name, const uint8_t *p, size_t n)
+{
+	const uint8_t *nul = memchr(p, 0, n);
+
+	st_field(s, name);
+	if (nul)
+		pr_quoted(s, p, (size_t)(nul - p), 0, 0, 0);
+	else
+		pr_quoted(s, p, n ? n - 1 : 0, 0, 1, 0);
+}
+
+static void pr_fd_field(struct st *s, const char *name, uint32_t fd)
+{
+	st_field(s, name);
+	pr_fd(s, (int)fd);
+}
+
+static void pr_addr_field(struct st *s, const char *name, uint64_t a)
+{
+	st_field(s, name);
+	pr_addr(s, a);
+}
+
+/* The members of BPF_MAP_CREATE, as Linux 6.1 has them. */
+struct map_create {
+	uint32_t map_type, key_size, value_size, max_entries, map_flags, inner_map_fd,
+		numa_node;
+	char map_name[16];
+	uint32_t map_ifindex, btf_fd, btf_key_type_id, btf_value_type_id,
+		btf_vmlinux_value_type_id;
+	uint64_t map_extra;
+};
+
+static void pr_map_create_tail(struct st *s, const struct bpf_in *in, const struct map_create *a)
+{
+	if (!HAS(in, struct map_create, map_name))
+		return;
+	pr_name_sz(s, "map_name", (const uint8_t *)a->map_name,
+		   in->size - offsetof(struct map_create, map_name) < 16
+		   ? in->size - offsetof(struct map_create, map_name) : 16);
+	if (!HAS(in, struct map_create, map_ifindex))
+		return;
+	st_field(s, "map_ifindex");
+	pr_ifindex(s, a->map_ifindex);
+	if (!HAS(in, struct map_create, btf_fd))
+		return;
+	pr_fd_field(s, "btf_fd", a->btf_fd);
+	pr_u32_field(s, "btf_key_type_id", a->btf_key_type_id);
+	pr_u32_field(s, "btf_value_type_id", a->btf_value_type_id);
+	if (!HAS(in, struct map_create, btf_vmlinux_value_type_id))
+		return;
+	pr_u32_field(s, "btf_vmlinux_value_type_id", a->btf_vmlinux_value_type_id);
+	if (HAS(in, struct map_create, map_extra))
+		pr_ulong_field(s, "map_extra", a->map_extra);
+}
+
+static size_t pr_map_create(struct st *s, const struct bpf_in *in)
+{
+	struct map_create a;
+
+	memcpy(&a, in->b, sizeof(a));
+	st_field(s, "map_type");
+	pr_xval(s, &x_bpf_map_type, a.map_type, "BPF_MAP_TYPE_???");
+	pr_u32_field(s, "key_size", a.key_size);
+	pr_u32_field(s, "value_size", a.value_size);
+	pr_u32_field(s, "max_entries", a.max_entries);
+	if (!HAS(in, struct map_create, map_flags))
+		return sizeof(a);
+	st_field(s, "map_flags");
+	pr_flags(s, &x_bpf_map_flags, a.map_flags, "BPF_F_???");
+	if (!HAS(in, struct map_create, inner_map_fd))
+		return sizeof(a);
+	pr_fd_field(s, "inner_map_fd", a.inner_map_fd);
+	if (!HAS(in, struct map_create, numa_node))
+		return sizeof(a);
+	if (a.map_flags & BPF_F_NUMA_NODE) {
+		st_field(s, "numa_node");
+		pr_uint(s, a.numa_node);
+		if (a.numa_node == UINT32_MAX && !s->j)
+			sb_puts(s->o, " /* NUMA_NO_NODE */");
+	}
+	pr_map_create_tail(s, in, &a);
+	return sizeof(a);
+}
+
+/* map_fd, key, value/next_key, flags: the element commands. */
+struct map_elem {
+	uint32_t map_fd, pad;
+	uint64_t key, value, flags;
+};
+
+static size_t pr_map_elem(struct st *s, const struct bpf_in *in, uint32_t cmd)
+{
+	struct map_elem a;
+
+	memcpy(&a, in->b, sizeof(a));
+	pr_fd_field(s, "map_fd", a.map_fd);
+	if (cmd == BPF_MAP_FREEZE)
+		return 4;
+	pr_addr_field(s, "key", a.key);
+	if (cmd == BPF_MAP_DELETE_ELEM)
+		return 16;
+	pr_addr_field(s, cmd == BPF_MAP_GET_NEXT_KEY ? "next_key" : "value", a.value);
+	if (cmd == BPF_MAP_GET_NEXT_KEY)
+		return 24;
+	/* The lookups' flags came later than the update's. */
+	if (cmd == BPF_MAP_UPDATE_ELEM || HAS(in, struct map_elem, flags)) {
+		st_field(s, "flags");
+		pr_xval(s, &x_bpf_elem_flags, a.flags, "BPF_???");
+	}
+	return sizeof(a);
+}
+
+/* Bytes past the struct: ", ..." if any is nonzero; -v shows them. */
+static void pr_extra(struct st *s, const struct bpf_in *in, size_t known)
+{
+	size_t n = in->size;
+
+	if (s->j || n <= known)
+		return;
+	for (size_t i = known; i < n; i++) {
+		if (!in->b[i])
+			continue;
+		if (!s->opt->verbose) {
+			sb_puts(s->o, ", ...");
+			return;
+		}
+		st_field(s, "extra_data");
+		pr_quoted(s, in->b + known, n - known, 0, 0, 1);
+		sb_printf(s->o, " /* bytes %zu..%zu */", known, n - 1);
+		return;
+	}
+}
+
+static int bpf_decoded(uint32_t cmd)
+{
+	return cmd <= BPF_MAP_GET_NEXT_KEY || cmd == BPF_MAP_LOOKUP_AND_DELETE_ELEM ||
+	       cmd == BPF_MAP_FREEZE;
+}
+
+static void pr_bpf_attr(struct st *s, uint32_t cmd, uint64_t addr, uint32_t size)
+{
+	struct bpf_in in;
+	size_t known;
+
+	memset(&in, 0, sizeof(in));
+	in.size = size < sizeof(in.b) ? size : sizeof(in.b);
+	if (!size || !bpf_decoded(cmd)) {
+		pr_addr(s, addr);
+		return;
+	}
+	if (!st_fetch(s, SONDE_PL_ENTRY, addr, in.b, in.size))
+		return;
+	st_obj_begin(s);
+	if (cmd == BPF_MAP_CREATE)
+		known = pr_map_create(s, &in);
+	else
+		known = pr_map_elem(s, &in, cmd);
+	pr_extra(s, &in, known);
+	st_obj_end(s);
+}
+
+void dec_bpf(struct st *s)
+{
+	uint32_t cmd = (uint32_t)st_arg(s, 0), size = (uint32_t)st_arg(s, 2);
+
+	pr_xval(s, &x_bpf_cmd, cmd, "BPF_???");
+	st_sep(s);
+	pr_bpf_attr(s, cmd, st_arg(s, 1), size);
+	st_sep(s);
+	pr_uint(s, size);
+	/* The commands that make an object return its descriptor. */
+	if (cmd == BPF_MAP_CREATE || cmd == BPF_PROG_LOAD || cmd == BPF_OBJ_GET ||
+	    cmd == BPF_BTF_LOAD || cmd == BPF_LINK_CREATE || cmd == BPF_ITER_CREATE ||
+	    cmd == BPF_PROG_GET_FD_BY_ID || cmd == BPF_MAP_GET_FD_BY_ID ||
+	    cmd == BPF_BTF_GET_FD_BY_ID || cmd == BPF_LINK_GET_FD_BY_ID ||
+	    cmd == BPF_RAW_TRACEPOINT_OPEN)
+		s->rkind = R_FD;
+}
