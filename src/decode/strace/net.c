@@ -95,6 +95,20 @@ void pr_inet_addr(struct st *s, const void *addr)
 	}
 }
 
+void pr_inet6_addr(struct st *s, const void *addr)
+{
+	char buf[INET6_ADDRSTRLEN], num[80], sym[80];
+
+	inet_ntop(AF_INET6, addr, buf, sizeof(buf));
+	if (s->j) {
+		st_jstr(s, buf);
+		return;
+	}
+	net_bytes(num, sizeof(num), addr, 16);
+	snprintf(sym, sizeof(sym), "inet_pton(AF_INET6, \"%s\")", buf);
+	pr_symexpr(s, num, sym);
+}
+
 static void pr_inet(struct st *s, const uint8_t *p)
 {
 	struct sockaddr_in in;
@@ -246,6 +260,8 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 		st_field(s, "iov_base");
 		if (data_len == IOV_ADDRS)
 			pr_addr(s, base);
+		else if (s->iov_nl)
+			pr_netlink(s, phase, base, n, s->iov_nlproto);
 		else
 			pr_buf(s, phase, base, n, 0);
 		st_field(s, "iov_len");

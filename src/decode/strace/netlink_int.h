@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Netlink messages, decoded as strace 6.1 shows them (netlink.c): the
+ * nlmsghdr walk, NLMSG_ERROR, attribute lists; per protocol payloads
+ * (nl_route.c). Text output only: the JSON sink keeps the raw bytes.
+ */
+#ifndef SONDE_STRACE_NETLINK_INT_H
+#define SONDE_STRACE_NETLINK_INT_H
+
+#include <stdint.h>
+
+struct st;
+
+/* What a buffer is being decoded with. */
+struct nl {
+	struct st *s;
+	int phase;  /* memory the buffer is in */
+	int proto;  /* NETLINK_ROUTE...; -1 when the socket's is unknown */
+	uint8_t af; /* the address family of the message being decoded */
+};
+
+/*
+ * An attribute's value printer: prints len bytes at a and returns 1, or
+ * returns 0 without printing when the value does not fit its type
+ * (strace then shows the bytes).
+ */
+typedef int (*nla_fn)(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+
+struct nla_desc {
+	nla_fn fn;
+	const void *arg;
+};
+
+/* An attribute list: names of its types, the default name, printers by
+ * type. */
+struct nla_set {
+	const struct xlat *names;
+	const char *dflt;
+	const struct nla_desc *d;
+	unsigned int n;
+};
+
+#define NLA_SET(x, dflt, tab) { x, dflt, tab, sizeof(tab) / sizeof(tab[0]) }
+
+/* netlink.c */
+void nl_attrs(struct nl *n, uint64_t a, uint32_t len, const struct nla_set *set);
+/* Value printers for nla_desc (arg: see each). */
+int nla_u8(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_u16(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_u32(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_u64(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_s32(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_x32(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_str(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_ifindex(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_hwaddr(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+/* An address of the message's family (n->af). */
+int nla_inet(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+/* A flag set or a named value, arg a struct nla_xlat. */
+struct nla_xlat {
+	const struct xlat *x;
+	const char *dflt;
+	uint8_t size; /* bytes read */
+};
+int nla_flags(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_xval(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+
+/* nl_route.c: a NETLINK_ROUTE message's payload; 0 when strace leaves
+ * it to the generic printers (NLMSG_DONE). */
+int nl_route_payload(struct nl *n, uint16_t type, uint64_t a, uint32_t len);
+
+extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
+	x_nlm_f, x_nlm_f_get, x_nlm_f_new, x_nlm_f_del, x_nlm_f_ack,
+	x_nlmsgerr_attrs, x_nla_f, x_arphrd, x_iff, x_ifla, x_rtext_filter,
+	x_ifa, x_ifa_f, x_ifa_lifetime, x_rt_scope, x_rta, x_rtax, x_rt_table,
+	x_rtprot, x_rtn, x_rtm_f, x_rtnh_f, x_iptos;
+
+#endif
