@@ -184,7 +184,11 @@ void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 
 		memcpy(&nl, p, sizeof(nl));
 		st_field2(s, "nl_pid", "pid");
-		pr_uint(s, nl.nl_pid);
+		/* strace prints the port id as an int; JSON keeps it unsigned */
+		if (s->j)
+			pr_uint(s, nl.nl_pid);
+		else
+			pr_int(s, nl.nl_pid);
 		st_field2(s, "nl_groups", "groups");
 		if (s->j)
 			st_juint(s, nl.nl_groups);

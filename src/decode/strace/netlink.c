@@ -222,6 +222,7 @@ int nla_ifindex(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 /*
  * A string attribute: its terminating NUL is not shown; one missing is
  * shown by "..." after the bytes, as strace does. Embedded NULs show.
+ * With -x the NUL makes the string hex, and strace shows it, then "...".
  */
 int nla_str(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
@@ -236,7 +237,8 @@ int nla_str(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 		return 1;
 	}
 	have = p->captured - (a - p->addr);
-	if (have >= len && !p->data[a - p->addr + len - 1]) {
+	/* -x shows the NUL too, and strace then calls the string cut */
+	if (len && have >= len && !p->data[a - p->addr + len - 1] && !s->opt->xstr) {
 		show = len - 1;
 		more = 0;
 	}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Netlink messages decoded as strace 6.1 decodes them: real commands (ip,
+# getaddrinfo's AI_ADDRCONFIG) and the nl_msgs fixture (NLMSG_ERROR with
+# the echoed request, capped acknowledgements, an unknown type, a message
+# longer than its buffer, a buffer too short for a header, several
+# messages in one buffer, trailing bytes, sendmsg with and without a
+# netlink name) under Debian's `strace -f -e trace=%network` and under
+# `sonde strace`, compared whole. Only what changes from run to run is
+# normalised: pids, nlmsg_seq (ip uses the time), port ids (nl_pid,
+# nlmsg_pid) and interface counters (IFLA_STATS, IFLA_STATS64); the
+# fixture binds fixed port ids and needs none of that but the pids.
+# SIGCHLD lines are left out (getaddrinfo's python forks; a child's
+# si_utime is timing).
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v strace >/dev/null || { notok "strace_netlink: Debian's strace is not installed"; exit 1; }
+command -v ip >/dev/null || { notok "strace_netlink: ip (iproute2) is not installed"; exit 1; }
+
+norm() {
+	sed -E '/ --- SIGCHLD /d; s/^[0-9]+ /PID /; s/si_pid=[0-9]+/si_pid=PID/;
+		s/nlmsg_seq=[0-9]+/nlmsg_seq=SEQ/g; s/nlmsg_pid=-?[0-9]+/nlmsg_pid=PORT/g;
+		s/nl_pid=-?[0-9]+/nl_pid=PORT/g; s/\{rx_packets=[^}]*\}/{STATS}/g' "$1"
+}
+
+# cmp_run NAME [STRACE-OPTIONS --] COMMAND...: the same run under both.
+cmp_run() {
+	local name=$1 n=$2
+	local -a opts=()
+	shift 2
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	strace -f -e trace=%network "${opts[@]}" -o "$TMP/$n.ref" "$@" >/dev/null 2>&1
+	"$SONDE" strace -f -e trace=%network "${opts[@]}" -o "$TMP/$n.out" "$@" >/dev/null 2>"$TMP/$n.err"
+	norm "$TMP/$n.ref" > "$TMP/$n.r"
+	norm "$TMP/$n.out" > "$TMP/$n.o"
+	same "strace_netlink: $name as strace" "$TMP/$n.r" "$TMP/$n.o"
+}
+
+cmp_run "ip -4 addr show lo" a4 -- ip -4 addr show lo
+cmp_run "ip -6 addr show lo" a6 -- ip -6 addr show lo
+cmp_run "ip link show lo" link -- ip link show lo
+cmp_run "ip route show table local" rt -- ip route show table local
+cmp_run "ip -6 route show" rt6 -- ip -6 route show
+cmp_run "ip addr" addr -- ip addr
+cmp_run "getaddrinfo(AI_ADDRCONFIG)" gai -- python3 -c \
+	"import socket; socket.getaddrinfo('localhost', 80, flags=socket.AI_ADDRCONFIG)"
+
+F=$FIX/nl_msgs
+cmp_run "nl_msgs" fx -- "$F"
+cmp_run "nl_msgs -s 4" fx4 -s 4 -- "$F"
+cmp_run "nl_msgs -v" fxv -v -- "$F"
+cmp_run "nl_msgs -x" fxx -x -- "$F"
+cmp_run "nl_msgs -xx" fxxx -xx -- "$F"
+cmp_run "nl_msgs -X raw" fxr -X raw -- "$F"
+cmp_run "nl_msgs -X verbose" fxv2 -X verbose -- "$F"
+
+# What the comparisons rest on: the decoding is there at all.
+S=$TMP/fx.o
+check "strace_netlink: an error acknowledgement echoes the request" \
+	grep -qF '{error=-ENODEV, msg=[{nlmsg_len=44, nlmsg_type=RTM_GETLINK' "$S"
+check "strace_netlink: a capped acknowledgement echoes the header only" \
+	grep -qE 'nlmsg_flags=NLM_F_CAPPED, [^}]*\}, \{error=-ENODEV, msg=\{nlmsg_len=44, [^}]*\}\}\]' "$S"
+check "strace_netlink: an unknown type is named RTM_???" \
+	grep -qF 'nlmsg_type=0x3ff /* RTM_??? */' "$S"
+check "strace_netlink: a buffer too short for a header is shown in hex" \
+	grep -qF 'sendto(3, "\x0a\x00\x00\x00\x03\x00\x00\x00\x00\x00", 10' "$S"
+check "strace_netlink: sendmsg without a netlink name shows bytes" \
+	grep -qE 'sendmsg\(3, \{msg_name=NULL, msg_namelen=0, msg_iov=\[\{iov_base=",' "$S"
+check "strace_netlink: -s 4 cuts the messages of a buffer" \
+	grep -qE 'sendto\(3, \[(\[\{nlmsg_len=24, [^]]*\], ){4}\.\.\.\], 144,' "$TMP/fx4.o"
+check "strace_netlink: ip's trailing zeroed header as strace shows it" \
+	grep -qF '{nlmsg_len=0, nlmsg_type=0 /* NLMSG_??? */, nlmsg_flags=0, nlmsg_seq=SEQ, nlmsg_pid=PORT}], 152' "$TMP/a4.o"
+check "strace_netlink: JSON keeps the bytes raw" \
+	bash -c "'$SONDE' strace -f -e trace=sendto --json -o '$TMP/j' '$F' >/dev/null 2>&1 && grep -q sendto '$TMP/j'"
