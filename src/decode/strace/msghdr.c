@@ -67,32 +67,19 @@ static void pr_cmsg_sockaddr(struct st *s, const uint8_t *d, size_t len)
 				len : sizeof(struct sockaddr_storage));
 }
 
-/* -xx: a name in hex, "\x6c\x6f", in place (as long as buf allows). */
-static void hex_name(char *buf, size_t len)
-{
-	char out[IF_NAMESIZE * 4 + 1];
-	size_t k = 0;
-
-	for (size_t i = 0; buf[i] && k + 5 <= sizeof(out); i++)
-		k += (size_t)snprintf(out + k, sizeof(out) - k, "\\x%02x", (uint8_t)buf[i]);
-	out[k] = 0;
-	snprintf(buf, len, "%s", out);
-}
-
 /* An interface by name, as the tracer's network namespace knows it:
  * if_nametoindex("lo"), else the number. */
 void pr_ifindex(struct st *s, unsigned int idx)
 {
-	char name[IF_NAMESIZE * 4 + 1], num[16], sym[IF_NAMESIZE * 4 + 24];
+	char name[IF_NAMESIZE], q[4 * IF_NAMESIZE], num[16], sym[4 * IF_NAMESIZE + 24];
 
 	if (s->j || !if_indextoname(idx, name)) {
 		pr_uint(s, idx);
 		return;
 	}
 	snprintf(num, sizeof(num), "%u", idx);
-	if (s->opt->xstr > 1)
-		hex_name(name, sizeof(name));
-	snprintf(sym, sizeof(sym), "if_nametoindex(\"%s\")", name);
+	snprintf(sym, sizeof(sym), "if_nametoindex(\"%s\")",
+		 st_quote_name(s, name, q, sizeof(q)));
 	pr_symexpr(s, num, sym);
 }
 

@@ -55,11 +55,12 @@ static void nla_type(struct nl *n, uint16_t t, const struct nla_set *set)
 {
 	struct st *s = n->s;
 
-	if (t & NLA_F_NESTED)
-		sb_puts(s->o, s->opt->xlat == SONDE_XLAT_RAW ? "0x8000|" : "NLA_F_NESTED|");
-	if (t & NLA_F_NET_BYTEORDER)
-		sb_puts(s->o, s->opt->xlat == SONDE_XLAT_RAW ? "0x4000|" :
-			"NLA_F_NET_BYTEORDER|");
+	for (unsigned int i = 0; i < x_nla_f.n; i++) {
+		if (!(t & x_nla_f.e[i].val))
+			continue;
+		pr_xval(s, &x_nla_f, x_nla_f.e[i].val, NULL);
+		sb_putc(s->o, '|');
+	}
 	pr_xval(s, set->names, t & NLA_TYPE_MASK, set->dflt);
 }
 
@@ -220,15 +221,17 @@ int nla_ifindex(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 }
 
 /*
- * A string attribute: its terminating NUL is not shown; one missing is
- * shown by "..." after the bytes, as strace does. Embedded NULs show.
- * With -x the NUL makes the string hex, and strace shows it, then "...".
+ * A string attribute, as strace 6.1 shows it: of its first -s bytes a
+ * last NUL is dropped and ends the string; else "..." follows, even for
+ * a whole string without its NUL. Embedded NULs show. With -x the NUL
+ * makes the string hex: all bytes show, then "...".
  */
 int nla_str(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
 	struct st *s = n->s;
 	const struct sonde_payload *p = sonde_call_mem(s->c, n->phase, a, 1);
-	uint64_t have, show = len;
+	const uint8_t *d;
+	uint64_t have, show = len < s->opt->strsize ? len : s->opt->strsize;
 	int more = 1;
 
 	(void)arg;
@@ -236,21 +239,15 @@ int nla_str(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 		pr_unfetched(s, n->phase, a);
 		return 1;
 	}
+	d = p->data + (a - p->addr);
 	have = p->captured - (a - p->addr);
-	/* -x shows the NUL too, and strace then calls the string cut */
-	if (len && have >= len && !p->data[a - p->addr + len - 1] && !s->opt->xstr) {
-		show = len - 1;
+	if (show > have)
+		show = have;
+	else if (show && !d[show - 1] && !s->opt->xstr) {
+		show--;
 		more = 0;
 	}
-	if (show > s->opt->strsize) {
-		show = s->opt->strsize;
-		more = 1;
-	}
-	if (show > have) {
-		show = have;
-		more = 1;
-	}
-	pr_quoted(s, p->data + (a - p->addr), show, 0, more, 0);
+	pr_quoted(s, d, show, 0, more, 0);
 	return 1;
 }
 
@@ -433,15 +430,19 @@ static void nl_errno(struct nl *n, int32_t e)
 		sb_printf(s->o, "-%s", name);
 }
 
-/* NLMSG_ERROR: {error=-ENODEV, msg=[the request, echoed]}; an
- * acknowledgement with NLM_F_CAPPED echoes only the request's header,
- * and extended acknowledgements add attributes after it. */
+/*
+ * NLMSG_ERROR: {error=-ENODEV, msg=[the request, echoed]}; an
+ * acknowledgement with NLM_F_CAPPED echoes only the request's header.
+ * Extended acknowledgements add attributes after the echo, and strace
+ * 6.1 then shows the pair [{error=..., msg=...}, [attributes]].
+ */
 static void nl_err(struct nl *n, uint64_t a, uint32_t len, int capped)
 {
 	struct st *s = n->s;
 	struct nlmsghdr h;
+	uint32_t m = 0, left;
 	int32_t e;
-	uint32_t m;
+	int attrs;
 
 	if (len < sizeof(e)) {
 		nl_raw(n, a, len);
@@ -449,24 +450,27 @@ static void nl_err(struct nl *n, uint64_t a, uint32_t len, int capped)
 	}
 	if (!st_fetch(s, n->phase, a, &e, sizeof(e)))
 		return;
-	sb_puts(s->o, "{error=");
-	nl_errno(n, e);
 	a += sizeof(e);
-	len -= sizeof(e);
-	if (len) {
+	left = len - sizeof(e);
+	if (left >= sizeof(h) && st_peek(s, n->phase, a, &h, sizeof(h))) {
+		m = capped ? sizeof(h) : h.nlmsg_len;
+		if (m > left)
+			m = left;
+	}
+	attrs = m && left > m;
+	sb_puts(s->o, attrs ? "[{error=" : "{error=");
+	nl_errno(n, e);
+	if (left) {
 		sb_puts(s->o, ", msg=");
-		if (nl_hdr_fetch(n, &h, a, len, 0)) {
-			m = capped ? sizeof(h) : h.nlmsg_len;
-			if (m > len)
-				m = len;
+		if (nl_hdr_fetch(n, &h, a, left, 0))
 			nl_msg(n, &h, a, m);
-			if (len > m) {
-				sb_puts(s->o, ", ");
-				nl_attrs(n, a + m, len - m, &nlmsgerr_set);
-			}
-		}
 	}
 	sb_putc(s->o, '}');
+	if (attrs) {
+		sb_puts(s->o, ", ");
+		nl_attrs(n, a + m, left - m, &nlmsgerr_set);
+		sb_putc(s->o, ']');
+	}
 }
 
 static void nl_payload(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint32_t len)

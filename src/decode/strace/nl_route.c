@@ -130,7 +130,7 @@ static int nla_rt_table(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 	if (len < sizeof(v))
 		return 0;
 	if (st_fetch(n->s, n->phase, a, &v, sizeof(v)))
-		pr_xval(n->s, &x_rt_table, v, NULL);
+		nl_xval_bare(n, &x_rt_table, v);
 	return 1;
 }
 
@@ -392,7 +392,7 @@ static void nl_rtmsg(struct nl *n, uint64_t a, uint32_t len)
 			nl_field(n, "rtm_tos");
 			pr_flags(n->s, &x_iptos, m.rtm_tos, "IPTOS_TOS_???");
 			nl_field(n, "rtm_table");
-			pr_xval(n->s, &x_rt_table, m.rtm_table, NULL);
+			nl_xval_bare(n, &x_rt_table, m.rtm_table);
 			nl_field(n, "rtm_protocol");
 			pr_xval(n->s, &x_rtprot, m.rtm_protocol, "RTPROT_???");
 			nl_field(n, "rtm_scope");
