@@ -77,8 +77,8 @@ const char *st_quote_name(const struct st *s, const char *in, char *buf, size_t 
 
 /* htons(80) in text (-X: "\x00\x50" /\* htons(80) *\/), 80 in JSON;
  * raw points at the field's bytes in network order. */
-static void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw,
-			 size_t n)
+void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw,
+		  size_t n)
 {
 	char num[40], sym[32];
 

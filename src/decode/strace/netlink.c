@@ -318,6 +318,73 @@ int nla_xval(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 	return r != 0;
 }
 
+void nl_field(struct nl *n, const char *name)
+{
+	sb_printf(n->s->o, ", %s=", name);
+}
+
+void nl_xval_bare(struct nl *n, const struct xlat *x, uint64_t v)
+{
+	if (xlat_name(x, v))
+		pr_xval(n->s, x, v, NULL);
+	else
+		sb_printf(n->s->o, "%#llx", (unsigned long long)v);
+}
+
+/* An index of nl_idx_array: [NAME], [5 /\* DFLT *\/] when unnamed; -X
+ * raw the number, -X verbose the number and the name. */
+static void nl_index(struct nl *n, uint32_t i, const struct xlat *x, const char *dflt)
+{
+	struct st *s = n->s;
+	const char *name = xlat_name(x, i);
+
+	if (s->opt->xlat == SONDE_XLAT_RAW)
+		sb_printf(s->o, "[%u]=", i);
+	else if (!name)
+		sb_printf(s->o, "[%u /* %s */]=", i, dflt);
+	else if (s->opt->xlat == SONDE_XLAT_VERBOSE)
+		sb_printf(s->o, "[%u /* %s */]=", i, name);
+	else
+		sb_printf(s->o, "[%s]=", name);
+}
+
+void nl_idx_array(struct nl *n, uint64_t a, uint32_t cnt, uint32_t esz, int sgn,
+		  const struct xlat *x, const char *dflt)
+{
+	struct st *s = n->s;
+
+	sb_putc(s->o, '[');
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint64_t v = 0;
+
+		if (i)
+			sb_puts(s->o, ", ");
+		if (nl_cut(n, i))
+			break;
+		if (!st_peek(s, n->phase, a + (uint64_t)i * esz, &v, esz)) {
+			nl_unread(n, a + (uint64_t)i * esz, 1);
+			break;
+		}
+		nl_index(n, i, x, dflt);
+		if (esz == 4 && sgn)
+			sb_printf(s->o, "%d", (int32_t)v);
+		else if (sgn)
+			sb_printf(s->o, "%lld", (long long)v);
+		else
+			sb_printf(s->o, "%llu", (unsigned long long)v);
+	}
+	sb_putc(s->o, ']');
+}
+
+int nla_meminfo(struct nl *n, uint64_t a, uint32_t len, const void *arg)
+{
+	(void)arg;
+	if (len < 4)
+		return 0;
+	nl_idx_array(n, a, len / 4, 4, 0, &x_sk_meminfo, "SK_MEMINFO_???");
+	return 1;
+}
+
 /* -------- messages -------- */
 
 /* struct nlmsghdr at a, len bytes left of the buffer: 1 when read. */
@@ -482,7 +549,8 @@ static void nl_payload(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint3
 		return;
 	}
 	if ((h->nlmsg_type >= NLMSG_MIN_TYPE || h->nlmsg_type == NLMSG_DONE) &&
-	    n->proto == NETLINK_ROUTE && nl_route_payload(n, h->nlmsg_type, a, len))
+	    ((n->proto == NETLINK_ROUTE && nl_route_payload(n, h->nlmsg_type, a, len)) ||
+	     (n->proto == NETLINK_SOCK_DIAG && nl_diag_payload(n, h, a, len))))
 		return;
 	if (h->nlmsg_type == NLMSG_DONE && len == sizeof(v)) {
 		if (st_fetch(n->s, n->phase, a, &v, sizeof(v)))

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct st;
+struct nlmsghdr;
 
 /* What a buffer is being decoded with. */
 struct nl {
@@ -65,14 +66,31 @@ struct nla_xlat {
 int nla_flags(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 int nla_xval(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 
-/* nl_route.c: a NETLINK_ROUTE message's payload; 0 when strace leaves
- * it to the generic printers (NLMSG_DONE). */
+/* An array of n members of esz (4 or 8) bytes printed with their index
+ * named by x: [[SK_MEMINFO_RCVBUF]=131072, ...]; sgn: signed members. */
+void nl_idx_array(struct nl *n, uint64_t a, uint32_t cnt, uint32_t esz, int sgn,
+		  const struct xlat *x, const char *dflt);
+/* A struct member after the first: ", name=". */
+void nl_field(struct nl *n, const char *name);
+/* A value of a table strace prints as a bare number when it has no name
+ * (printxval with no default). */
+void nl_xval_bare(struct nl *n, const struct xlat *x, uint64_t v);
+/* The socket's memory counters, SK_MEMINFO_* indexed. */
+int nla_meminfo(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+
+/* nl_route.c, nl_diag.c: a NETLINK_ROUTE or NETLINK_SOCK_DIAG message's
+ * payload; 0 when strace leaves it to the generic printers
+ * (NLMSG_DONE). */
 int nl_route_payload(struct nl *n, uint16_t type, uint64_t a, uint32_t len);
+int nl_diag_payload(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint32_t len);
 
 extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
 	x_nlm_f, x_nlm_f_get, x_nlm_f_new, x_nlm_f_del, x_nlm_f_ack,
 	x_nlmsgerr_attrs, x_nla_f, x_arphrd, x_iff, x_ifla, x_rtext_filter,
 	x_ifa, x_ifa_f, x_ifa_lifetime, x_rt_scope, x_rta, x_rtax, x_rt_table,
-	x_rtprot, x_rtn, x_rtm_f, x_rtnh_f, x_iptos;
+	x_rtprot, x_rtn, x_rtm_f, x_rtnh_f, x_iptos, x_tcp_states,
+	x_tcp_state_flags, x_inet_diag_ext, x_inet_diag_attrs,
+	x_inet_diag_req_attrs, x_shutdown_flags, x_sk_meminfo, x_unix_diag_show,
+	x_unix_diag_attrs;
 
 #endif

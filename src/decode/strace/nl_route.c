@@ -14,22 +14,6 @@
 #include "decode/strace/strace_int.h"
 #include "decode/strace/netlink_int.h"
 
-/* A struct member after the first: ", name=". */
-static void nl_field(struct nl *n, const char *name)
-{
-	sb_printf(n->s->o, ", %s=", name);
-}
-
-/* A value of a table strace prints as a number when it has no name
- * (printxval with no default). */
-static void nl_xval_bare(struct nl *n, const struct xlat *x, uint64_t v)
-{
-	if (xlat_name(x, v))
-		pr_xval(n->s, x, v, NULL);
-	else
-		sb_printf(n->s->o, "%#llx", (unsigned long long)v);
-}
-
 /* -------- struct printers for attribute values -------- */
 
 /*

@@ -336,6 +336,8 @@ void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len);
 void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len);
 void pr_inet_addr(struct st *s, const void *addr); /* inet_addr("127.0.0.1") */
 void pr_inet6_addr(struct st *s, const void *addr); /* inet_pton(AF_INET6, "::1") */
+/* htons(80): v from the n bytes in network order at raw (fn "htons"). */
+void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw, size_t n);
 /* A name strace quotes in an expression (an address, an interface): as
  * is, or in hex under -xx, "\x6c\x6f" (into buf). */
 const char *st_quote_name(const struct st *s, const char *in, char *buf, size_t len);
