@@ -91,6 +91,7 @@ extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
 	x_rtprot, x_rtn, x_rtm_f, x_rtnh_f, x_iptos, x_tcp_states,
 	x_tcp_state_flags, x_inet_diag_ext, x_inet_diag_attrs,
 	x_inet_diag_req_attrs, x_shutdown_flags, x_sk_meminfo, x_unix_diag_show,
-	x_unix_diag_attrs;
+	x_unix_diag_attrs, x_netlink_diag_show, x_netlink_diag_attrs,
+	x_netlink_diag_flags, x_packet_diag_show;
 
 #endif

@@ -3,12 +3,15 @@
  * NETLINK_SOCK_DIAG payloads as strace 6.1 shows them (what `ss` sends
  * and receives): inet requests and replies (struct inet_diag_req_v2,
  * inet_diag_req, inet_diag_msg, INET_DIAG_* attributes) and UNIX ones
- * (struct unix_diag_req, unix_diag_msg, UNIX_DIAG_*). Requests are the
- * messages with NLM_F_REQUEST. Other families show their family and
- * the rest of their bytes.
+ * (struct unix_diag_req, unix_diag_msg, UNIX_DIAG_*), netlink ones
+ * (netlink_diag_req, netlink_diag_msg) and packet requests. Requests are
+ * the messages with NLM_F_REQUEST. Other families (and packet replies)
+ * show their family and the rest of their bytes.
  */
 #include <linux/netlink.h>
 #include <linux/inet_diag.h>
+#include <linux/netlink_diag.h>
+#include <linux/packet_diag.h>
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
 #include <arpa/inet.h>
@@ -417,6 +420,98 @@ static void unix_msg(struct nl *n, uint64_t a, uint32_t len)
 	diag_tail(n, ok, a, len, sizeof(m), &unix_set);
 }
 
+/* -------- netlink, packet -------- */
+
+/* The protocol a netlink diag request asks for: NDIAG_PROTO_ALL too. */
+static void pr_ndiag_proto(struct nl *n, uint8_t p)
+{
+	if (p == 255)
+		pr_sym(n->s, n->s->opt->xlat == SONDE_XLAT_RAW ? "0xff" :
+			     n->s->opt->xlat == SONDE_XLAT_VERBOSE ?
+			     "0xff /* NDIAG_PROTO_ALL */" : "NDIAG_PROTO_ALL");
+	else
+		pr_xval(n->s, &x_nl_protocols, p, "NETLINK_???");
+}
+
+static void netlink_req(struct nl *n, uint64_t a, uint32_t len)
+{
+	struct netlink_diag_req r;
+	int ok;
+
+	diag_family(n, "sdiag_family");
+	ok = diag_fixed(n, a, len, &r, sizeof(r));
+	if (ok == 1) {
+		sb_puts(n->s->o, "sdiag_protocol=");
+		pr_ndiag_proto(n, r.sdiag_protocol);
+		sb_printf(n->s->o, ", ndiag_ino=%u, ndiag_show=", r.ndiag_ino);
+		pr_flags(n->s, &x_netlink_diag_show, r.ndiag_show, "NDIAG_SHOW_???");
+		nl_field(n, "ndiag_cookie");
+		pr_cookie(n, r.ndiag_cookie);
+	}
+	diag_tail(n, ok, a, len, sizeof(r), NULL);
+}
+
+static const struct nla_xlat ndiag_flags_x = { &x_netlink_diag_flags, "NDIAG_FLAG_???", 4 };
+
+static const struct nla_desc netlink_nla[] = {
+	[NETLINK_DIAG_MEMINFO] = { nla_meminfo, NULL },
+	[NETLINK_DIAG_FLAGS] = { nla_flags, &ndiag_flags_x },
+};
+static const struct nla_set netlink_set = NLA_SET(&x_netlink_diag_attrs,
+						  "NETLINK_DIAG_???", netlink_nla);
+
+static void netlink_msg(struct nl *n, uint64_t a, uint32_t len)
+{
+	struct netlink_diag_msg m;
+	int ok;
+
+	diag_family(n, "ndiag_family");
+	ok = diag_fixed(n, a, len, &m, sizeof(m));
+	if (ok == 1) {
+		sb_puts(n->s->o, "ndiag_type=");
+		pr_xval(n->s, &x_sock_type, m.ndiag_type, "SOCK_???");
+		nl_field(n, "ndiag_protocol");
+		pr_xval(n->s, &x_nl_protocols, m.ndiag_protocol, "NETLINK_???");
+		nl_field(n, "ndiag_state");
+		pr_xval(n->s, &x_tcp_states, m.ndiag_state, "TCP_???");
+		sb_printf(n->s->o,
+			  ", ndiag_portid=%u, ndiag_dst_portid=%u, ndiag_dst_group=%u, "
+			  "ndiag_ino=%u, ndiag_cookie=",
+			  m.ndiag_portid, m.ndiag_dst_portid, m.ndiag_dst_group, m.ndiag_ino);
+		pr_cookie(n, m.ndiag_cookie);
+	}
+	diag_tail(n, ok, a, len, sizeof(m), &netlink_set);
+}
+
+static void packet_req(struct nl *n, uint64_t a, uint32_t len)
+{
+	struct packet_diag_req r;
+	int ok;
+
+	diag_family(n, "sdiag_family");
+	ok = diag_fixed(n, a, len, &r, sizeof(r));
+	if (ok == 1) {
+		sb_printf(n->s->o, "sdiag_protocol=%u, pdiag_ino=%u, pdiag_show=",
+			  r.sdiag_protocol, r.pdiag_ino);
+		pr_flags(n->s, &x_packet_diag_show, r.pdiag_show, "PACKET_SHOW_???");
+		nl_field(n, "pdiag_cookie");
+		pr_cookie(n, r.pdiag_cookie);
+	}
+	diag_tail(n, ok, a, len, sizeof(r), NULL);
+}
+
+/* Families without a decoder: {family=AF_VSOCK, data="..."}. */
+static void diag_other(struct nl *n, uint64_t a, uint32_t len)
+{
+	sb_puts(n->s->o, "{family=");
+	pr_xval(n->s, &x_sock_family, n->af, "AF_???");
+	if (len > 1) {
+		sb_puts(n->s->o, ", data=");
+		pr_buf(n->s, n->phase, a + 1, len - 1, 1);
+	}
+	sb_putc(n->s->o, '}');
+}
+
 int nl_diag_payload(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint32_t len)
 {
 	int req = h->nlmsg_flags & NLM_F_REQUEST;
@@ -425,24 +520,32 @@ int nl_diag_payload(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint32_t
 		return 0;
 	if (!st_fetch(n->s, n->phase, a, &n->af, 1))
 		return 1;
-	if (len > 1 && n->af == AF_UNIX) {
+	if (len <= 1) {
+		diag_other(n, a, len);
+		return 1;
+	}
+	switch (n->af) {
+	case AF_UNIX:
 		(req ? unix_req : unix_msg)(n, a, len);
-	} else if (len > 1 && (n->af == AF_INET || n->af == AF_INET6)) {
+		break;
+	case AF_INET:
+	case AF_INET6:
 		if (!req)
 			inet_msg(n, a, len);
 		else if (h->nlmsg_type == TCPDIAG_GETSOCK || h->nlmsg_type == DCCPDIAG_GETSOCK)
 			inet_req_compat(n, a, len);
 		else
 			inet_req_v2(n, a, len);
-	} else {
-		/* {family=AF_NETLINK, "\x..."}: strace's form has no key */
-		sb_puts(n->s->o, "{family=");
-		pr_xval(n->s, &x_sock_family, n->af, "AF_???");
-		if (len > 1) {
-			sb_puts(n->s->o, ", ");
-			pr_buf(n->s, n->phase, a + 1, len - 1, 1);
-		}
-		sb_putc(n->s->o, '}');
+		break;
+	case AF_NETLINK:
+		(req ? netlink_req : netlink_msg)(n, a, len);
+		break;
+	case AF_PACKET:
+		/* replies are not decoded */
+		(req ? packet_req : diag_other)(n, a, len);
+		break;
+	default:
+		diag_other(n, a, len);
 	}
 	return 1;
 }
