@@ -22,6 +22,37 @@ norm() {
 		s/nl_pid=-?[0-9]+/nl_pid=PORT/g; s/\{rx_packets=[^}]*\}/{STATS}/g' "$1"
 }
 
+# The messages of a dump in a sorted order: the kernel lists UNIX sockets
+# in the order of their inode numbers' hashes, which change from run to
+# run.
+sort_msgs() {
+	python3 -c '
+import sys
+def split(s):
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "," and depth == 0:
+            out.append(cur.strip()); cur = ""; continue
+        depth += ch in "[{"
+        depth -= ch in "]}"
+        cur += ch
+    return out + [cur.strip()]
+for line in sys.stdin:
+    head, sep, rest = line.partition("iov_base=[[{nlmsg_len=")
+    if not sep:
+        sys.stdout.write(line)
+        continue
+    body, depth = "[[{nlmsg_len=" + rest, 0
+    for i, ch in enumerate(body):
+        depth += ch in "[{"
+        depth -= ch in "]}"
+        if depth == 0:
+            break
+    msgs = sorted(split(body[1:i]))
+    sys.stdout.write(head + "iov_base=[" + ", ".join(msgs) + body[i:])
+'
+}
+
 # cmp_run NAME [STRACE-OPTIONS --] COMMAND...: the same run under both.
 cmp_run() {
 	local name=$1 n=$2
@@ -65,7 +96,7 @@ if command -v ss >/dev/null && command -v unshare >/dev/null; then
 	for f in ref out; do
 		norm "$TMP/diag.$f" | sed -E 's/(idiag_inode|udiag_ino|udiag_vfs_ino)=[0-9]+/\1=N/g;
 			s/_cookie=\[[0-9]+, [0-9]+\]/_cookie=[C]/g;
-			s/(UNIX_DIAG_PEER\}, )[0-9]+/\1N/g' > "$TMP/diag.$f.n"
+			s/(UNIX_DIAG_PEER\}, )[0-9]+/\1N/g' | sort_msgs > "$TMP/diag.$f.n"
 	done
 	same "strace_netlink: ss (sock_diag) as strace" "$TMP/diag.ref.n" "$TMP/diag.out.n"
 	check "strace_netlink: ss's inet reply decoded" \
