@@ -7,7 +7,8 @@
 # netlink name) under Debian's `strace -f -e trace=%network` and under
 # `sonde strace`, compared whole. Only what changes from run to run is
 # normalised: pids, nlmsg_seq (ip uses the time), port ids (nl_pid,
-# nlmsg_pid) and interface counters (IFLA_STATS, IFLA_STATS64); the
+# nlmsg_pid), interface counters (IFLA_STATS, IFLA_STATS64, IPv6's) and
+# IPv6's randomised reachable time; the
 # fixture binds fixed port ids and needs none of that but the pids.
 # SIGCHLD lines are left out (getaddrinfo's python forks; a child's
 # si_utime is timing).
@@ -19,7 +20,9 @@ command -v ip >/dev/null || { notok "strace_netlink: ip (iproute2) is not instal
 norm() {
 	sed -E '/ --- SIGCHLD /d; s/^[0-9]+ /PID /; s/si_pid=[0-9]+/si_pid=PID/;
 		s/nlmsg_seq=[0-9]+/nlmsg_seq=SEQ/g; s/nlmsg_pid=-?[0-9]+/nlmsg_pid=PORT/g;
-		s/nl_pid=-?[0-9]+/nl_pid=PORT/g; s/\{rx_packets=[^}]*\}/{STATS}/g' "$1"
+		s/nl_pid=-?[0-9]+/nl_pid=PORT/g; s/\{rx_packets=[^}]*\}/{STATS}/g;
+		s/((IPSTATS|ICMP6)_MIB_[A-Z0-9_]+\])=[0-9]+/\1=N/g;
+		s/reachable_time=[0-9]+/reachable_time=N/g' "$1"
 }
 
 # The messages of a dump in a sorted order: the kernel lists UNIX sockets
@@ -73,6 +76,8 @@ cmp_run "ip link show lo" link -- ip link show lo
 cmp_run "ip route show table local" rt -- ip route show table local
 cmp_run "ip -6 route show" rt6 -- ip -6 route show
 cmp_run "ip addr" addr -- ip addr
+cmp_run "ip -v link" vlink -v -- ip link
+cmp_run "ip -v addr" vaddr -v -- ip addr
 cmp_run "getaddrinfo(AI_ADDRCONFIG)" gai -- python3 -c \
 	"import socket; socket.getaddrinfo('localhost', 80, flags=socket.AI_ADDRCONFIG)"
 

@@ -78,6 +78,15 @@ void nl_xval_bare(struct nl *n, const struct xlat *x, uint64_t v);
 /* The socket's memory counters, SK_MEMINFO_* indexed. */
 int nla_meminfo(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 
+/* nl_link.c: the link attributes strace decodes nested or as structs. */
+int nla_ifla_map(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_ifla_linkinfo(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_ifla_xdp(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_ifla_af_spec(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_ifla_prop_list(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_ifla_proto_down_reason(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+int nla_fd(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+
 /* nl_route.c, nl_diag.c: a NETLINK_ROUTE or NETLINK_SOCK_DIAG message's
  * payload; 0 when strace leaves it to the generic printers
  * (NLMSG_DONE). */
@@ -92,6 +101,9 @@ extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
 	x_tcp_state_flags, x_inet_diag_ext, x_inet_diag_attrs,
 	x_inet_diag_req_attrs, x_shutdown_flags, x_sk_meminfo, x_unix_diag_show,
 	x_unix_diag_attrs, x_netlink_diag_show, x_netlink_diag_attrs,
-	x_netlink_diag_flags, x_packet_diag_show;
+	x_netlink_diag_flags, x_packet_diag_show, x_ipv4_devconf, x_ipv6_devconf,
+	x_ipstats_mib, x_icmp6_mib, x_ifla_inet, x_ifla_inet6, x_inet6_if_flags,
+	x_in6_addr_gen_mode, x_ifla_xdp, x_xdp_attached, x_xdp_flags, x_ifla_info,
+	x_ifla_events, x_ifla_proto_down_reason;
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NETLINK_ROUTE payloads as strace 6.1 shows them: links (struct
- * ifinfomsg and IFLA_* attributes), addresses (struct ifaddrmsg, IFA_*)
+ * ifinfomsg and IFLA_* attributes, the nested ones in nl_link.c),
+ * addresses (struct ifaddrmsg, IFA_*)
  * and routes (struct rtmsg, RTA_*). Other rtnetlink messages show their
  * family and the rest of their bytes.
  */
@@ -121,6 +122,7 @@ static int nla_rt_table(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 /* -------- attribute tables -------- */
 
 static const struct nla_xlat ifa_flags_x = { &x_ifa_f, "IFA_F_???", 4 };
+static const struct nla_xlat ifla_event_x = { &x_ifla_events, "IFLA_EVENT_???", 4 };
 static const struct nla_xlat rtext_x = { &x_rtext_filter, "RTEXT_FILTER_???", 4 };
 
 static const struct nla_desc ifla_nla[] = {
@@ -133,14 +135,18 @@ static const struct nla_desc ifla_nla[] = {
 	[IFLA_STATS] = { nla_link_stats, (void *)4 },
 	[IFLA_MASTER] = { nla_u32, NULL },
 	[IFLA_TXQLEN] = { nla_u32, NULL },
+	[IFLA_MAP] = { nla_ifla_map, NULL },
 	[IFLA_WEIGHT] = { nla_u32, NULL },
 	[IFLA_OPERSTATE] = { nla_u8, NULL },
 	[IFLA_LINKMODE] = { nla_u8, NULL },
+	[IFLA_LINKINFO] = { nla_ifla_linkinfo, NULL },
 	[IFLA_NET_NS_PID] = { nla_u32, NULL },
 	[IFLA_IFALIAS] = { nla_str, NULL },
 	[IFLA_NUM_VF] = { nla_u32, NULL },
 	[IFLA_STATS64] = { nla_link_stats, (void *)8 },
+	[IFLA_AF_SPEC] = { nla_ifla_af_spec, NULL },
 	[IFLA_GROUP] = { nla_u32, NULL },
+	[IFLA_NET_NS_FD] = { nla_fd, NULL },
 	[IFLA_EXT_MASK] = { nla_flags, &rtext_x },
 	[IFLA_PROMISCUITY] = { nla_u32, NULL },
 	[IFLA_NUM_TX_QUEUES] = { nla_u32, NULL },
@@ -152,6 +158,8 @@ static const struct nla_desc ifla_nla[] = {
 	[IFLA_PROTO_DOWN] = { nla_u8, NULL },
 	[IFLA_GSO_MAX_SEGS] = { nla_u32, NULL },
 	[IFLA_GSO_MAX_SIZE] = { nla_u32, NULL },
+	[IFLA_XDP] = { nla_ifla_xdp, NULL },
+	[IFLA_EVENT] = { nla_xval, &ifla_event_x },
 	[IFLA_NEW_NETNSID] = { nla_s32, NULL },
 	[IFLA_IF_NETNSID] = { nla_s32, NULL },
 	[IFLA_CARRIER_UP_COUNT] = { nla_u32, NULL },
@@ -159,8 +167,10 @@ static const struct nla_desc ifla_nla[] = {
 	[IFLA_NEW_IFINDEX] = { nla_ifindex, NULL },
 	[IFLA_MIN_MTU] = { nla_u32, NULL },
 	[IFLA_MAX_MTU] = { nla_u32, NULL },
+	[52] = { nla_ifla_prop_list, NULL },	/* IFLA_PROP_LIST */
 	[53] = { nla_str, NULL },	/* IFLA_ALT_IFNAME */
 	[54] = { nla_hwaddr, NULL },	/* IFLA_PERM_ADDRESS */
+	[55] = { nla_ifla_proto_down_reason, NULL },	/* IFLA_PROTO_DOWN_REASON */
 	[56] = { nla_str, NULL },	/* IFLA_PARENT_DEV_NAME */
 	[57] = { nla_str, NULL },	/* IFLA_PARENT_DEV_BUS_NAME */
 	[58] = { nla_u32, NULL },	/* IFLA_GRO_MAX_SIZE */
