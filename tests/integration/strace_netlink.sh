@@ -4,7 +4,7 @@
 # the echoed request, capped acknowledgements, an unknown type, a message
 # longer than its buffer, a buffer too short for a header, several
 # messages in one buffer, trailing bytes, sendmsg with and without a
-# netlink name) under Debian's `strace -f -e trace=%network` and under
+# netlink name, hostile attributes, neighbours, rules) under Debian's `strace -f -e trace=%network` and under
 # `sonde strace`, compared whole. Only what changes from run to run is
 # normalised: pids, nlmsg_seq (ip uses the time), port ids (nl_pid,
 # nlmsg_pid), interface counters (IFLA_STATS, IFLA_STATS64, IPv6's) and
@@ -76,6 +76,8 @@ cmp_run "ip link show lo" link -- ip link show lo
 cmp_run "ip route show table local" rt -- ip route show table local
 cmp_run "ip -6 route show" rt6 -- ip -6 route show
 cmp_run "ip addr" addr -- ip addr
+cmp_run "ip rule" rule -- ip rule
+cmp_run "ip -6 rule" rule6 -- ip -6 rule
 cmp_run "ip -v link" vlink -v -- ip link
 cmp_run "ip -v addr" vaddr -v -- ip addr
 cmp_run "getaddrinfo(AI_ADDRCONFIG)" gai -- python3 -c \

@@ -251,9 +251,12 @@ int nla_str(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 	return 1;
 }
 
-/* A link-layer address: 00:00:00:00:00:00. */
+/* A link-layer address: 00:00:00:00:00:00 (-X raw: its bytes in hex;
+ * -X verbose: both). */
 int nla_hwaddr(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
+	char num[32 * 4 + 3], sym[32 * 3];
+	size_t k = 0, m = 0;
 	uint8_t b[32];
 
 	(void)arg;
@@ -261,8 +264,14 @@ int nla_hwaddr(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 		return 0;
 	if (!nla_get(n, a, b, len))
 		return 1;
-	for (uint32_t i = 0; i < len; i++)
-		sb_printf(n->s->o, i ? ":%02x" : "%02x", b[i]);
+	num[k++] = '"';
+	for (uint32_t i = 0; i < len; i++) {
+		k += (size_t)snprintf(num + k, sizeof(num) - k, "\\x%02x", b[i]);
+		m += (size_t)snprintf(sym + m, sizeof(sym) - m, i ? ":%02x" : "%02x", b[i]);
+	}
+	snprintf(num + k, sizeof(num) - k, "\"");
+	sym[m] = 0;
+	pr_symexpr(n->s, num, sym);
 	return 1;
 }
 

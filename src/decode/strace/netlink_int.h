@@ -78,6 +78,18 @@ void nl_xval_bare(struct nl *n, const struct xlat *x, uint64_t v);
 /* The socket's memory counters, SK_MEMINFO_* indexed. */
 int nla_meminfo(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 
+/* nl_route.c: the rtnetlink struct's tail: "..." when the payload is too
+ * short (ok 0), the brace, then its attributes when the struct was read
+ * (ok 1; 2: it could not be). */
+void nl_tail(struct nl *n, int ok, uint64_t a, uint32_t len, size_t size,
+	     const struct nla_set *set);
+void nl_family(struct nl *n, const char *name);
+/* The struct after its family byte: 1 when read, else 0 (the address
+ * printed). */
+int nl_fixed(struct nl *n, uint64_t a, void *p, size_t size);
+/* A routing table number (RTA_TABLE, FRA_TABLE). */
+int nla_rt_table(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+
 /* nl_link.c: the link attributes strace decodes nested or as structs. */
 int nla_ifla_map(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 int nla_ifla_linkinfo(struct nl *n, uint64_t a, uint32_t len, const void *arg);
@@ -86,6 +98,11 @@ int nla_ifla_af_spec(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 int nla_ifla_prop_list(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 int nla_ifla_proto_down_reason(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 int nla_fd(struct nl *n, uint64_t a, uint32_t len, const void *arg);
+
+/* nl_neigh.c: neighbours (struct ndmsg) and rules (struct fib_rule_hdr),
+ * the payload at a, len bytes, whose family n->af holds. */
+void nl_ndmsg(struct nl *n, uint64_t a, uint32_t len);
+void nl_fib_rule(struct nl *n, uint64_t a, uint32_t len);
 
 /* nl_route.c, nl_diag.c: a NETLINK_ROUTE or NETLINK_SOCK_DIAG message's
  * payload; 0 when strace leaves it to the generic printers
@@ -104,6 +121,7 @@ extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
 	x_netlink_diag_flags, x_packet_diag_show, x_ipv4_devconf, x_ipv6_devconf,
 	x_ipstats_mib, x_icmp6_mib, x_ifla_inet, x_ifla_inet6, x_inet6_if_flags,
 	x_in6_addr_gen_mode, x_ifla_xdp, x_xdp_attached, x_xdp_flags, x_ifla_info,
-	x_ifla_events, x_ifla_proto_down_reason;
+	x_ifla_events, x_ifla_proto_down_reason, x_nud, x_ntf, x_ntf_ext, x_nda,
+	x_fr_act, x_fib_rule_flags, x_fra;
 
 #endif

@@ -107,7 +107,7 @@ static int nla_rta_cacheinfo(struct nl *n, uint64_t a, uint32_t len, const void 
 	return 1;
 }
 
-static int nla_rt_table(struct nl *n, uint64_t a, uint32_t len, const void *arg)
+int nla_rt_table(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
 	uint32_t v;
 
@@ -304,12 +304,12 @@ static int nla_rta_multipath(struct nl *n, uint64_t a, uint32_t len, const void 
 
 /* The fixed part of a message after its family, read whole: fails
  * (printing the address) when it is not there. */
-static int nl_fixed(struct nl *n, uint64_t a, void *p, size_t size)
+int nl_fixed(struct nl *n, uint64_t a, void *p, size_t size)
 {
 	return st_fetch(n->s, n->phase, a + 1, (uint8_t *)p + 1, size - 1);
 }
 
-static void nl_family(struct nl *n, const char *name)
+void nl_family(struct nl *n, const char *name)
 {
 	sb_printf(n->s->o, "{%s=", name);
 	pr_xval(n->s, &x_sock_family, n->af, "AF_???");
@@ -317,8 +317,8 @@ static void nl_family(struct nl *n, const char *name)
 }
 
 /* After the struct: its attributes, when it was shown whole. */
-static void nl_tail(struct nl *n, int ok, uint64_t a, uint32_t len, size_t size,
-		    const struct nla_set *set)
+void nl_tail(struct nl *n, int ok, uint64_t a, uint32_t len, size_t size,
+	     const struct nla_set *set)
 {
 	if (!ok)
 		sb_puts(n->s->o, "...");
@@ -428,6 +428,16 @@ int nl_route_payload(struct nl *n, uint16_t type, uint64_t a, uint32_t len)
 		break;
 	case RTM_NEWROUTE: case RTM_DELROUTE: case RTM_GETROUTE:
 		nl_rtmsg(n, a, len);
+		break;
+	case RTM_NEWNEIGH: case RTM_DELNEIGH:
+		nl_ndmsg(n, a, len);
+		break;
+	case RTM_GETNEIGH:
+		/* a bridge's neighbours are asked for with a link's struct */
+		(n->af == AF_BRIDGE ? nl_ifinfomsg : nl_ndmsg)(n, a, len);
+		break;
+	case RTM_NEWRULE: case RTM_DELRULE: case RTM_GETRULE:
+		nl_fib_rule(n, a, len);
 		break;
 	default:
 		nl_family_data(n, a, len);
