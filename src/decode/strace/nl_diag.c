@@ -30,6 +30,22 @@ static void pr_cookie(struct nl *n, const uint32_t c[2])
 	sb_printf(n->s->o, "[%u, %u]", c[0], c[1]);
 }
 
+/* An IPv4 address in a 16-byte field: -X shows all 16 bytes. */
+static void pr_inet_field(struct nl *n, const uint32_t *f)
+{
+	char num[16 * 4 + 3], buf[INET_ADDRSTRLEN], q[4 * INET_ADDRSTRLEN], sym[96];
+	const uint8_t *b = (const uint8_t *)f;
+	size_t k = 0;
+
+	num[k++] = '"';
+	for (int i = 0; i < 16; i++)
+		k += (size_t)snprintf(num + k, sizeof(num) - k, "\\x%02x", b[i]);
+	snprintf(num + k, sizeof(num) - k, "\"");
+	inet_ntop(AF_INET, f, buf, sizeof(buf));
+	snprintf(sym, sizeof(sym), "inet_addr(\"%s\")", st_quote_name(n->s, buf, q, sizeof(q)));
+	pr_symexpr(n->s, num, sym);
+}
+
 /* An address of family af in a 16-byte field: idiag_src=inet_addr(...),
  * inet_pton(AF_INET6, "::1", &idiag_src), else the bytes. */
 static void pr_sockid_addr(struct nl *n, const char *name, const uint32_t *f, uint8_t af)
@@ -45,7 +61,7 @@ static void pr_sockid_addr(struct nl *n, const char *name, const uint32_t *f, ui
 	}
 	nl_field(n, name);
 	if (af == AF_INET)
-		pr_inet_addr(s, f);
+		pr_inet_field(n, f);
 	else if (af == AF_INET6)
 		pr_inet6_addr(s, f);
 	else
