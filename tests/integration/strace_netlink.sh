@@ -126,6 +126,8 @@ check "strace_netlink: a buffer too short for a header is shown in hex" \
 	grep -qF 'sendto(3, "\x0a\x00\x00\x00\x03\x00\x00\x00\x00\x00", 10' "$S"
 check "strace_netlink: sendmsg without a netlink name shows bytes" \
 	grep -qE 'sendmsg\(3, \{msg_name=NULL, msg_namelen=0, msg_iov=\[\{iov_base=",' "$S"
+check "strace_netlink: sendmmsg decodes each message's buffer" \
+	grep -qF 'sendmmsg(3, [{msg_hdr={msg_name={sa_family=AF_NETLINK, nl_pid=PORT, nl_groups=00000000}, msg_namelen=12, msg_iov=[{iov_base=[{nlmsg_len=44, nlmsg_type=RTM_GETLINK' "$S"
 check "strace_netlink: -s 4 cuts the messages of a buffer" \
 	grep -qE 'sendto\(3, \[(\[\{nlmsg_len=24, [^]]*\], ){4}\.\.\.\], 144,' "$TMP/fx4.o"
 check "strace_netlink: ip's trailing zeroed header as strace shows it" \
