@@ -132,5 +132,10 @@ check "strace_netlink: -s 4 cuts the messages of a buffer" \
 	grep -qE 'sendto\(3, \[(\[\{nlmsg_len=24, [^]]*\], ){4}\.\.\.\], 144,' "$TMP/fx4.o"
 check "strace_netlink: ip's trailing zeroed header as strace shows it" \
 	grep -qF '{nlmsg_len=0, nlmsg_type=0 /* NLMSG_??? */, nlmsg_flags=0, nlmsg_seq=SEQ, nlmsg_pid=PORT}], 152' "$TMP/a4.o"
+# A recorded trace prints the same way: the socket facts are in it.
+"$SONDE" record -o "$TMP/nl.trace" -- "$F" >/dev/null 2>&1
+"$SONDE" print --strace "$TMP/nl.trace" > "$TMP/nl.print" 2>&1
+check "strace_netlink: sonde print --strace of a recording decodes netlink" \
+	grep -qF '{error=-ENODEV, msg=[{nlmsg_len=44, nlmsg_type=RTM_GETLINK' "$TMP/nl.print"
 check "strace_netlink: JSON keeps the bytes raw" \
 	bash -c "'$SONDE' strace -f -e trace=sendto --json -o '$TMP/j' '$F' >/dev/null 2>&1 && grep -q sendto '$TMP/j'"
