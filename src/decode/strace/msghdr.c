@@ -209,9 +209,9 @@ static void pr_cmsgs(struct st *s, int phase, uint64_t addr, uint64_t len)
 /*
  * msg_name and msg_namelen. A received name is as long as the kernel
  * says, at most as long as the buffer offered; a length the kernel
- * changed shows both: msg_namelen=128 => 16.
+ * changed shows both: msg_namelen=128 => 16. Returns the name's address
+ * family, -1 when there is none to read.
  */
-/* Returns the name's address family, -1 when there is none to read. */
 static int pr_msg_name(struct st *s, int phase, uint64_t addr, const struct msghdr *m)
 {
 	struct msghdr in;

@@ -101,7 +101,6 @@ void pr_inet_addr(struct st *s, const void *addr)
 	} else {
 		char num[40], sym[96], q[4 * INET_ADDRSTRLEN];
 
-
 		net_bytes(num, sizeof(num), addr, 4);
 		snprintf(sym, sizeof(sym), "inet_addr(\"%s\")",
 			 st_quote_name(s, buf, q, sizeof(q)));
