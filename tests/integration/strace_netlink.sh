@@ -77,6 +77,8 @@ cmp_run "ip route show table local" rt -- ip route show table local
 cmp_run "ip -6 route show" rt6 -- ip -6 route show
 cmp_run "ip addr" addr -- ip addr
 cmp_run "ip rule" rule -- ip rule
+cmp_run "ip netconf" netconf -- ip netconf
+command -v tc >/dev/null && cmp_run "tc -s qdisc show dev lo" tc -- tc -s qdisc show dev lo
 cmp_run "ip -6 rule" rule6 -- ip -6 rule
 cmp_run "ip -v link" vlink -v -- ip link
 cmp_run "ip -v addr" vaddr -v -- ip addr

@@ -104,6 +104,11 @@ int nla_fd(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 void nl_ndmsg(struct nl *n, uint64_t a, uint32_t len);
 void nl_fib_rule(struct nl *n, uint64_t a, uint32_t len);
 
+/* nl_tc.c: traffic control (struct tcmsg) and netconf (struct
+ * netconfmsg) messages. */
+void nl_tcmsg(struct nl *n, uint64_t a, uint32_t len);
+void nl_netconf(struct nl *n, uint64_t a, uint32_t len);
+
 /* nl_route.c, nl_diag.c: a NETLINK_ROUTE or NETLINK_SOCK_DIAG message's
  * payload; 0 when strace leaves it to the generic printers
  * (NLMSG_DONE). */
@@ -122,6 +127,6 @@ extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
 	x_ipstats_mib, x_icmp6_mib, x_ifla_inet, x_ifla_inet6, x_inet6_if_flags,
 	x_in6_addr_gen_mode, x_ifla_xdp, x_xdp_attached, x_xdp_flags, x_ifla_info,
 	x_ifla_events, x_ifla_proto_down_reason, x_nud, x_ntf, x_ntf_ext, x_nda,
-	x_fr_act, x_fib_rule_flags, x_fra;
+	x_fr_act, x_fib_rule_flags, x_fra, x_netconfa, x_tca, x_tca_stats;
 
 #endif

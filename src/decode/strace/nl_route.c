@@ -439,6 +439,15 @@ int nl_route_payload(struct nl *n, uint16_t type, uint64_t a, uint32_t len)
 	case RTM_NEWRULE: case RTM_DELRULE: case RTM_GETRULE:
 		nl_fib_rule(n, a, len);
 		break;
+	case RTM_NEWQDISC: case RTM_DELQDISC: case RTM_GETQDISC:
+	case RTM_NEWTCLASS: case RTM_DELTCLASS: case RTM_GETTCLASS:
+	case RTM_NEWTFILTER: case RTM_DELTFILTER: case RTM_GETTFILTER:
+	case RTM_NEWCHAIN: case RTM_DELCHAIN: case RTM_GETCHAIN:
+		nl_tcmsg(n, a, len);
+		break;
+	case RTM_NEWNETCONF: case RTM_DELNETCONF: case RTM_GETNETCONF:
+		nl_netconf(n, a, len);
+		break;
 	default:
 		nl_family_data(n, a, len);
 		break;
