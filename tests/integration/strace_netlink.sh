@@ -79,6 +79,9 @@ cmp_run "ip addr" addr -- ip addr
 cmp_run "ip rule" rule -- ip rule
 cmp_run "ip netconf" netconf -- ip netconf
 command -v tc >/dev/null && cmp_run "tc -s qdisc show dev lo" tc -- tc -s qdisc show dev lo
+# generic netlink: the family ids named as the kernel names them
+ip mptcp endpoint show >/dev/null 2>&1 &&
+	cmp_run "ip mptcp endpoint show" genl -- ip mptcp endpoint show
 cmp_run "ip -6 rule" rule6 -- ip -6 rule
 cmp_run "ip -v link" vlink -v -- ip link
 cmp_run "ip -v addr" vaddr -v -- ip addr

@@ -421,6 +421,9 @@ static void nl_type(struct nl *n, uint16_t type)
 	} else if (type >= NLMSG_MIN_TYPE && n->proto == NETLINK_SOCK_DIAG) {
 		x = &x_nlmsg_sock_diag;
 		dflt = "SOCK_DIAG_???";
+	} else if (type >= NLMSG_MIN_TYPE && n->proto == NETLINK_GENERIC) {
+		x = nl_genl_families();
+		dflt = "GENERIC_FAMILY_???";
 	}
 	pr_xval(n->s, x, type, dflt);
 }

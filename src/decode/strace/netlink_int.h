@@ -104,6 +104,9 @@ int nla_fd(struct nl *n, uint64_t a, uint32_t len, const void *arg);
 void nl_ndmsg(struct nl *n, uint64_t a, uint32_t len);
 void nl_fib_rule(struct nl *n, uint64_t a, uint32_t len);
 
+/* nl_genl.c: the generic netlink families of the printing host, by id. */
+const struct xlat *nl_genl_families(void);
+
 /* nl_tc.c: traffic control (struct tcmsg) and netconf (struct
  * netconfmsg) messages. */
 void nl_tcmsg(struct nl *n, uint64_t a, uint32_t len);
