@@ -22,7 +22,7 @@ norm() {
 		s/nlmsg_seq=[0-9]+/nlmsg_seq=SEQ/g; s/nlmsg_pid=-?[0-9]+/nlmsg_pid=PORT/g;
 		s/nl_pid=-?[0-9]+/nl_pid=PORT/g; s/\{rx_packets=[^}]*\}/{STATS}/g;
 		s/((IPSTATS|ICMP6)_MIB_[A-Z0-9_]+\])=[0-9]+/\1=N/g;
-		s/reachable_time=[0-9]+/reachable_time=N/g' "$1"
+		s/reachable_time=[0-9]+/reachable_time=N/g; s/nl_pad=0x[0-9a-f]+/nl_pad=PAD/g' "$1"
 }
 
 # The messages of a dump in a sorted order: the kernel lists UNIX sockets
@@ -87,6 +87,20 @@ cmp_run "ip -v link" vlink -v -- ip link
 cmp_run "ip -v addr" vaddr -v -- ip addr
 cmp_run "getaddrinfo(AI_ADDRCONFIG)" gai -- python3 -c \
 	"import socket; socket.getaddrinfo('localhost', 80, flags=socket.AI_ADDRCONFIG)"
+
+# A netlink socket known through a dup and a fork.
+cmp_run "a netlink socket dup'ed and inherited" dup -- python3 -c '
+import os, socket, struct
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+s.bind((0, 0))
+d = socket.socket(fileno=os.dup(s.fileno()))
+msg = struct.pack("=LHHLL", 20, 22, 0x301, 7, 0) + bytes([2, 0, 0, 0])
+d.sendto(msg, (0, 0))
+pid = os.fork()
+if pid == 0:
+    s.sendto(msg, (0, 0))
+    os._exit(0)
+os.waitpid(pid, 0)'
 
 F=$FIX/nl_msgs
 cmp_run "nl_msgs" fx -- "$F"

@@ -200,6 +200,11 @@ void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 		struct sockaddr_nl nl;
 
 		memcpy(&nl, p, sizeof(nl));
+		/* strace shows the padding when something is in it */
+		if (nl.nl_pad && !s->j) {
+			st_field(s, "nl_pad");
+			pr_hex(s, nl.nl_pad);
+		}
 		st_field2(s, "nl_pid", "pid");
 		/* strace prints the port id as an int; JSON keeps it unsigned */
 		if (s->j)
