@@ -130,6 +130,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_accept4, { I(SOCKLEN, 1, BOTH, 2, 0) } },
 	{ __NR_getsockname, { I(SOCKLEN, 1, BOTH, 2, 0) } },
 	{ __NR_getpeername, { I(SOCKLEN, 1, BOTH, 2, 0) } },
+	{ __NR_sendto, { I(ARGLEN, 1, EN, 2, 0), I(ARGLEN, 4, EN, 5, 0) } },
 	{ __NR_recvfrom, { I(RETLEN, 1, EX, 2, 0), I(SOCKLEN, 4, BOTH, 5, 0) } },
 	{ __NR_sendmsg, { I(MSGHDR, 1, EN, 0, 0) } },
 	{ __NR_recvmsg, { I(MSGHDR, 1, EX, 0, 1), I(FIXED, 1, EN, 0, 56) } },

@@ -437,13 +437,52 @@ void dec_getsockname(struct st *s)
 	pr_sockaddr_out(s, st_arg(s, 1), st_arg(s, 2));
 }
 
+/*
+ * The buffer of sendto, recvfrom: netlink messages on a netlink socket
+ * (strace asks the kernel what the descriptor is; sonde knows it from
+ * the socket's facts), else bytes.
+ */
+static void pr_sockbuf(struct st *s, int phase, uint64_t a, uint64_t len)
+{
+	int proto = st_netlink_proto(s, (int)st_arg(s, 0));
+
+	if (proto != ST_NL_NONE)
+		pr_netlink(s, phase, a, len, proto);
+	else
+		pr_buf(s, phase, a, len, 0);
+}
+
+void dec_sendto(struct st *s)
+{
+	static const struct st_arg to = { K_SADDRI, 5, NULL, NULL };
+
+	pr_fd(s, (int)st_arg(s, 0));
+	st_sep(s);
+	pr_sockbuf(s, SONDE_PL_ENTRY, st_arg(s, 1), st_arg(s, 2));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 2));
+	st_sep(s);
+	pr_flags(s, &x_msg_flags, (uint32_t)st_arg(s, 3), "MSG_???");
+	st_sep(s);
+	st_print_arg(s, &to, 4);
+	st_sep(s);
+	pr_uint(s, (uint32_t)st_arg(s, 5));
+}
+
 void dec_recvfrom(struct st *s)
 {
+	uint64_t n = (uint64_t)s->ret;
+	int proto = st_netlink_proto(s, (int)st_arg(s, 0));
+
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
 	st_entry_end(s);
-	if (st_ok(s))
-		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
+	/* MSG_TRUNC returns the message's length, more than was written */
+	if (st_ok(s) && proto != ST_NL_NONE)
+		pr_netlink(s, SONDE_PL_EXIT, st_arg(s, 1), n < st_arg(s, 2) ? n : st_arg(s, 2),
+			   proto);
+	else if (st_ok(s))
+		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), n, 0);
 	else
 		pr_addr(s, st_arg(s, 1));
 	st_sep(s);

@@ -301,6 +301,15 @@ const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, c
 	return buf;
 }
 
+const struct sonde_sockinfo *fdtab_sockinfo(struct fdtab *t, uint32_t tid, int fd,
+					    uint64_t when)
+{
+	struct fdent *e = fd_ent(t, tid, fd);
+	const struct sockfact *k = e && e->ino ? sock_find(t, e->ino, when) : NULL;
+
+	return k ? &k->si : NULL;
+}
+
 static struct sockfact *sock_add(struct fdtab *t, const struct sonde_sockinfo *si, uint64_t at)
 {
 	if (t->nsocks == t->capsocks) {

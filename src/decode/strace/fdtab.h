@@ -45,6 +45,10 @@ int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, u
  * socket the kernel described. */
 const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, char *buf,
 			 size_t len);
+/* The kernel's facts of fd's socket as they were at time when, NULL when
+ * fd is not a socket the kernel described. */
+const struct sonde_sockinfo *fdtab_sockinfo(struct fdtab *t, uint32_t tid, int fd,
+					    uint64_t when);
 /* Names an open descriptor (kernel facts), keeping its close-on-exec. */
 int fdtab_name(struct fdtab *t, uint32_t tid, int fd, const char *path);
 const char *fdtab_path(struct fdtab *t, uint32_t tid, int fd);

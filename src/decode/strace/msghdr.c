@@ -71,14 +71,15 @@ static void pr_cmsg_sockaddr(struct st *s, const uint8_t *d, size_t len)
  * if_nametoindex("lo"), else the number. */
 void pr_ifindex(struct st *s, unsigned int idx)
 {
-	char name[IF_NAMESIZE], num[16], sym[IF_NAMESIZE + 24];
+	char name[IF_NAMESIZE], q[4 * IF_NAMESIZE], num[16], sym[4 * IF_NAMESIZE + 24];
 
 	if (s->j || !if_indextoname(idx, name)) {
 		pr_uint(s, idx);
 		return;
 	}
 	snprintf(num, sizeof(num), "%u", idx);
-	snprintf(sym, sizeof(sym), "if_nametoindex(\"%s\")", name);
+	snprintf(sym, sizeof(sym), "if_nametoindex(\"%s\")",
+		 st_quote_name(s, name, q, sizeof(q)));
 	pr_symexpr(s, num, sym);
 }
 
@@ -215,11 +216,13 @@ static void pr_cmsgs(struct st *s, int phase, uint64_t addr, uint64_t len)
 /*
  * msg_name and msg_namelen. A received name is as long as the kernel
  * says, at most as long as the buffer offered; a length the kernel
- * changed shows both: msg_namelen=128 => 16.
+ * changed shows both: msg_namelen=128 => 16. Returns the name's address
+ * family, -1 when there is none to read.
  */
-static void pr_msg_name(struct st *s, int phase, uint64_t addr, const struct msghdr *m)
+static int pr_msg_name(struct st *s, int phase, uint64_t addr, const struct msghdr *m)
 {
 	struct msghdr in;
+	sa_family_t fam;
 	int len = (int)m->msg_namelen;
 	int changed = phase == SONDE_PL_EXIT &&
 		      st_peek(s, SONDE_PL_ENTRY, addr, &in, sizeof(in)) &&
@@ -236,6 +239,10 @@ static void pr_msg_name(struct st *s, int phase, uint64_t addr, const struct msg
 	if (changed && !s->j)
 		sb_printf(s->o, "%d => ", (int)in.msg_namelen);
 	pr_int(s, (uint64_t)(int)m->msg_namelen);
+	if (!m->msg_name || len < (int)sizeof(fam) ||
+	    !st_peek(s, phase, (uint64_t)(uintptr_t)m->msg_name, &fam, sizeof(fam)))
+		return -1;
+	return fam;
 }
 
 /*
@@ -253,9 +260,13 @@ void pr_msghdr(struct st *s, int phase, uint64_t addr, uint64_t data_len)
 		return;
 	}
 	st_obj_begin(s);
-	pr_msg_name(s, phase, addr, &m);
+	/* strace decodes the buffers as netlink messages when the name is
+	 * a netlink address, whatever the descriptor. */
+	s->iov_nl = pr_msg_name(s, phase, addr, &m) == AF_NETLINK && !s->j;
+	s->iov_nlproto = st_netlink_proto(s, (int)st_arg(s, 0));
 	st_field(s, "msg_iov");
 	pr_iov(s, phase, (uint64_t)(uintptr_t)m.msg_iov, m.msg_iovlen, data_len);
+	s->iov_nl = 0;
 	st_field(s, "msg_iovlen");
 	pr_ulong(s, m.msg_iovlen);
 	if (m.msg_controllen) {

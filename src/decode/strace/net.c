@@ -63,10 +63,22 @@ static void net_bytes(char *buf, size_t len, const void *p, size_t n)
 		snprintf(buf + k, len - k, "\"");
 }
 
+const char *st_quote_name(const struct st *s, const char *in, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	if (s->opt->xstr < 2)
+		return in;
+	buf[0] = 0;
+	for (size_t i = 0; in[i] && k + 5 <= len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "\\x%02x", (uint8_t)in[i]);
+	return buf;
+}
+
 /* htons(80) in text (-X: "\x00\x50" /\* htons(80) *\/), 80 in JSON;
  * raw points at the field's bytes in network order. */
-static void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw,
-			 size_t n)
+void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw,
+		  size_t n)
 {
 	char num[40], sym[32];
 
@@ -87,12 +99,29 @@ void pr_inet_addr(struct st *s, const void *addr)
 	if (s->j) {
 		st_jstr(s, buf);
 	} else {
-		char num[40], sym[48];
+		char num[40], sym[96], q[4 * INET_ADDRSTRLEN];
 
 		net_bytes(num, sizeof(num), addr, 4);
-		snprintf(sym, sizeof(sym), "inet_addr(\"%s\")", buf);
+		snprintf(sym, sizeof(sym), "inet_addr(\"%s\")",
+			 st_quote_name(s, buf, q, sizeof(q)));
 		pr_symexpr(s, num, sym);
 	}
+}
+
+void pr_inet6_addr(struct st *s, const void *addr)
+{
+	char buf[INET6_ADDRSTRLEN], num[80], sym[4 * INET6_ADDRSTRLEN + 24];
+	char q[4 * INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, addr, buf, sizeof(buf));
+	if (s->j) {
+		st_jstr(s, buf);
+		return;
+	}
+	net_bytes(num, sizeof(num), addr, 16);
+	snprintf(sym, sizeof(sym), "inet_pton(AF_INET6, \"%s\")",
+		 st_quote_name(s, buf, q, sizeof(q)));
+	pr_symexpr(s, num, sym);
 }
 
 static void pr_inet(struct st *s, const uint8_t *p)
@@ -110,10 +139,12 @@ static void pr_inet(struct st *s, const uint8_t *p)
 static void pr_inet6(struct st *s, const uint8_t *p)
 {
 	struct sockaddr_in6 in6;
-	char buf[INET6_ADDRSTRLEN];
+	char buf[INET6_ADDRSTRLEN], q[4 * INET6_ADDRSTRLEN];
+	const char *a;
 
 	memcpy(&in6, p, sizeof(in6));
 	inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof(buf));
+	a = st_quote_name(s, buf, q, sizeof(q));
 	st_field2(s, "sin6_port", "port");
 	pr_wrapped_u(s, "htons", ntohs(in6.sin6_port), &in6.sin6_port, 2);
 	st_field2(s, "sin6_flowinfo", "flowinfo");
@@ -122,13 +153,13 @@ static void pr_inet6(struct st *s, const uint8_t *p)
 		st_jkey(s, "addr");
 		st_jstr(s, buf);
 	} else if (s->opt->xlat == SONDE_XLAT_ABBREV) {
-		sb_printf(s->o, ", inet_pton(AF_INET6, \"%s\", &sin6_addr)", buf);
+		sb_printf(s->o, ", inet_pton(AF_INET6, \"%s\", &sin6_addr)", a);
 	} else {
 		/* -X: sin6_addr="\x00...\x01" /\* inet_pton(AF_INET6, "::1") *\/ */
-		char num[80], sym[80];
+		char num[80], sym[4 * INET6_ADDRSTRLEN + 24];
 
 		net_bytes(num, sizeof(num), &in6.sin6_addr, 16);
-		snprintf(sym, sizeof(sym), "inet_pton(AF_INET6, \"%s\")", buf);
+		snprintf(sym, sizeof(sym), "inet_pton(AF_INET6, \"%s\")", a);
 		st_field(s, "sin6_addr");
 		pr_symexpr(s, num, sym);
 	}
@@ -169,8 +200,17 @@ void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 		struct sockaddr_nl nl;
 
 		memcpy(&nl, p, sizeof(nl));
+		/* strace shows the padding when something is in it */
+		if (nl.nl_pad && !s->j) {
+			st_field(s, "nl_pad");
+			pr_hex(s, nl.nl_pad);
+		}
 		st_field2(s, "nl_pid", "pid");
-		pr_uint(s, nl.nl_pid);
+		/* strace prints the port id as an int; JSON keeps it unsigned */
+		if (s->j)
+			pr_uint(s, nl.nl_pid);
+		else
+			pr_int(s, nl.nl_pid);
 		st_field2(s, "nl_groups", "groups");
 		if (s->j)
 			st_juint(s, nl.nl_groups);
@@ -246,6 +286,8 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 		st_field(s, "iov_base");
 		if (data_len == IOV_ADDRS)
 			pr_addr(s, base);
+		else if (s->iov_nl)
+			pr_netlink(s, phase, base, n, s->iov_nlproto);
 		else
 			pr_buf(s, phase, base, n, 0);
 		st_field(s, "iov_len");

@@ -103,6 +103,10 @@ struct st {
 	uint8_t argdone;	/* JSON: bit i set once argument i was written */
 	uint16_t nitems[ST_MAXDEPTH]; /* items written at each depth */
 	uint32_t isarr;		/* bit d: depth d is an array, else an object */
+	/* pr_iov: the buffers hold netlink messages (a msghdr naming an
+	 * AF_NETLINK peer), of this protocol or ST_NL_NONE; 0: they do not */
+	uint8_t iov_nl;
+	int iov_nlproto;
 };
 
 static inline uint64_t st_arg(const struct st *s, int i)
@@ -338,6 +342,12 @@ void pr_dev(struct st *s, unsigned int maj, unsigned int min);
 void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len);
 void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len);
 void pr_inet_addr(struct st *s, const void *addr); /* inet_addr("127.0.0.1") */
+void pr_inet6_addr(struct st *s, const void *addr); /* inet_pton(AF_INET6, "::1") */
+/* htons(80): v from the n bytes in network order at raw (fn "htons"). */
+void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw, size_t n);
+/* A name strace quotes in an expression (an address, an interface): as
+ * is, or in hex under -xx, "\x6c\x6f" (into buf). */
+const char *st_quote_name(const struct st *s, const char *in, char *buf, size_t len);
 /* len / esz members of esz (1 to 4) bytes at d, each printed by pr;
  * cut after -s of them: [64], [0x10, 0]. */
 void pr_local_array(struct st *s, const uint8_t *d, size_t len, size_t esz,
@@ -371,6 +381,15 @@ void pr_cmsg_timestamping(struct st *s, const uint8_t *d, size_t len);
 void pr_cmsg_recverr(struct st *s, const uint8_t *d, size_t len);
 /* Bytes IP_RECVERR's data needs: sock_extended_err and the offender. */
 #define CMSG_RECVERR_LEN 32
+
+/* netlink.c: the netlink protocol of fd's socket (NETLINK_ROUTE...),
+ * ST_NL_NONE when it is not known to be a netlink socket. */
+#define ST_NL_NONE (-1)
+int st_netlink_proto(struct st *s, int fd);
+/* len bytes of netlink messages at a, as strace shows them; proto is
+ * the socket's protocol, ST_NL_NONE when unknown (control messages and
+ * headers are decoded, payloads shown raw). */
+void pr_netlink(struct st *s, int phase, uint64_t a, uint64_t len, int proto);
 
 /* The argument kinds of signatures. */
 enum st_kind {
@@ -478,7 +497,7 @@ DEC(getrandom); DEC(sched_getaffinity); DEC(sched_setaffinity);
 DEC(getgroups); DEC(setgroups); DEC(nanosleep); DEC(clock_nanosleep);
 DEC(poll); DEC(ppoll); DEC(select); DEC(pselect6); DEC(epoll_ctl);
 DEC(epoll_wait); DEC(epoll_pwait); DEC(socket); DEC(socketpair);
-DEC(accept); DEC(accept4); DEC(getsockname); DEC(recvfrom);
+DEC(accept); DEC(accept4); DEC(getsockname); DEC(sendto); DEC(recvfrom);
 DEC(sendmsg); DEC(recvmsg); DEC(sendmmsg); DEC(recvmmsg);
 DEC(setsockopt); DEC(getsockopt); DEC(mmap); DEC(sendfile);
 DEC(copy_file_range); DEC(splice); DEC(shmget); DEC(ipcget2);
