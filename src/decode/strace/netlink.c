@@ -136,76 +136,60 @@ static int nla_get(struct nl *n, uint64_t a, void *v, size_t size)
 	return st_fetch(n->s, n->phase, a, v, size);
 }
 
+/*
+ * An integer attribute of size bytes (little-endian), printed with fmt as
+ * unsigned, or sign-extended when sign is set. Returns 0 when the
+ * attribute is too short for it (the caller prints it raw).
+ */
+static int nla_int(struct nl *n, uint64_t a, uint32_t len, size_t size, int sign,
+		   const char *fmt)
+{
+	uint64_t v = 0;
+
+	if (len < size)
+		return 0;
+	if (!nla_get(n, a, &v, size))
+		return 1;
+	if (sign && size < sizeof(v) && (v >> (size * 8 - 1) & 1))
+		v |= ~0ull << (size * 8);
+	sb_printf(n->s->o, fmt, (unsigned long long)v);
+	return 1;
+}
+
 int nla_u8(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
-	uint8_t v;
-
 	(void)arg;
-	if (len < sizeof(v))
-		return 0;
-	if (nla_get(n, a, &v, sizeof(v)))
-		sb_printf(n->s->o, "%u", v);
-	return 1;
+	return nla_int(n, a, len, 1, 0, "%llu");
 }
 
 int nla_u16(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
-	uint16_t v;
-
 	(void)arg;
-	if (len < sizeof(v))
-		return 0;
-	if (nla_get(n, a, &v, sizeof(v)))
-		sb_printf(n->s->o, "%u", v);
-	return 1;
+	return nla_int(n, a, len, 2, 0, "%llu");
 }
 
 int nla_u32(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
-	uint32_t v;
-
 	(void)arg;
-	if (len < sizeof(v))
-		return 0;
-	if (nla_get(n, a, &v, sizeof(v)))
-		sb_printf(n->s->o, "%u", v);
-	return 1;
+	return nla_int(n, a, len, 4, 0, "%llu");
 }
 
 int nla_x32(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
-	uint32_t v;
-
 	(void)arg;
-	if (len < sizeof(v))
-		return 0;
-	if (nla_get(n, a, &v, sizeof(v)))
-		sb_printf(n->s->o, "%#x", v);
-	return 1;
+	return nla_int(n, a, len, 4, 0, "%#llx");
 }
 
 int nla_s32(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
-	int32_t v;
-
 	(void)arg;
-	if (len < sizeof(v))
-		return 0;
-	if (nla_get(n, a, &v, sizeof(v)))
-		sb_printf(n->s->o, "%d", v);
-	return 1;
+	return nla_int(n, a, len, 4, 1, "%lld");
 }
 
 int nla_u64(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
-	uint64_t v;
-
 	(void)arg;
-	if (len < sizeof(v))
-		return 0;
-	if (nla_get(n, a, &v, sizeof(v)))
-		sb_printf(n->s->o, "%llu", (unsigned long long)v);
-	return 1;
+	return nla_int(n, a, len, 8, 0, "%llu");
 }
 
 int nla_ifindex(struct nl *n, uint64_t a, uint32_t len, const void *arg)
