@@ -66,12 +66,6 @@ static void pr_ipc_perm(struct st *s, const struct ipc64_perm *p, int set)
 	st_obj_end(s);
 }
 
-static void pr_int_field(struct st *s, const char *name, int v)
-{
-	st_field(s, name);
-	pr_int(s, (uint64_t)(int64_t)v);
-}
-
 static void pr_shmid_ds(struct st *s, const struct shmid64_ds *d, int set)
 {
 	st_obj_begin(s);

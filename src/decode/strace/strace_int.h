@@ -328,6 +328,7 @@ void ps_epoll_event(struct st *s, const void *ev);
 void pr_time_t_comment(struct st *s, int64_t sec, int64_t nsec);
 /* Members of structs: "name=" and the number (JSON "name":N). */
 void pr_u32_field(struct st *s, const char *name, uint32_t v);
+void pr_int_field(struct st *s, const char *name, int v);
 void pr_ulong_field(struct st *s, const char *name, uint64_t v);
 void pr_long_field(struct st *s, const char *name, int64_t v);
 /* {tv_sec=1, tv_usec=2} of a struct timeval. */

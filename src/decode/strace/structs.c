@@ -271,6 +271,12 @@ void pr_u32_field(struct st *s, const char *name, uint32_t v)
 	pr_uint(s, v);
 }
 
+void pr_int_field(struct st *s, const char *name, int v)
+{
+	st_field(s, name);
+	pr_int(s, (uint64_t)v);
+}
+
 /* Fields of a statx timestamp the kernel filled (bit of stx_mask). */
 static void pr_statx_ts_if(struct st *s, uint32_t mask, uint32_t bit,
 			   const char *name, const struct statx_timestamp *t)

@@ -285,12 +285,6 @@ static const char *si_code_name(int signo, int code)
 	return NULL;
 }
 
-static void pr_int_field(struct st *s, const char *name, int v)
-{
-	st_field(s, name);
-	pr_int(s, (uint64_t)v);
-}
-
 void ps_siginfo(struct st *s, int phase, uint64_t addr)
 {
 	siginfo_t si;
