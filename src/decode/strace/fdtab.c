@@ -390,10 +390,11 @@ int fdtab_set(struct fdtab *t, uint32_t tid, int fd, const char *path)
 
 int fdtab_reset(struct fdtab *t, uint32_t tid)
 {
-	struct task *k = tid ? task_get(t, tid) : NULL;
+	struct task *k;
 
 	if (!tid)
-		return 0;
+		return 0; /* nobody's (task_get refuses it) */
+	k = task_get(t, tid);
 	if (!k)
 		return -ENOMEM;
 	for (int i = 0; i < k->files->n; i++) {
