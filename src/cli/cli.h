@@ -40,4 +40,8 @@ int cli_parse_bytes(const char *arg, unsigned long long *out);
 void cli_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Reports the option getopt_long just rejected: opt is what it returned,
+ * ':' (missing argument; optstrings start with ':') or '?'. */
+void cli_bad_option(const char *cmd, char **argv, int opt);
+
 #endif

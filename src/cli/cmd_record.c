@@ -184,7 +184,7 @@ static int parse_level(struct record_cli *c, const char *arg)
 	return 0;
 }
 
-static int parse_opt(struct record_cli *c, int opt)
+static int parse_opt(struct record_cli *c, char **argv, int opt)
 {
 	switch (opt) {
 	case 'o': c->o.output = optarg; return 0;
@@ -214,7 +214,7 @@ static int parse_opt(struct record_cli *c, int opt)
 	case 'q': c->o.quiet = true; return 0;
 	case 'h': fputs(record_usage, stdout); exit(0);
 	}
-	fprintf(stderr, "Run 'sonde help record' for the options.\n");
+	cli_bad_option("record", argv, opt);
 	return -1;
 }
 
@@ -353,8 +353,9 @@ static int record_run(int argc, char **argv)
 	c.o.output = SONDE_RECORD_DEFAULT_OUTPUT;
 	c.o.snaplen = SONDE_SNAPLEN_DEFAULT;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:p:e:Zs:d:qh", record_longopts, NULL)) != -1)
-		if (parse_opt(&c, opt))
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:o:p:e:Zs:d:qh", record_longopts, NULL)) != -1)
+		if (parse_opt(&c, argv, opt))
 			return 2;
 	c.o.pids = c.pids;
 	if (optind < argc)

@@ -96,7 +96,8 @@ static int run(int argc, char **argv)
 	int c, ret;
 
 	lang_opts_init(&o);
-	while ((c = getopt_long(argc, argv, "+s:c:p:o:r:lSvx:qh", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:s:c:p:o:r:lSvx:qh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			file = optarg;
@@ -149,7 +150,7 @@ static int run(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fputs(usage, stderr);
+			cli_bad_option("script", argv, c);
 			return 2;
 		}
 	}

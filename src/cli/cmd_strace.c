@@ -227,7 +227,8 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+fFo:p:cCs:a:trTvX:yxzZqe:P:S:U:O:whnVI:E:u:", strace_longopts,
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yxzZqe:P:S:U:O:whnVI:E:u:", strace_longopts,
 				  NULL)) != -1) {
 		const char *key = NULL;
 
@@ -347,7 +348,8 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			break;
 		}
 		case '?':
-			cli_err("strace", "bad option; 'sonde help strace' lists them");
+		case ':':
+			cli_bad_option("strace", argv, opt);
 			return -EINVAL;
 		default:
 			c->strsize_set |= opt == 's';

@@ -91,23 +91,6 @@ int filter_opt(const char *cmd, int opt, const char *arg, struct sonde_scan_opts
 	return rc ? -1 : 1;
 }
 
-void cli_bad_option(const char *cmd, char **argv, int opt)
-{
-	const char *arg = argv[optind - 1];
-	/* getopt sets optopt to a long option's val too, which is no letter
-	 * for the long-only ones: those are named as typed. */
-	int letter = optopt > ' ' && optopt < 127;
-
-	if (opt == ':' && letter)
-		cli_err(cmd, "option -%c needs an argument", optopt);
-	else if (opt == ':')
-		cli_err(cmd, "option %s needs an argument", arg);
-	else if (letter)
-		cli_err(cmd, "unknown option -%c; 'sonde help %s' lists them", optopt, cmd);
-	else
-		cli_err(cmd, "unknown option '%s'; 'sonde help %s' lists them", arg, cmd);
-}
-
 struct sonde_reader *trace_open(const char *cmd, const char *path)
 {
 	struct sonde_reader *r;

@@ -59,10 +59,6 @@ enum {
  * (message printed with cmd as prefix). */
 int filter_opt(const char *cmd, int opt, const char *arg, struct sonde_scan_opts *o);
 
-/* Reports the option getopt_long just rejected: opt is what it returned,
- * ':' (missing argument; optstrings start with ':') or '?'. */
-void cli_bad_option(const char *cmd, char **argv, int opt);
-
 /* Opens path for reading as a trace; prints the reason and returns NULL
  * if it cannot. Warns when the file is truncated. */
 struct sonde_reader *trace_open(const char *cmd, const char *path);

@@ -2,6 +2,7 @@
 /* sonde: git/perf-style dispatcher. The commands themselves are thin layers
  * over libsonde, one file each. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,23 @@ void cli_err(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void cli_bad_option(const char *cmd, char **argv, int opt)
+{
+	const char *arg = argv[optind - 1];
+	/* getopt sets optopt to a long option's val too, which is no letter
+	 * for the long-only ones: those are named as typed. */
+	int letter = optopt > ' ' && optopt < 127;
+
+	if (opt == ':' && letter)
+		cli_err(cmd, "option -%c needs an argument", optopt);
+	else if (opt == ':')
+		cli_err(cmd, "option %s needs an argument", arg);
+	else if (letter)
+		cli_err(cmd, "unknown option -%c; 'sonde help %s' lists them", optopt, cmd);
+	else
+		cli_err(cmd, "unknown option '%s'; 'sonde help %s' lists them", arg, cmd);
 }
 
 /* A byte count with an optional K/M/G suffix (and B or iB); -1 if not. */

@@ -63,6 +63,20 @@ for c in print stat; do
 	check_all "status: $c --since without a value: named, status 2" \
 		[ $? -eq 2 ] '&&' grep -qx "sonde $c: option --since needs an argument" "$TMP/since.err"
 done
+# Every subcommand names a bad option the same way, with status 2.
+for c in record print stat strace script; do
+	"$SONDE" $c --bogus 2> "$TMP/bogus.err"
+	check_all "status: $c --bogus: named, help pointed to, status 2" \
+		[ $? -eq 2 ] '&&' grep -qx "sonde $c: unknown option '--bogus'; 'sonde help $c' lists them" "$TMP/bogus.err"
+	"$SONDE" $c -k 2> "$TMP/k.err"
+	check_all "status: $c -k: named, status 2" \
+		[ $? -eq 2 ] '&&' grep -qx "sonde $c: unknown option -k; 'sonde help $c' lists them" "$TMP/k.err"
+done
+for c in "record -o" "strace -o" "script -s"; do
+	"$SONDE" $c 2> "$TMP/noarg.err"
+	check_all "status: $c without its value: named, status 2" \
+		[ $? -eq 2 ] '&&' grep -qx "sonde ${c% *}: option ${c#* } needs an argument" "$TMP/noarg.err"
+done
 for b in 0 1G -8M 12Q; do
 	"$SONDE" record --buffer-size "$b" -- true 2> "$TMP/buf.err"
 	check "status: bad --buffer-size $b rejected (2)" [ $? -eq 2 ]
