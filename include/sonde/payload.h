@@ -202,6 +202,8 @@ enum sonde_cap_kind {
 			    * (mincore's vector) */
 	SONDE_CAP_FPROG,   /* if arg[aux] == size: the struct sock_fprog at
 			    * arg, then its instructions (seccomp filters) */
+	SONDE_CAP_NODEMASK, /* the longs of a node mask of arg[aux] - 1 bits
+			     * at arg (the kernel's get_nodes) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

@@ -219,6 +219,12 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_io_uring_setup] = D(io_uring_setup),
 	[__NR_io_uring_enter] = D(io_uring_enter),
 	[__NR_io_uring_register] = D(io_uring_register),
+	[__NR_mbind] = D(mbind),
+	[__NR_set_mempolicy] = D(set_mempolicy),
+	[__NR_get_mempolicy] = D(get_mempolicy),
+	[__NR_migrate_pages] = D(migrate_pages),
+	[__NR_move_pages] = D(move_pages),
+	[__NR_set_mempolicy_home_node] = S(4, DEC, A(PTR), A(ULONG), A(ULONG), A(HEX)),
 
 	/* The mount API */
 	[__NR_open_tree] = S(3, FD, A(DIRFD), A(PATH), F(x_open_tree)),
