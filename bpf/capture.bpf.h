@@ -739,8 +739,8 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 		 * but a read's iovec array is input that strace shows at exit
 		 * even then (cap_iov reads no buffer for it).
 		 */
-		if (phase && ret < 0 && ret >= -4095 && it->kind != SONDE_CAP_SOCKINFO &&
-		    it->kind != SONDE_CAP_IOV)
+		if (phase && ret < 0 && ret >= -4095 && !(it->phase & SONDE_CAP_FAILED) &&
+		    it->kind != SONDE_CAP_SOCKINFO && it->kind != SONDE_CAP_IOV)
 			continue;
 		c.faulted = 0;
 		cap_item(&c, it->kind, it->arg, it->aux, it->size);

@@ -212,6 +212,9 @@ enum sonde_cap_kind {
 /* sonde_cap_item.phase bits */
 #define SONDE_CAP_ENTRY 0x1
 #define SONDE_CAP_EXIT 0x2
+/* With EXIT: read at exit also when the call failed (a failing call that
+ * writes back, as sched_setattr's E2BIG writes its size). */
+#define SONDE_CAP_FAILED 0x4
 
 struct sonde_cap_item {
 	__u8 kind;

@@ -148,6 +148,13 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
+	{ __NR_capget, { I(FIXED, 0, BOTH, 0, 8), I(FIXED, 1, EX, 0, 24) } },
+	{ __NR_capset, { I(FIXED, 0, EN, 0, 8), I(FIXED, 1, EN, 0, 24) } },
+	/* struct sched_attr as far as it is known (56 bytes); the size
+	 * sched_setattr's kernel writes back on E2BIG. */
+	{ __NR_sched_getattr, { I(FIXED, 1, EX, 0, 56) } },
+	{ __NR_sched_setattr, { I(FIXED, 1, EN, 0, 56),
+				I(FIXED, 1, EX | SONDE_CAP_FAILED, 0, 4) } },
 	{ __NR_mbind, { I(NODEMASK, 3, EN, 4, 0) } },
 	{ __NR_set_mempolicy, { I(NODEMASK, 1, EN, 2, 0) } },
 	{ __NR_get_mempolicy, { I(FIXED, 0, EX, 0, 4), I(NODEMASK, 1, EX, 2, 0) } },

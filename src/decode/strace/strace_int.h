@@ -509,7 +509,8 @@ DEC(mount_setattr); DEC(landlock_create_ruleset); DEC(landlock_add_rule);
 DEC(process_madvise); DEC(io_uring_setup); DEC(io_uring_enter);
 DEC(io_uring_register); DEC(futex_waitv); DEC(bpf);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
-DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
+DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
+DEC(ioprio_set); DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
 #undef DEC
 
 #endif /* SONDE_STRACE_INT_H */
