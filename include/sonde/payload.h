@@ -204,6 +204,8 @@ enum sonde_cap_kind {
 			    * arg, then its instructions (seccomp filters) */
 	SONDE_CAP_NODEMASK, /* the longs of a node mask of arg[aux] - 1 bits
 			     * at arg (the kernel's get_nodes) */
+	SONDE_CAP_MSGBUF,  /* struct msgbuf at arg: its long mtype and
+			    * arg[aux] bytes of text */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

@@ -16,6 +16,7 @@
 #include <sys/sysinfo.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/timex.h>
 #include <sys/times.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -148,6 +149,20 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
+	{ __NR_msgsnd, { I(MSGBUF, 1, EN, 2, 0) } },
+	{ __NR_msgrcv, { I(MSGBUF, 1, EX, 2, 0) } },
+	{ __NR_semop, { I(ARGLEN, 1, EN, 2, 6) } },
+	{ __NR_semtimedop, { I(ARGLEN, 1, EN, 2, 6), I(FIXED, 3, EN, 0, 16) } },
+	/* The local vector and its buffers; the remote one's array only. */
+	{ __NR_process_vm_readv, { I(IOV, 1, EX, 2, 0), I(ARGLEN, 3, EN, 4, 16) } },
+	{ __NR_process_vm_writev, { I(IOV, 1, EN, 2, 0), I(ARGLEN, 3, EN, 4, 16) } },
+	/* The log read (the other actions leave bufp unused). */
+	{ __NR_syslog, { I(RETLEN, 1, EX, 2, 0) } },
+	/* LINUX_REBOOT_CMD_RESTART2's command (other commands: not read). */
+	{ __NR_reboot, { I(STR, 3, EN, 0, 0) } },
+	{ __NR_swapon, { I(STR, 0, EN, 0, 0) } },
+	{ __NR_adjtimex, { I(FIXED, 0, EX, 0, sizeof(struct timex)) } },
+	{ __NR_clock_adjtime, { I(FIXED, 1, EX, 0, sizeof(struct timex)) } },
 	{ __NR_capget, { I(FIXED, 0, BOTH, 0, 8), I(FIXED, 1, EX, 0, 24) } },
 	{ __NR_capset, { I(FIXED, 0, EN, 0, 8), I(FIXED, 1, EN, 0, 24) } },
 	/* struct sched_attr as far as it is known (56 bytes); the size

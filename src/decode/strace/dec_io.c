@@ -736,8 +736,10 @@ void dec_splice(struct st *s)
 /* shmget/semget/msgget: key, [size/nsems,] IPC_CREAT|0600. */
 static void pr_ipc_key(struct st *s, uint64_t k)
 {
-	if ((int)k == IPC_PRIVATE)
+	if ((int)k == IPC_PRIVATE && s->j)
 		pr_sym(s, "IPC_PRIVATE");
+	else if ((int)k == IPC_PRIVATE)
+		pr_symexpr(s, "0", "IPC_PRIVATE");
 	else
 		pr_hex(s, (unsigned int)k);
 }
@@ -748,7 +750,7 @@ static void pr_ipc_flags(struct st *s, uint32_t f)
 	struct st *t = st_cap_begin(s, &c);
 
 	if (f & ~0777u) {
-		sb_flags(t->o, &x_ipc_flags, f & ~0777u);
+		pr_flags(t, &x_ipc_flags, f & ~0777u, "IPC_???");
 		sb_putc(t->o, '|');
 	}
 	sb_printf(t->o, "%#03o", f & 0777);

@@ -93,50 +93,6 @@ static void pr_page_status(struct st *s, uint64_t v)
 	pr_symexpr(s, num, sym);
 }
 
-/*
- * strace's print_array over the call's memory: NULL; [] for no member;
- * the address when the first member is missing (or the call failed and
- * the memory is its output); "... /\* address *\/" where a later one is;
- * "..." after -s members unless -v.
- */
-static void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
-			 void (*pr)(struct st *s, uint64_t v))
-{
-	uint64_t v = 0;
-
-	if (!a) {
-		pr_addr(s, 0);
-		return;
-	}
-	if (!n) {
-		st_arr_begin(s);
-		st_arr_end(s);
-		return;
-	}
-	if (n > UINT64_MAX / esz || a + n * esz <= a ||
-	    (phase == SONDE_PL_EXIT && !st_ok(s)) || !st_peek(s, phase, a, &v, esz)) {
-		pr_unfetched(s, phase, a);
-		return;
-	}
-	st_arr_begin(s);
-	for (uint64_t i = 0; i < n; i++) {
-		if (!st_peek(s, phase, a + i * esz, &v, esz)) {
-			if (!s->j) {
-				st_elem(s);
-				sb_printf(s->o, "... /* %#" PRIx64 " */", a + i * esz);
-			}
-			break;
-		}
-		st_elem(s);
-		if (st_array_cut(s, i)) {
-			sb_puts(s->o, "...");
-			break;
-		}
-		pr(s, v);
-	}
-	st_arr_end(s);
-}
-
 static void pr_nodemask(struct st *s, int phase, uint64_t a, uint64_t maxnode)
 {
 	uint64_t n = (maxnode + 62) / 64;

@@ -240,6 +240,12 @@ int st_have_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz);
 /* Same as st_fetch, but a short payload is fine: returns the bytes copied (>0). */
 size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
 		     size_t size);
+/* out.c: n members of esz (at most 8) bytes at a in phase memory, each
+ * given to pr as a little-endian number, as strace's print_array shows
+ * them: NULL, [], the address, "..." after -s members, "... /\* 0xADDR *\/"
+ * where memory ends. */
+void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
+		  void (*pr)(struct st *s, uint64_t v));
 /* Hexdump of len bytes, strace's -e read=/write= format, to b. */
 void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len);
 
@@ -287,7 +293,8 @@ extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
 	x_open_tree, x_fsopen, x_fsmount, x_mount_attr, x_move_mount, x_fspick,
 	x_mount_setattr, x_mount_propagation, x_fsconfig, x_landlock_fs,
 	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
-	x_uring_enter, x_uring_register, x_futex2_flags;
+	x_uring_enter, x_uring_register, x_futex2_flags, x_mlock2, x_delete_module,
+	x_finit_module;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_netlink_opt, x_scm, x_ip_cmsg,
@@ -509,7 +516,9 @@ DEC(mount_setattr); DEC(landlock_create_ruleset); DEC(landlock_add_rule);
 DEC(process_madvise); DEC(io_uring_setup); DEC(io_uring_enter);
 DEC(io_uring_register); DEC(futex_waitv); DEC(bpf);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
-DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
+DEC(msgsnd); DEC(msgrcv); DEC(semop); DEC(semtimedop); DEC(process_vm_readv);
+DEC(process_vm_writev); DEC(syslog); DEC(reboot); DEC(swapon); DEC(adjtimex);
+DEC(clock_adjtime); DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
 DEC(ioprio_set); DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
 #undef DEC
 
