@@ -323,6 +323,20 @@ TEST(undecoded_raw_args)
 	CHECK(sonde_strace_decoded_count() >= 150);
 }
 
+TEST(newer_than_strace_61)
+{
+	/* Named, with as many raw arguments as they take... */
+	tc_new(&T, 451, -9, (uint32_t)-1, 0, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "cachestat(0xffffffff, 0, 0, 0) = -1 EBADF (Bad file descriptor)");
+	/* ... or decoded as later strace versions print them. */
+	tc_new(&T, 452, -2, (uint64_t)-100, 0x1000, 0644, 0x100, 0, 0);
+	tc_str(&T, 1, 0x1000, "/nonexistent");
+	CHECK_EQ_STR(tc_fmt(&T), "fchmodat2(AT_FDCWD, \"/nonexistent\", 0644, AT_SYMLINK_NOFOLLOW) = "
+				 "-1 ENOENT (No such file or directory)");
+	tc_new(&T, 462, 0, 0x7f0000000000, 4096, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "mseal(0x7f0000000000, 4096, 0) = 0");
+}
+
 int main(void)
 {
 	RUN(openat_flags_and_mode);
@@ -337,5 +351,6 @@ int main(void)
 	RUN(iovec);
 	RUN(ioctl);
 	RUN(undecoded_raw_args);
+	RUN(newer_than_strace_61);
 	CHECK_EXIT();
 }

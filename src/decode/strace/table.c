@@ -122,6 +122,9 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_chmod] = S(2, DEC, A(PATH), A(OCT)),
 	[__NR_fchmod] = S(2, DEC, A(FD), A(OCT)),
 	[__NR_fchmodat] = S(3, DEC, A(DIRFD), A(PATH), A(OCT)),
+	/* Linux 6.6, after strace 6.1 (which prints syscall_0x1c4): as
+	 * later strace versions print it. */
+	[452 /* fchmodat2 */] = S(4, DEC, A(DIRFD), A(PATH), A(OCT), F(x_at_flags)),
 	[__NR_chown] = S(3, DEC, A(PATH), A(UID), A(UID)),
 	[__NR_lchown] = S(3, DEC, A(PATH), A(UID), A(UID)),
 	[__NR_fchown] = S(3, DEC, A(FD), A(UID), A(UID)),
@@ -226,6 +229,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_process_vm_readv] = D(process_vm_readv),
 	[__NR_process_vm_writev] = D(process_vm_writev),
 	[__NR_mlock2] = S(3, DEC, A(PTR), A(ULONG), F(x_mlock2)),
+	[462 /* mseal, Linux 6.10 */] = S(3, DEC, A(PTR), A(ULONG), A(HEX)),
 	[__NR_vmsplice] = S(4, DEC, A(FD), AX(IOVI, 2), A(ULONG), F(x_splice)),
 
 	/* administration */
