@@ -75,6 +75,9 @@ struct sonde_call {
 	/* The thread that entered the call when another returned from it:
 	 * a non-leader's execve returns in the leader's pid (0 otherwise). */
 	uint32_t entry_tid;
+	/* 1 + the number of the call the thread made before this one (what
+	 * a restart_syscall resumes), 0 when the trace holds none. */
+	uint32_t prev_call;
 };
 
 /*

@@ -139,9 +139,34 @@ TEST(xlat_styles)
 	CHECK_EQ_STR(tc_fmt(&T), "mmap(NULL, 4096, 0x40 /* PROT_??? */, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7fa82e375000");
 }
 
+TEST(interrupted_sleep_and_restart)
+{
+	struct timespec req = { 1, 0 }, left = { 0, 630778472 };
+
+	/* The time left is shown when a stop signal cut the sleep short... */
+	tc_new(&T, SYS_clock_nanosleep, -516, CLOCK_REALTIME, 0, 0x1000, 0x2000, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x1000, &req, sizeof(req));
+	tc_mem(&T, SONDE_PL_EXIT, 3, 0x2000, &left, sizeof(left));
+	CHECK_EQ_STR(tc_fmt(&T), "clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=1, tv_nsec=0}, "
+				 "{tv_sec=0, tv_nsec=630778472}) = ? ERESTART_RESTARTBLOCK "
+				 "(Interrupted by signal)");
+	/* ... and only then: another failure leaves it unwritten. */
+	tc_new(&T, SYS_nanosleep, -22, 0x1000, 0x2000, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x1000, &req, sizeof(req));
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x2000, &left, sizeof(left));
+	CHECK_EQ_STR(tc_fmt(&T), "nanosleep({tv_sec=1, tv_nsec=0}, 0x2000) = -1 EINVAL (Invalid argument)");
+	/* restart_syscall names the thread's call before it. */
+	tc_new(&T, SYS_restart_syscall, 0, 0, 0, 0, 0, 0, 0);
+	T.call.prev_call = 1 + SYS_clock_nanosleep;
+	CHECK_EQ_STR(tc_fmt(&T), "restart_syscall(<... resuming interrupted clock_nanosleep ...>) = 0");
+	tc_new(&T, SYS_restart_syscall, 0, 0, 0, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "restart_syscall(<... resuming interrupted system call ...>) = 0");
+}
+
 int main(void)
 {
 	RUN(clone_fork_forms);
+	RUN(interrupted_sleep_and_restart);
 	RUN(execve_argv_envp);
 	RUN(wait_and_exit);
 	RUN(signals);

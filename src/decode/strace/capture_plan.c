@@ -115,8 +115,10 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_sched_setaffinity, { I(ARGLEN, 2, EN, 1, 0) } },
 	{ __NR_getgroups, { I(RETLEN, 1, EX, 0, 4) } },
 	{ __NR_setgroups, { I(ARGLEN, 1, EN, 0, 4) } },
-	{ __NR_nanosleep, { I(FIXED, 0, EN, 0, 16), I(FIXED, 1, BOTH, 0, 16) } },
-	{ __NR_clock_nanosleep, { I(FIXED, 2, EN, 0, 16), I(FIXED, 3, BOTH, 0, 16) } },
+	/* The time left, written when a signal interrupts the sleep. */
+	{ __NR_nanosleep, { I(FIXED, 0, EN, 0, 16), I(FIXED, 1, BOTH | SONDE_CAP_FAILED, 0, 16) } },
+	{ __NR_clock_nanosleep, { I(FIXED, 2, EN, 0, 16),
+				  I(FIXED, 3, BOTH | SONDE_CAP_FAILED, 0, 16) } },
 	{ __NR_poll, { I(ARGLEN, 0, BOTH, 1, 8) } },
 	{ __NR_ppoll, { I(ARGLEN, 0, BOTH, 1, 8), I(FIXED, 2, BOTH, 0, 16), I(ARGLEN, 3, EN, 4, 0) } },
 	{ __NR_select, { I(FDSET, 1, BOTH, 0, 0), I(FDSET, 2, BOTH, 0, 0), I(FDSET, 3, BOTH, 0, 0),

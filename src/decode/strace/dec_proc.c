@@ -529,13 +529,38 @@ void dec_setgroups(struct st *s)
 	pr_gid_list(s, SONDE_PL_ENTRY, st_arg(s, 1), n);
 }
 
-/* The remaining time is written only when a signal cut the sleep short. */
+/*
+ * The remaining time is written only when a signal cut the sleep short:
+ * the call then ends with a restart code (ERESTART_RESTARTBLOCK; the
+ * kernel turns it into EINTR for a handler only after sys_exit).
+ */
 static void pr_rem(struct st *s, uint64_t a)
 {
-	if (s->err == 4 /* EINTR */)
+	if ((s->err >= 512 && s->err <= 514) || s->err == 516)
 		ps_timespec(s, SONDE_PL_EXIT, a);
 	else
 		pr_addr(s, a);
+}
+
+/* <... resuming interrupted clock_nanosleep ...>: the thread's call
+ * before, which a stop signal cut short. */
+void dec_restart_syscall(struct st *s)
+{
+	const char *name = s->c->prev_call ? sonde_syscall_name(s->c->prev_call - 1) : NULL;
+
+	struct strbuf b;
+	struct st t;
+
+	if (!name)
+		name = "system call";
+	if (!s->j) {
+		sb_printf(s->o, "<... resuming interrupted %s ...>", name);
+		return;
+	}
+	/* JSON: the call takes no argument; what it resumes is a result. */
+	st_res_begin(s, &t, &b, "resuming");
+	pr_sym(&t, name);
+	st_res_end(s, &t, &b);
 }
 
 void dec_nanosleep(struct st *s)

@@ -48,6 +48,7 @@ void feed_free(struct feed *f)
 	free(f->later);
 	for (unsigned int i = 0; i < FEED_EXECS; i++)
 		free(f->execs[i]);
+	free(f->last);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -199,6 +200,47 @@ static const struct sonde_hdr *exec_find(const struct feed *f, const struct sond
 	return NULL;
 }
 
+static uint64_t *last_slot(uint64_t *tab, size_t cap, uint32_t tid)
+{
+	size_t i = (tid * 2654435761u) & (cap - 1);
+
+	while (tab[i] && (uint32_t)(tab[i] >> 32) != tid)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* Doubles the table of last calls (a power of two, at most half full). */
+static int last_grow(struct feed *f)
+{
+	size_t cap = f->caplast ? f->caplast * 2 : 64;
+	uint64_t *tab = calloc(cap, sizeof(*tab));
+
+	if (!tab)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->caplast; i++)
+		if (f->last[i])
+			*last_slot(tab, cap, (uint32_t)(f->last[i] >> 32)) = f->last[i];
+	free(f->last);
+	f->last = tab;
+	f->caplast = cap;
+	return 0;
+}
+
+/* Notes that tid made call nr; returns 1 + its call before, or 0. */
+static uint32_t last_swap(struct feed *f, uint32_t tid, uint32_t nr)
+{
+	uint64_t *s;
+	uint32_t prev;
+
+	if (2 * (f->nlast + 1) > f->caplast && last_grow(f))
+		return 0;
+	s = last_slot(f->last, f->caplast, tid);
+	prev = (uint32_t)*s;
+	f->nlast += !*s;
+	*s = (uint64_t)tid << 32 | (nr + 1u);
+	return prev;
+}
+
 /*
  * Hands c to the sink, with the path and argv strings of a successful
  * execve the trace could not read taken from its exec record: those go
@@ -296,6 +338,7 @@ static int group_render(struct feed *f, void **recs, size_t nrec, const struct f
 		for (size_t k = 0; k < npl; k++)
 			if (pls[k].tid == h->tid || exec_leader_payload(recs, nrec, &pls[k], c.sc))
 				mine[c.npl++] = pls[k].p;
+		c.prev_call = last_swap(f, h->tid, c.sc->nr);
 		e = call_emit(f, k, &c);
 		if (e && !rc)
 			rc = e;

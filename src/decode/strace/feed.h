@@ -31,6 +31,9 @@ struct feed {
 	 * record (the live sink's late records), ring of copies. */
 	void *execs[FEED_EXECS];
 	unsigned int nexec;
+	/* Each thread's last call: tid << 32 | 1 + nr, open addressing. */
+	uint64_t *last;
+	size_t nlast, caplast;
 };
 
 void feed_init(struct feed *f);

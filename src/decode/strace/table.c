@@ -318,6 +318,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 
 	/* time */
 	[__NR_nanosleep] = D(nanosleep),
+	[__NR_restart_syscall] = D(restart_syscall),
 	[__NR_clock_nanosleep] = D(clock_nanosleep),
 	[__NR_clock_gettime] = S(2, DEC, A(CLOCK), OUT(ps_timespec)),
 	[__NR_clock_settime] = S(2, DEC, A(CLOCK), IN(ps_timespec)),
