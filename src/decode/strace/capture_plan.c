@@ -151,6 +151,12 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
+	{ __NR_fanotify_mark, { I(STR, 4, EN, 0, 0) } },
+	/* struct file_handle: its size word, type and at most 128 bytes. */
+	{ __NR_name_to_handle_at, { I(STR, 1, EN, 0, 0), I(FIXED, 2, EN, 0, 4),
+				    I(FIXED, 2, EX | SONDE_CAP_FAILED, 0, 8 + 128),
+				    I(FIXED, 3, EX, 0, 4) } },
+	{ __NR_open_by_handle_at, { I(FIXED, 1, EN, 0, 8 + 128) } },
 	{ __NR_msgsnd, { I(MSGBUF, 1, EN, 2, 0) } },
 	{ __NR_msgrcv, { I(MSGBUF, 1, EX, 2, 0) } },
 	{ __NR_semop, { I(ARGLEN, 1, EN, 2, 6) } },
