@@ -96,6 +96,25 @@ def ipc_ids(lines):
     return out
 
 
+KEY_CALL = re.compile(r'^' + NR + r'(?:add_key|request_key|keyctl)\(')
+KEY_RET = re.compile(r'\)\s+= (\d{4,})$')
+
+
+def key_ids(lines):
+    """Key serial numbers are random: the ones calls return become KEYn,
+    in the calls that return them and in those that name them after."""
+    seen = {}
+    out = []
+    for pid, text in lines:
+        if KEY_CALL.match(text):
+            m = KEY_RET.search(text)
+            if m:
+                seen.setdefault(m.group(1), 'KEY%d' % (len(seen) + 1))
+            text = re.sub(r'\b\d{4,}\b', lambda n: seen.get(n.group(0), n.group(0)), text)
+        out.append((pid, text))
+    return out
+
+
 def label(lines):
     names, kids = {}, {}
     for pid, text in lines:
@@ -136,8 +155,8 @@ def seqs(lines):
 
 
 def main():
-    a = seqs(ipc_ids(inodes(parse(sys.argv[1]))))
-    b = seqs(ipc_ids(inodes(parse(sys.argv[2]))))
+    a = seqs(key_ids(ipc_ids(inodes(parse(sys.argv[1])))))
+    b = seqs(key_ids(ipc_ids(inodes(parse(sys.argv[2])))))
     matched = total = 0
     diffs = []
     for who, sa in a.items():

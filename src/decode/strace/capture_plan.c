@@ -151,6 +151,13 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
+	{ __NR_add_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
+	{ __NR_request_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(STR, 2, EN, 0, 0) } },
+	/* keyctl's arguments by command: a name (JOIN_SESSION_KEYRING),
+	 * strings (SEARCH, RESTRICT_KEYRING), a payload or its iovec
+	 * (UPDATE, INSTANTIATE[_IOV]), what DESCRIBE and READ wrote. */
+	{ __NR_keyctl, { I(STR, 1, EN, 0, 0), I(STR, 2, EN, 0, 0), I(STR, 3, EN, 0, 0),
+			 I(ARGLEN, 2, EN, 3, 0), I(IOV, 2, EN, 3, 0), I(RETLEN, 2, EX, 3, 0) } },
 	{ __NR_fanotify_mark, { I(STR, 4, EN, 0, 0) } },
 	/* struct file_handle: its size word, type and at most 128 bytes. */
 	{ __NR_name_to_handle_at, { I(STR, 1, EN, 0, 0), I(FIXED, 2, EN, 0, 4),
