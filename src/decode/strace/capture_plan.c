@@ -176,6 +176,7 @@ static const struct custom_plan custom_plans[] = {
 	/* LINUX_REBOOT_CMD_RESTART2's command (other commands: not read). */
 	{ __NR_reboot, { I(STR, 3, EN, 0, 0) } },
 	{ __NR_swapon, { I(STR, 0, EN, 0, 0) } },
+	{ __NR_kexec_load, { I(ARGLEN, 2, EN, 1, 32) } },
 	{ __NR_adjtimex, { I(FIXED, 0, EX, 0, sizeof(struct timex)) } },
 	{ __NR_clock_adjtime, { I(FIXED, 1, EX, 0, sizeof(struct timex)) } },
 	{ __NR_capget, { I(FIXED, 0, BOTH, 0, 8), I(FIXED, 1, EX, 0, 24) } },

@@ -46,6 +46,12 @@ XLAT_DEF(x_adjtimex_status, 0, XN(0x0001, "STA_PLL"), XN(0x0002, "STA_PPSFREQ"),
 	 XN(0x0100, "STA_PPSSIGNAL"), XN(0x0200, "STA_PPSJITTER"), XN(0x0400, "STA_PPSWANDER"),
 	 XN(0x0800, "STA_PPSERROR"), XN(0x1000, "STA_CLOCKERR"), XN(0x2000, "STA_NANO"),
 	 XN(0x4000, "STA_MODE"), XN(0x8000, "STA_CLK"));
+XLAT_DEF(x_kexec_file_flags, 0, XN(1, "KEXEC_FILE_UNLOAD"), XN(2, "KEXEC_FILE_ON_CRASH"),
+	 XN(4, "KEXEC_FILE_NO_INITRAMFS"), XN(8, "KEXEC_FILE_DEBUG"));
+XLAT_DEF(x_kexec_load_flags, 0, XN(1, "KEXEC_ON_CRASH"), XN(2, "KEXEC_PRESERVE_CONTEXT"),
+	 XN(4, "KEXEC_UPDATE_ELFCOREHDR"), XN(8, "KEXEC_CRASH_HOTPLUG_SUPPORT"));
+XLAT_DEF(x_kexec_arch, 0, XN(0, "KEXEC_ARCH_DEFAULT"), XN(3 << 16, "KEXEC_ARCH_386"),
+	 XN(62 << 16, "KEXEC_ARCH_X86_64"));
 XLAT_DEF(x_adjtimex_state, 1, XN(0, "TIME_OK"), XN(1, "TIME_INS"), XN(2, "TIME_DEL"),
 	 XN(3, "TIME_OOP"), XN(4, "TIME_WAIT"), XN(5, "TIME_ERROR"));
 
@@ -133,6 +139,62 @@ void dec_swapon(struct st *s)
 	}
 	if (prio || !f)
 		sb_printf(s->o, "%u", prio);
+}
+
+#define KEXEC_SEGMENT_MAX 16
+
+/* struct kexec_segment[n]: {buf=0x..., bufsz=N, mem=0x..., memsz=N}. */
+static void pr_kexec_segments(struct st *s, uint64_t a, uint64_t n)
+{
+	uint64_t seg[4];
+
+	if (!a || n > KEXEC_SEGMENT_MAX || (n && !st_peek(s, SONDE_PL_ENTRY, a, seg, sizeof(seg)))) {
+		pr_unfetched(s, SONDE_PL_ENTRY, a);
+		return;
+	}
+	st_arr_begin(s);
+	for (uint64_t i = 0; i < n; i++) {
+		st_elem(s);
+		if (!st_peek(s, SONDE_PL_ENTRY, a + i * sizeof(seg), seg, sizeof(seg))) {
+			sb_printf(s->o, "... /* %#" PRIx64 " */", a + i * sizeof(seg));
+			break;
+		}
+		if (st_array_cut(s, i)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		st_obj_begin(s);
+		st_field(s, "buf");
+		pr_addr(s, seg[0]);
+		pr_ulong_field(s, "bufsz", seg[1]);
+		st_field(s, "mem");
+		pr_addr(s, seg[2]);
+		pr_ulong_field(s, "memsz", seg[3]);
+		st_obj_end(s);
+	}
+	st_arr_end(s);
+}
+
+/* The flags: the architecture in the high 16 bits, then the flags. */
+void dec_kexec_load(struct st *s)
+{
+	uint64_t f = st_arg(s, 3);
+	struct st_cap c;
+	struct st *t;
+
+	pr_addr(s, st_arg(s, 0));
+	st_sep(s);
+	pr_ulong(s, st_arg(s, 1));
+	st_sep(s);
+	pr_kexec_segments(s, st_arg(s, 2), st_arg(s, 1));
+	st_sep(s);
+	t = st_cap_begin(s, &c);
+	pr_xval(t, &x_kexec_arch, f & 0xffff0000, "KEXEC_ARCH_???");
+	if (f & 0xffff) {
+		sb_putc(t->o, '|');
+		pr_flags(t, &x_kexec_load_flags, f & 0xffff, "KEXEC_???");
+	}
+	st_cap_flags(s, &c);
 }
 
 static void pr_timex(struct st *s, uint64_t a)

@@ -294,7 +294,7 @@ extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
 	x_mount_setattr, x_mount_propagation, x_fsconfig, x_landlock_fs,
 	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
 	x_uring_enter, x_uring_register, x_futex2_flags, x_mlock2, x_delete_module,
-	x_finit_module;
+	x_finit_module, x_kexec_file_flags;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_netlink_opt, x_scm, x_ip_cmsg,
@@ -516,7 +516,7 @@ DEC(mount_setattr); DEC(landlock_create_ruleset); DEC(landlock_add_rule);
 DEC(process_madvise); DEC(io_uring_setup); DEC(io_uring_enter);
 DEC(io_uring_register); DEC(futex_waitv); DEC(bpf);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
-DEC(add_key); DEC(request_key); DEC(keyctl); DEC(fanotify_init); DEC(fanotify_mark); DEC(name_to_handle_at);
+DEC(kexec_load); DEC(add_key); DEC(request_key); DEC(keyctl); DEC(fanotify_init); DEC(fanotify_mark); DEC(name_to_handle_at);
 DEC(open_by_handle_at); DEC(remap_file_pages); DEC(restart_syscall); DEC(msgsnd); DEC(msgrcv); DEC(semop); DEC(semtimedop); DEC(process_vm_readv);
 DEC(process_vm_writev); DEC(syslog); DEC(reboot); DEC(swapon); DEC(adjtimex);
 DEC(clock_adjtime); DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
