@@ -638,6 +638,9 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		cap_len(c, a, addr, (cap_arg(c, x) + 62) / 64 * 8, (cap_arg(c, x) + 62) / 64 * 8,
 			(cap_arg(c, x) + 62) / 64 * 8);
 		break;
+	case SONDE_CAP_FIELDSTR:
+		cap_str(c, a, cap_u64(addr + aux));
+		break;
 	case SONDE_CAP_MSGBUF:
 		cap_len(c, a, addr, 8 + cap_arg(c, x), 8 + cap_arg(c, x), 8 + cap_arg(c, x));
 		break;

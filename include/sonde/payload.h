@@ -206,6 +206,8 @@ enum sonde_cap_kind {
 			     * at arg (the kernel's get_nodes) */
 	SONDE_CAP_MSGBUF,  /* struct msgbuf at arg: its long mtype and
 			    * arg[aux] bytes of text */
+	SONDE_CAP_FIELDSTR, /* the string a pointer at arg + aux points to
+			     * (bpf's attr: license, log, paths, names) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

@@ -148,7 +148,11 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_epoll_pwait2, { I(RETLEN, 1, EX, 2, 12), I(FIXED, 3, EN, 0, 16),
 			       I(ARGLEN, 4, EN, 5, 0) } },
 	{ __NR_kcmp, { I(FIXED, 4, EN, 0, 12) } },
-	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0) } },
+	/* The attr, in and out (the *_GET_NEXT_ID commands write an id),
+	 * and the strings its pointers name: a path or tracepoint name at
+	 * offset 0, a program's license at 16 and log buffer at 32. */
+	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0), I(ARGLEN, 1, EX, 2, 0), I(FIELDSTR, 1, EN, 0, 0),
+		      I(FIELDSTR, 1, EN, 16, 0), I(FIELDSTR, 1, EN, 32, 0) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
 	{ __NR_add_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf(2): the command and, for the map commands (create, element
- * lookup, update, delete, next key, freeze), the union bpf_attr as
- * strace 6.1 prints it; the other commands' attr by its address
- * (strace decodes each; not done yet: their pointers to names, programs
- * and buffers would need captures of their own).
+ * bpf(2): the command and its union bpf_attr as strace 6.1 prints it:
+ * here the map commands (create, element lookup, update, delete, next
+ * key, freeze), in dec_bpf_prog.c the others it decodes; the batch and
+ * query commands' attr by its address.
  *
  * strace follows the kernel's rule for the attr's size: the members
  * past size are zero. A command's members added by later kernels are
@@ -15,7 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "decode/strace/strace_int.h"
+#include "decode/strace/bpf_int.h"
 
 XLAT_DEF(x_bpf_cmd, 0, XE(BPF_MAP_CREATE), XE(BPF_MAP_LOOKUP_ELEM), XE(BPF_MAP_UPDATE_ELEM),
 	 XE(BPF_MAP_DELETE_ELEM), XE(BPF_MAP_GET_NEXT_KEY), XE(BPF_PROG_LOAD), XE(BPF_OBJ_PIN),
@@ -48,18 +47,11 @@ XLAT_DEF(x_bpf_map_flags, 0, XE(BPF_F_NO_PREALLOC), XE(BPF_F_NO_COMMON_LRU),
 	 XE(BPF_F_MMAPABLE), XE(BPF_F_PRESERVE_ELEMS), XE(BPF_F_INNER_MAP));
 XLAT_DEF(x_bpf_elem_flags, 0, XE(BPF_ANY), XE(BPF_NOEXIST), XE(BPF_EXIST), XE(BPF_F_LOCK));
 
-/* The attr, zero past what the caller gave (at most a page). */
-struct bpf_in {
-	uint8_t b[4096];
-	uint32_t size;
-};
-
 /* strace's "len <= offsetof(member)": the member is past the caller's
  * attr, and so are the ones after it. */
 #define HAS(in, type, member) ((in)->size > offsetof(type, member))
 
-/* A name buffer of n bytes: up to its NUL, or n - 1 bytes and "...". */
-static void pr_name_sz(struct st *s, const char *name, const uint8_t *p, size_t n)
+void bpf_name_field(struct st *s, const char *name, const uint8_t *p, size_t n)
 {
 	const uint8_t *nul = memchr(p, 0, n);
 
@@ -70,13 +62,13 @@ static void pr_name_sz(struct st *s, const char *name, const uint8_t *p, size_t 
 		pr_quoted(s, p, n ? n - 1 : 0, 0, 1, 0);
 }
 
-static void pr_fd_field(struct st *s, const char *name, uint32_t fd)
+void bpf_fd_field(struct st *s, const char *name, uint32_t fd)
 {
 	st_field(s, name);
 	pr_fd(s, (int)fd);
 }
 
-static void pr_addr_field(struct st *s, const char *name, uint64_t a)
+void bpf_addr_field(struct st *s, const char *name, uint64_t a)
 {
 	st_field(s, name);
 	pr_addr(s, a);
@@ -96,7 +88,7 @@ static void pr_map_create_tail(struct st *s, const struct bpf_in *in, const stru
 {
 	if (!HAS(in, struct map_create, map_name))
 		return;
-	pr_name_sz(s, "map_name", (const uint8_t *)a->map_name,
+	bpf_name_field(s, "map_name", (const uint8_t *)a->map_name,
 		   in->size - offsetof(struct map_create, map_name) < 16
 		   ? in->size - offsetof(struct map_create, map_name) : 16);
 	if (!HAS(in, struct map_create, map_ifindex))
@@ -105,7 +97,7 @@ static void pr_map_create_tail(struct st *s, const struct bpf_in *in, const stru
 	pr_ifindex(s, a->map_ifindex);
 	if (!HAS(in, struct map_create, btf_fd))
 		return;
-	pr_fd_field(s, "btf_fd", a->btf_fd);
+	bpf_fd_field(s, "btf_fd", a->btf_fd);
 	pr_u32_field(s, "btf_key_type_id", a->btf_key_type_id);
 	pr_u32_field(s, "btf_value_type_id", a->btf_value_type_id);
 	if (!HAS(in, struct map_create, btf_vmlinux_value_type_id))
@@ -131,7 +123,7 @@ static size_t pr_map_create(struct st *s, const struct bpf_in *in)
 	pr_flags(s, &x_bpf_map_flags, a.map_flags, "BPF_F_???");
 	if (!HAS(in, struct map_create, inner_map_fd))
 		return sizeof(a);
-	pr_fd_field(s, "inner_map_fd", a.inner_map_fd);
+	bpf_fd_field(s, "inner_map_fd", a.inner_map_fd);
 	if (!HAS(in, struct map_create, numa_node))
 		return sizeof(a);
 	if (a.map_flags & BPF_F_NUMA_NODE) {
@@ -155,13 +147,13 @@ static size_t pr_map_elem(struct st *s, const struct bpf_in *in, uint32_t cmd)
 	struct map_elem a;
 
 	memcpy(&a, in->b, sizeof(a));
-	pr_fd_field(s, "map_fd", a.map_fd);
+	bpf_fd_field(s, "map_fd", a.map_fd);
 	if (cmd == BPF_MAP_FREEZE)
 		return 4;
-	pr_addr_field(s, "key", a.key);
+	bpf_addr_field(s, "key", a.key);
 	if (cmd == BPF_MAP_DELETE_ELEM)
 		return 16;
-	pr_addr_field(s, cmd == BPF_MAP_GET_NEXT_KEY ? "next_key" : "value", a.value);
+	bpf_addr_field(s, cmd == BPF_MAP_GET_NEXT_KEY ? "next_key" : "value", a.value);
 	if (cmd == BPF_MAP_GET_NEXT_KEY)
 		return 24;
 	/* The lookups' flags came later than the update's. */
@@ -206,7 +198,7 @@ static void pr_bpf_attr(struct st *s, uint32_t cmd, uint64_t addr, uint32_t size
 
 	memset(&in, 0, sizeof(in));
 	in.size = size < sizeof(in.b) ? size : sizeof(in.b);
-	if (!size || !bpf_decoded(cmd)) {
+	if (!size || !(bpf_decoded(cmd) || bpf_prog_cmd(cmd))) {
 		pr_addr(s, addr);
 		return;
 	}
@@ -215,8 +207,10 @@ static void pr_bpf_attr(struct st *s, uint32_t cmd, uint64_t addr, uint32_t size
 	st_obj_begin(s);
 	if (cmd == BPF_MAP_CREATE)
 		known = pr_map_create(s, &in);
-	else
+	else if (bpf_decoded(cmd))
 		known = pr_map_elem(s, &in, cmd);
+	else
+		known = bpf_prog_attr(s, &in, cmd, addr);
 	pr_extra(s, &in, known);
 	st_obj_end(s);
 }
