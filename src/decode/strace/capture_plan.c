@@ -155,6 +155,9 @@ static const struct custom_plan custom_plans[] = {
 		      I(FIELDSTR, 1, EN, 16, 0), I(FIELDSTR, 1, EN, 32, 0) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
+	/* struct perf_event_attr as far as Linux 6.1 knows it, and the size
+	 * the kernel writes back on E2BIG. */
+	{ __NR_perf_event_open, { I(FIXED, 0, EN, 0, 128), I(FIXED, 0, EX | SONDE_CAP_FAILED, 0, 8) } },
 	{ __NR_add_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
 	{ __NR_request_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(STR, 2, EN, 0, 0) } },
 	/* keyctl's arguments by command: a name (JOIN_SESSION_KEYRING),

@@ -222,6 +222,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_io_uring_setup] = D(io_uring_setup),
 	[__NR_io_uring_enter] = D(io_uring_enter),
 	[__NR_io_uring_register] = D(io_uring_register),
+	[__NR_perf_event_open] = DR(perf_event_open, FD),
 	[__NR_add_key] = D(add_key),
 	[__NR_request_key] = D(request_key),
 	[__NR_keyctl] = D(keyctl),
