@@ -2,6 +2,7 @@
 /* strace decoders of process, signal and time syscalls: strace 6.1 text. */
 #include <sched.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -163,6 +164,32 @@ TEST(interrupted_sleep_and_restart)
 	CHECK_EQ_STR(tc_fmt(&T), "restart_syscall(<... resuming interrupted system call ...>) = 0");
 }
 
+/* timeout's timer: the sigevent at entry, the id at exit */
+TEST(posix_timers)
+{
+	struct sigevent sev;
+	struct itimerspec its = { { 0, 0 }, { 5, 0 } };
+	int id = 0;
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_signo = SIGALRM;
+	sev.sigev_notify = SIGEV_SIGNAL;
+	tc_new(&T, SYS_timer_create, 0, CLOCK_REALTIME, 0x1000, 0x2000, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &sev, sizeof(sev));
+	tc_mem(&T, SONDE_PL_EXIT, 2, 0x2000, &id, 4);
+	CHECK_EQ_STR(tc_fmt(&T), "timer_create(CLOCK_REALTIME, {sigev_signo=SIGALRM, sigev_notify=SIGEV_SIGNAL}, [0]) = 0");
+	sev.sigev_value.sival_int = 5;
+	sev.sigev_notify = SIGEV_NONE;
+	tc_new(&T, SYS_timer_create, -22, 99, 0x1000, 0x2000, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &sev, sizeof(sev));
+	CHECK_EQ_STR(tc_fmt(&T), "timer_create(0x63 /* CLOCK_??? */, {sigev_value={sival_int=5, sival_ptr=0x5}, sigev_signo=14, sigev_notify=SIGEV_NONE}, 0x2000) = -1 EINVAL (Invalid argument)");
+	tc_new(&T, SYS_timer_settime, 0, 0, 0, 0x1000, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x1000, &its, sizeof(its));
+	CHECK_EQ_STR(tc_fmt(&T), "timer_settime(0, 0, {it_interval={tv_sec=0, tv_nsec=0}, it_value={tv_sec=5, tv_nsec=0}}, NULL) = 0");
+	tc_new(&T, SYS_timer_delete, 0, 0, 0, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "timer_delete(0) = 0");
+}
+
 int main(void)
 {
 	RUN(clone_fork_forms);
@@ -172,5 +199,6 @@ int main(void)
 	RUN(signals);
 	RUN(resources_time_misc);
 	RUN(xlat_styles);
+	RUN(posix_timers);
 	CHECK_EXIT();
 }

@@ -49,6 +49,7 @@ static uint32_t struct_size(st_struct_fn fn)
 		{ ps_stack_t, sizeof(stack_t) },
 		{ ps_wait_status, 4 },
 		{ ps_siginfo, sizeof(siginfo_t) },
+		{ ps_sigevent, sizeof(struct sigevent) },
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)

@@ -329,6 +329,7 @@ void ps_timezone(struct st *s, int phase, uint64_t addr);
 void ps_stack_t(struct st *s, int phase, uint64_t addr);
 void ps_wait_status(struct st *s, int phase, uint64_t addr);
 void ps_siginfo(struct st *s, int phase, uint64_t addr);
+void ps_sigevent(struct st *s, int phase, uint64_t addr); /* dec_timer.c */
 void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len);
 void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size);
 void ps_epoll_event(struct st *s, const void *ev);

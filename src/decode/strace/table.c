@@ -332,6 +332,11 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_alarm] = S(1, DEC, A(UINT)),
 	[__NR_getitimer] = S(2, DEC, E(x_itimer), OUT(ps_itimerval)),
 	[__NR_setitimer] = S(3, DEC, E(x_itimer), IN(ps_itimerval), OUT(ps_itimerval)),
+	[__NR_timer_create] = S(3, DEC, A(CLOCK), IN(ps_sigevent), OUT(ps_int)),
+	[__NR_timer_settime] = S(4, DEC, A(INT), F(x_timer_flags), IN(ps_itimerspec), OUT(ps_itimerspec)),
+	[__NR_timer_gettime] = S(2, DEC, A(INT), OUT(ps_itimerspec)),
+	[__NR_timer_getoverrun] = S(1, DEC, A(INT)),
+	[__NR_timer_delete] = S(1, DEC, A(INT)),
 
 	/* time */
 	[__NR_nanosleep] = D(nanosleep),
