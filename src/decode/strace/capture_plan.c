@@ -158,6 +158,12 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
 	/* struct perf_event_attr as far as Linux 6.1 knows it, and the size
 	 * the kernel writes back on E2BIG. */
+	{ __NR_mq_open, { I(STR, 0, EN, 0, 0), I(FIXED, 3, EN, 0, 32) } },
+	{ __NR_mq_timedsend, { I(ARGLEN, 1, EN, 2, 0), I(FIXED, 4, EN, 0, 16) } },
+	{ __NR_mq_timedreceive, { I(RETLEN, 1, EX, 2, 0), I(FIXED, 3, EX, 0, 4),
+				  I(FIXED, 4, EN, 0, 16) } },
+	{ __NR_mq_notify, { I(FIXED, 1, EN, 0, 64) } },
+	{ __NR_mq_getsetattr, { I(FIXED, 1, EN, 0, 32), I(FIXED, 2, EX, 0, 32) } },
 	{ __NR_perf_event_open, { I(FIXED, 0, EN, 0, 128), I(FIXED, 0, EX | SONDE_CAP_FAILED, 0, 8) } },
 	{ __NR_add_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
 	{ __NR_request_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(STR, 2, EN, 0, 0) } },

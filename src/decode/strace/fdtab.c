@@ -644,6 +644,14 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 		if (!(a[2] & 1))
 			fd_new(t, tid, r, "anon_inode:[landlock-ruleset]", 1);
 		break;
+	case __NR_mq_open: {
+		/* A queue's name, as the mqueue file system's root sees it. */
+		char q[4096];
+
+		snprintf(q, sizeof(q), "/%s", c->path0 ? c->path0 : "");
+		fd_new(t, tid, r, c->path0 ? q : NULL, !!(a[1] & O_CLOEXEC));
+		break;
+	}
 	case __NR_fsmount:
 		/* A new detached mount: its root is "/" to d_path. */
 		fd_new(t, tid, r, "/", a[1] & 1 /* FSMOUNT_CLOEXEC */);
