@@ -158,6 +158,9 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
 	/* struct perf_event_attr as far as Linux 6.1 knows it, and the size
 	 * the kernel writes back on E2BIG. */
+	/* ptrace's data: a word, a siginfo, the registers, a syscall info or
+	 * an iovec, in and out; the register set an iovec points to. */
+	{ __NR_ptrace, { I(FIXED, 3, BOTH, 0, 216), I(FIELD, 3, EX, 0, 216) } },
 	{ __NR_mq_open, { I(STR, 0, EN, 0, 0), I(FIXED, 3, EN, 0, 32) } },
 	{ __NR_mq_timedsend, { I(ARGLEN, 1, EN, 2, 0), I(FIXED, 4, EN, 0, 16) } },
 	{ __NR_mq_timedreceive, { I(RETLEN, 1, EX, 2, 0), I(FIXED, 3, EX, 0, 4),

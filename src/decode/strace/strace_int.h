@@ -517,7 +517,7 @@ DEC(mount_setattr); DEC(landlock_create_ruleset); DEC(landlock_add_rule);
 DEC(process_madvise); DEC(io_uring_setup); DEC(io_uring_enter);
 DEC(io_uring_register); DEC(futex_waitv); DEC(bpf);
 DEC(personality); DEC(sched_getscheduler); DEC(mremap);
-DEC(mq_open); DEC(mq_timedsend); DEC(mq_timedreceive); DEC(mq_notify);
+DEC(ptrace); DEC(mq_open); DEC(mq_timedsend); DEC(mq_timedreceive); DEC(mq_notify);
 DEC(mq_getsetattr); DEC(perf_event_open); DEC(kexec_load); DEC(add_key); DEC(request_key); DEC(keyctl); DEC(fanotify_init); DEC(fanotify_mark); DEC(name_to_handle_at);
 DEC(open_by_handle_at); DEC(remap_file_pages); DEC(restart_syscall); DEC(msgsnd); DEC(msgrcv); DEC(semop); DEC(semtimedop); DEC(process_vm_readv);
 DEC(process_vm_writev); DEC(syslog); DEC(reboot); DEC(swapon); DEC(adjtimex);

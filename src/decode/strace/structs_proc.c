@@ -16,6 +16,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include <sonde/signal.h>
+
 #include "decode/strace/strace_int.h"
 
 /* 8192*1024: strace shows limits divisible by 1 KiB that way. */
@@ -262,77 +264,68 @@ void ps_wait_status(struct st *s, int phase, uint64_t addr)
 		pr_status(s, v);
 }
 
-static const char *si_code_name(int signo, int code)
+/* The fields strace prints for the signal and code, as JSON members. */
+static void ps_siginfo_json(struct st *s, const siginfo_t *si)
 {
-	static const char *const cld[] = { NULL, "CLD_EXITED", "CLD_KILLED",
-		"CLD_DUMPED", "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED" };
-	static const char *const segv[] = { NULL, "SEGV_MAPERR", "SEGV_ACCERR" };
+	const char *c = sonde_si_code_name(si->si_signo, si->si_code);
 
-	switch (code) {
-	case SI_USER: return "SI_USER";
-	case SI_KERNEL: return "SI_KERNEL";
-	case SI_QUEUE: return "SI_QUEUE";
-	case SI_TIMER: return "SI_TIMER";
-	case SI_MESGQ: return "SI_MESGQ";
-	case SI_ASYNCIO: return "SI_ASYNCIO";
-	case SI_SIGIO: return "SI_SIGIO";
-	case SI_TKILL: return "SI_TKILL";
-	}
-	if (signo == SIGCHLD && code > 0 && code <= 6)
-		return cld[code];
-	if (signo == SIGSEGV && code > 0 && code <= 2)
-		return segv[code];
-	return NULL;
-}
-
-void ps_siginfo(struct st *s, int phase, uint64_t addr)
-{
-	siginfo_t si;
-	const char *c;
-
-	if (!st_fetch(s, phase, addr, &si, sizeof(si)))
-		return;
-	c = si_code_name(si.si_signo, si.si_code);
 	st_obj_begin(s);
-	if (!si.si_signo) {
+	if (!si->si_signo) {
 		st_obj_end(s);
 		return;
 	}
 	st_field(s, "si_signo");
-	pr_signum(s, si.si_signo);
+	pr_signum(s, si->si_signo);
 	st_field(s, "si_code");
 	if (c)
 		pr_sym(s, c);
 	else
-		pr_int(s, (uint64_t)si.si_code);
-	if (si.si_signo == SIGCHLD && si.si_code > 0) {
-		pr_int_field(s, "si_pid", si.si_pid);
-		pr_u32_field(s, "si_uid", si.si_uid);
+		pr_int(s, (uint64_t)si->si_code);
+	if (si->si_signo == SIGCHLD && si->si_code > 0) {
+		pr_int_field(s, "si_pid", si->si_pid);
+		pr_u32_field(s, "si_uid", si->si_uid);
 		st_field(s, "si_status");
-		if (si.si_code == CLD_EXITED)
-			pr_int(s, (uint64_t)si.si_status);
+		if (si->si_code == CLD_EXITED)
+			pr_int(s, (uint64_t)si->si_status);
 		else
-			pr_sig(s, (uint64_t)si.si_status);
-		pr_long_field(s, "si_utime", (long)si.si_utime);
-		pr_long_field(s, "si_stime", (long)si.si_stime);
-		st_obj_end(s);
-		return;
-	}
-	if ((si.si_signo == SIGSEGV || si.si_signo == SIGBUS ||
-	     si.si_signo == SIGILL || si.si_signo == SIGFPE) && si.si_code > 0) {
+			pr_sig(s, (uint64_t)si->si_status);
+		pr_long_field(s, "si_utime", (long)si->si_utime);
+		pr_long_field(s, "si_stime", (long)si->si_stime);
+	} else if ((si->si_signo == SIGSEGV || si->si_signo == SIGBUS || si->si_signo == SIGILL ||
+		    si->si_signo == SIGFPE || si->si_signo == SIGTRAP) && si->si_code > 0) {
 		st_field(s, "si_addr");
-		pr_addr(s, (uint64_t)(uintptr_t)si.si_addr);
-		st_obj_end(s);
-		return;
-	}
-	pr_int_field(s, "si_pid", si.si_pid);
-	pr_u32_field(s, "si_uid", si.si_uid);
-	if (si.si_code == SI_QUEUE || si.si_code == SI_TIMER) {
-		pr_int_field(s, "si_int", si.si_int);
-		st_field(s, "si_ptr");
-		pr_addr(s, (uint64_t)(uintptr_t)si.si_ptr);
+		pr_addr(s, (uint64_t)(uintptr_t)si->si_addr);
+	} else {
+		pr_int_field(s, "si_pid", si->si_pid);
+		pr_u32_field(s, "si_uid", si->si_uid);
 	}
 	st_obj_end(s);
+}
+
+/*
+ * A siginfo in memory: the text as the signal lines print theirs
+ * (libsonde's formatter, strace's field choice by signal and code);
+ * its first 48 bytes are struct sonde_siginfo's layout.
+ */
+void ps_siginfo(struct st *s, int phase, uint64_t addr)
+{
+	struct sonde_siginfo k;
+	siginfo_t si;
+	char buf[512];
+
+	if (!st_fetch(s, phase, addr, &si, sizeof(si)))
+		return;
+	if (s->j) {
+		ps_siginfo_json(s, &si);
+		return;
+	}
+	if (!si.si_signo) {
+		sb_puts(s->o, "{}");
+		return;
+	}
+	memcpy(&k, &si, sizeof(k));
+	sonde_siginfo_format_x(buf, sizeof(buf), &k, s->opt->xlat);
+	sb_puts(s->o, buf);
 }
 
 /* [0 1]: the CPUs in a cpu_set_t of len bytes (JSON [0,1]). */

@@ -223,6 +223,7 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_io_uring_enter] = D(io_uring_enter),
 	[__NR_io_uring_register] = D(io_uring_register),
 	[__NR_perf_event_open] = DR(perf_event_open, FD),
+	[__NR_ptrace] = D(ptrace),
 	[__NR_mq_open] = DR(mq_open, FD),
 	[__NR_mq_unlink] = S(1, DEC, A(PATH)),
 	[__NR_mq_timedsend] = D(mq_timedsend),
