@@ -188,6 +188,33 @@ TEST(poll_select_epoll)
 	CHECK_EQ_STR(tc_fmt(&T), "epoll_create1(EPOLL_CLOEXEC) = 9");
 }
 
+/* xargs polls 64 closed descriptors: 32 revents and "...", longer than
+ * any fixed buffer for what follows the return value. */
+TEST(poll_long_result)
+{
+	struct pollfd in[64], out[64];
+	char want[4096];
+	size_t n;
+
+	for (int i = 0; i < 64; i++) {
+		in[i] = (struct pollfd){ 64 + i, POLLIN | POLLOUT, 0 };
+		out[i] = (struct pollfd){ 64 + i, POLLIN | POLLOUT, POLLNVAL };
+	}
+	tc_new(&T, SYS_poll, 64, 0x1000, 64, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x1000, in, sizeof(in));
+	tc_mem(&T, SONDE_PL_EXIT, 0, 0x1000, out, sizeof(out));
+	n = (size_t)snprintf(want, sizeof(want), "poll([");
+	for (int i = 0; i < 32; i++)
+		n += (size_t)snprintf(want + n, sizeof(want) - n,
+				      "{fd=%d, events=POLLIN|POLLOUT}, ", 64 + i);
+	n += (size_t)snprintf(want + n, sizeof(want) - n, "...], 64, 0) = 64 ([");
+	for (int i = 0; i < 32; i++)
+		n += (size_t)snprintf(want + n, sizeof(want) - n,
+				      "{fd=%d, revents=POLLNVAL}, ", 64 + i);
+	snprintf(want + n, sizeof(want) - n, "...])");
+	CHECK_EQ_STR(tc_fmt(&T), want);
+}
+
 int main(void)
 {
 	RUN(sockets);
@@ -195,5 +222,6 @@ int main(void)
 	RUN(msghdr_out);
 	RUN(netlink_sockopt);
 	RUN(poll_select_epoll);
+	RUN(poll_long_result);
 	CHECK_EXIT();
 }

@@ -65,7 +65,7 @@ static void poll_result(struct st *s, uint64_t a, uint64_t n,
 		return;
 	if (s->ret == 0) {
 		if (!s->j)
-			snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
+			sb_puts(&s->rv_aux, " (Timeout)");
 		return;
 	}
 	if (!st_have_array(s, SONDE_PL_EXIT, a, n, sizeof(struct pollfd)))
@@ -182,7 +182,7 @@ static void select_common(struct st *s, int ts_kind)
 		return;
 	if (!s->ret) {
 		if (!s->j)
-			snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
+			sb_puts(&s->rv_aux, " (Timeout)");
 		return;
 	}
 	st_res_begin(s, &t, &b, NULL);

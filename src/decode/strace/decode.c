@@ -139,7 +139,8 @@ static void pr_ret(struct st *s)
 		sb_printf(s->o, "%lld", (long long)s->ret);
 		break;
 	}
-	sb_puts(s->o, s->rv_aux);
+	if (s->rv_aux.s)
+		sb_puts(s->o, s->rv_aux.s);
 }
 
 /* Errors are returned as -1..-4095; anything else is a value. */
@@ -221,6 +222,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		mid(arg);
 	s.o = ret;
 	pr_ret(&s);
+	sb_free(&s.rv_aux);
 }
 
 void st_format_args(struct strbuf *o, const struct sonde_strace_opts *opt,
@@ -271,6 +273,7 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		st_juint(&s, sc->args[i]);
 	}
 	sonde_line_putc(args, '}');
+	sb_free(&s.rv_aux);
 	sb_free(&scratch);
 	return 0;
 }

@@ -281,9 +281,13 @@ void st_res_begin(struct st *s, struct st *t, struct strbuf *b, const char *key)
 void st_res_end(struct st *s, struct st *t, struct strbuf *b)
 {
 	(void)t;
-	if (!s->j && b->s)
-		snprintf(s->rv_aux, sizeof(s->rv_aux), "%s", b->s);
-	sb_free(b);
+	if (s->j || !b->s) {
+		sb_free(b);
+		return;
+	}
+	sb_free(&s->rv_aux);
+	s->rv_aux = *b;
+	sb_init(b);
 }
 
 void st_res_name(struct st *s, const char *key, const char *name)

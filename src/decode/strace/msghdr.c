@@ -376,7 +376,7 @@ static void recvmmsg_result(struct st *s)
 		return;
 	if (!s->ret) {
 		if (!s->j)
-			snprintf(s->rv_aux, sizeof(s->rv_aux), " (Timeout)");
+			sb_puts(&s->rv_aux, " (Timeout)");
 		return;
 	}
 	if (!ts || !sonde_call_mem(s->c, SONDE_PL_EXIT, ts, 16))

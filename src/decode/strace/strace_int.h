@@ -88,7 +88,9 @@ struct st {
 	int64_t ret;
 	int err;         /* errno of a failed call, else 0 */
 	int noret;       /* never returned: "= ?" */
-	char rv_aux[256]; /* printed after the return value, e.g. " (flags O_RDWR)" */
+	/* printed after the return value, e.g. " (flags O_RDWR)"; grows, as
+	 * poll's list of revents can be long */
+	struct strbuf rv_aux;
 	uint8_t rkind;   /* return kind; decoders may change it */
 	/* text: where strace's entering half of the line ends (length of o
 	 * then), 0 until st_entry_end; see st_entry_end */
