@@ -337,6 +337,22 @@ TEST(newer_than_strace_61)
 	CHECK_EQ_STR(tc_fmt(&T), "mseal(0x7f0000000000, 4096, 0) = 0");
 }
 
+/* sendfile's offset: " => [new]" only when bytes were sent (shutil's
+ * copy loop ends with a sendfile returning 0). */
+TEST(sendfile_offset)
+{
+	int64_t in = 100, out = 200;
+
+	tc_new(&T, SYS_sendfile, 100, 4, 3, 0x1000, 8388608, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x1000, &in, 8);
+	tc_mem(&T, SONDE_PL_EXIT, 2, 0x1000, &out, 8);
+	CHECK_EQ_STR(tc_fmt(&T), "sendfile(4, 3, [100] => [200], 8388608) = 100");
+	tc_new(&T, SYS_sendfile, 0, 4, 3, 0x1000, 8388608, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x1000, &in, 8);
+	tc_mem(&T, SONDE_PL_EXIT, 2, 0x1000, &in, 8);
+	CHECK_EQ_STR(tc_fmt(&T), "sendfile(4, 3, [100], 8388608) = 0");
+}
+
 int main(void)
 {
 	RUN(openat_flags_and_mode);
@@ -352,5 +368,6 @@ int main(void)
 	RUN(ioctl);
 	RUN(undecoded_raw_args);
 	RUN(newer_than_strace_61);
+	RUN(sendfile_offset);
 	CHECK_EXIT();
 }

@@ -666,8 +666,8 @@ void dec_mmap(struct st *s)
 
 /*
  * A loff_t pointer updated by the call: [0] => [1234] when strace shows
- * the value at exit too (sendfile), else [0], read at entry (splice,
- * copy_file_range); JSON has both.
+ * the value at exit too (sendfile, when it moved data), else [0], read at
+ * entry (splice, copy_file_range); JSON has both.
  */
 static void pr_off_inout(struct st *s, uint64_t a, int text_out)
 {
@@ -698,7 +698,8 @@ void dec_sendfile(struct st *s)
 	st_sep(s);
 	pr_fd(s, (int)st_arg(s, 1));
 	st_sep(s);
-	pr_off_inout(s, st_arg(s, 2), 1);
+	/* strace reads the offset back only when bytes were sent */
+	pr_off_inout(s, st_arg(s, 2), s->ret != 0);
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 3));
 }
