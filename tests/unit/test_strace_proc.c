@@ -70,6 +70,11 @@ TEST(signals)
 	tc_new(&T, SYS_rt_sigaction, 0, SIGINT, 0, 0x2000, 8, 0, 0);
 	tc_mem(&T, SONDE_PL_EXIT, 2, 0x2000, old, sizeof(old));
 	CHECK_EQ_STR(tc_fmt(&T), "rt_sigaction(SIGINT, NULL, {sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0");
+	/* zstd's handlers: sa_flags an int sign-extended into the long */
+	uint64_t zact[4] = { 1, 0xffffffffa4000000ULL | 0x40000000 | 0xc00, 0, 0 };
+	tc_new(&T, SYS_rt_sigaction, 0, SIGUSR1, 0x1000, 0, 8, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, zact, sizeof(zact));
+	CHECK_EQ_STR(tc_fmt(&T), "rt_sigaction(SIGUSR1, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=SA_RESTORER|SA_INTERRUPT|SA_NODEFER|SA_RESETHAND|0xffffffff00000c00, sa_restorer=NULL}, NULL, 8) = 0");
 
 	uint64_t none = 0, all_but = ~0ULL & ~((1ULL << 8) | (1ULL << 18) | (3ULL << 31));
 	tc_new(&T, SYS_rt_sigprocmask, 0, SIG_SETMASK, 0x1000, 0x2000, 8, 0, 0);
