@@ -39,6 +39,15 @@ TEST(execve_argv_envp)
 	sonde_strace_opts_init(&o);
 	o.verbose = 1;
 	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "execve(\"/usr/bin/sh\", [\"sh\", \"-c\", \"ls -la /etc/hostname /nonexist; \"...], [\"A=1\", \"B=2\"]) = 0");
+
+	/* python's subprocess: argv's only string right after the array */
+	uint64_t argv1[2] = { 0x1810, 0 };
+	tc_new(&T, SYS_execve, 0, 0x1000, 0x1800, 0x7fff60065078, 0, 0, 0);
+	tc_str(&T, 0, 0x1000, "/bin/cat");
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1800, argv1, sizeof(argv1));
+	tc_str(&T, 1, 0x1810, "/bin/cat");
+	tc_mem(&T, SONDE_PL_ENTRY, 2, 0x7fff60065078, envp, sizeof(envp));
+	CHECK_EQ_STR(tc_fmt(&T), "execve(\"/bin/cat\", [\"/bin/cat\"], 0x7fff60065078 /* 2 vars */) = 0");
 }
 
 TEST(wait_and_exit)

@@ -260,10 +260,11 @@ const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
 					   int phase, uint64_t addr,
 					   uint64_t len)
 {
-	const struct sonde_payload *marker = NULL;
+	const struct sonde_payload *marker = NULL, *edge = NULL;
 
 	for (unsigned int i = 0; i < c->npl; i++) {
 		const struct sonde_payload *p = &c->pl[i];
+		uint64_t off = addr - p->addr;
 
 		if (p->phase != phase)
 			continue;
@@ -274,11 +275,19 @@ const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
 				marker = p;
 			continue;
 		}
-		if (addr >= p->addr && addr - p->addr <= p->captured &&
-		    len <= p->captured - (addr - p->addr))
-			return p;
+		if (addr < p->addr || off > p->captured || len > p->captured - off)
+			continue;
+		/* A payload that ends where addr starts holds none of a
+		 * string's bytes: execve's argv array is often followed
+		 * by its first string, captured on its own. */
+		if (off && off == p->captured) {
+			if (!edge)
+				edge = p;
+			continue;
+		}
+		return p;
 	}
-	return marker;
+	return edge ? edge : marker;
 }
 
 int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size)
