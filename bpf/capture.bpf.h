@@ -579,6 +579,7 @@ static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
 
 #include "fdinfo.h"
 #include "scm.h"
+#include "aio.h"
 
 __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
 {
@@ -633,6 +634,9 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		/* Page size 4096: x86-64 is the recorder's only target. */
 		cap_len(c, a, addr, (cap_arg(c, x) + 4095) >> 12, (cap_arg(c, x) + 4095) >> 12,
 			(cap_arg(c, x) + 4095) >> 12);
+		break;
+	case SONDE_CAP_IOCB:
+		cap_iocbs(c, a, addr, cap_arg(c, x));
 		break;
 	case SONDE_CAP_NODEMASK:
 		cap_len(c, a, addr, (cap_arg(c, x) + 62) / 64 * 8, (cap_arg(c, x) + 62) / 64 * 8,

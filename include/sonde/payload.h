@@ -208,10 +208,15 @@ enum sonde_cap_kind {
 			    * arg[aux] bytes of text */
 	SONDE_CAP_FIELDSTR, /* the string a pointer at arg + aux points to
 			     * (bpf's attr: license, log, paths, names) */
+	SONDE_CAP_IOCB,    /* io_submit: struct iocb *[arg[aux]] at arg, each
+			    * iocb and the buffers or iovec it names
+			    * (SONDE_CAP_IOCB_MAX at most, bpf/aio.h) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */
 #define SONDE_CAP_MMSG_MAX 64
+/* iocbs of an io_submit captured. */
+#define SONDE_CAP_IOCB_MAX 64
 
 /* sonde_cap_item.phase bits */
 #define SONDE_CAP_ENTRY 0x1

@@ -216,6 +216,9 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_io_uring_register, { I(ARGLEN, 2, EN, 3, 4) } },
 	{ __NR_fsconfig, { I(STR, 2, EN, 0, 0), I(STR, 3, EN, 0, 0) } },
 	{ __NR_mount_setattr, { I(STR, 1, EN, 0, 0), I(FIXED, 3, EN, 0, 32) } },
+	{ __NR_io_setup, { I(FIXED, 1, EX, 0, 8) } },
+	{ __NR_io_submit, { I(IOCB, 2, EN, 1, 0) } },
+	{ __NR_io_getevents, { I(RETLEN, 3, EX, 2, 32), I(FIXED, 4, EN, 0, 16) } },
 	/* IPC_SET's struct at entry, the STAT and INFO ones at exit (the
 	 * INFO structs are smaller, and on the caller's stack). */
 	{ __NR_shmctl, { I(FIXED, 2, BOTH, 0, IPC_SHMID_DS_SIZE) } },

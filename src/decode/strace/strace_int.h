@@ -525,6 +525,7 @@ DEC(open_by_handle_at); DEC(remap_file_pages); DEC(restart_syscall); DEC(msgsnd)
 DEC(process_vm_writev); DEC(syslog); DEC(reboot); DEC(swapon); DEC(adjtimex);
 DEC(clock_adjtime); DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
 DEC(ioprio_set); DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
+DEC(io_setup); DEC(io_submit); DEC(io_getevents);
 #undef DEC
 
 #endif /* SONDE_STRACE_INT_H */

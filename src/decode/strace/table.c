@@ -165,6 +165,10 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_munlock] = S(2, DEC, A(PTR), A(ULONG)),
 	[__NR_mlockall] = S(1, DEC, F(x_mlockall)),
 	[__NR_munlockall] = S0(DEC),
+	[__NR_io_setup] = D(io_setup),
+	[__NR_io_destroy] = S(1, DEC, A(PTR)),
+	[__NR_io_submit] = D(io_submit),
+	[__NR_io_getevents] = D(io_getevents),
 	[__NR_membarrier] = S(3, DEC, E(x_membarrier), A(UINT), A(INT)),
 
 	/* processes */
