@@ -635,6 +635,13 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		cap_len(c, a, addr, (cap_arg(c, x) + 4095) >> 12, (cap_arg(c, x) + 4095) >> 12,
 			(cap_arg(c, x) + 4095) >> 12);
 		break;
+	case SONDE_CAP_URING_PROBE:
+		/* 16 bytes of header, 8 per op */
+		if (cap_arg(c, x) == 8 && cap_arg(c, size < 6 ? size : 0) <= 256)
+			cap_len(c, a, addr, 16 + cap_arg(c, size < 6 ? size : 0) * 8,
+				16 + cap_arg(c, size < 6 ? size : 0) * 8,
+				16 + cap_arg(c, size < 6 ? size : 0) * 8);
+		break;
 	case SONDE_CAP_IOCB:
 		cap_iocbs(c, a, addr, cap_arg(c, x));
 		break;

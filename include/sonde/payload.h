@@ -211,6 +211,9 @@ enum sonde_cap_kind {
 	SONDE_CAP_IOCB,    /* io_submit: struct iocb *[arg[aux]] at arg, each
 			    * iocb and the buffers or iovec it names
 			    * (SONDE_CAP_IOCB_MAX at most, bpf/aio.h) */
+	SONDE_CAP_URING_PROBE, /* if arg[aux] is IORING_REGISTER_PROBE: the
+				* struct io_uring_probe at arg with arg[size]
+				* ops (256 at most) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

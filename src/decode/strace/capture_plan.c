@@ -213,7 +213,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_landlock_add_rule, { I(FIXED, 2, EN, 0, 12) } },
 	{ __NR_io_uring_setup, { I(FIXED, 1, BOTH, 0, URING_PARAMS_SIZE) } },
 	{ __NR_io_uring_enter, { I(ARGLEN, 4, EN, 5, 0) } },
-	{ __NR_io_uring_register, { I(ARGLEN, 2, EN, 3, 4) } },
+	{ __NR_io_uring_register, { I(ARGLEN, 2, EN, 3, 4), I(URING_PROBE, 2, EX, 1, 3) } },
 	{ __NR_fsconfig, { I(STR, 2, EN, 0, 0), I(STR, 3, EN, 0, 0) } },
 	{ __NR_mount_setattr, { I(STR, 1, EN, 0, 0), I(FIXED, 3, EN, 0, 32) } },
 	{ __NR_io_setup, { I(FIXED, 1, EX, 0, 8) } },

@@ -138,8 +138,66 @@ static void pr_fd_array(struct st *s, uint64_t addr, uint32_t n)
 	st_arr_end(s);
 }
 
-/* The descriptors of IORING_REGISTER_FILES and of the eventfd; other
- * opcodes' arguments by address. */
+static void pr_probe_op(struct st *s, const struct io_uring_probe_op *op)
+{
+	st_obj_begin(s);
+	st_field(s, "op");
+	pr_xval(s, &x_uring_ops, op->op, "IORING_OP_???");
+	if (op->resv) {
+		st_field(s, "resv");
+		pr_hex(s, op->resv);
+	}
+	st_field(s, "flags");
+	pr_flags(s, &x_uring_op_flags, op->flags, "IO_URING_OP_???");
+	if (op->resv2) {
+		st_field(s, "resv2");
+		pr_hex(s, op->resv2);
+	}
+	st_obj_end(s);
+}
+
+/*
+ * IORING_REGISTER_PROBE's struct io_uring_probe, filled by the kernel:
+ * the header and ops_len of the n ops the caller made room for (256 at
+ * most, else its address). strace's entry print of a probe the caller
+ * did not zero is not done.
+ */
+static void pr_probe(struct st *s, uint64_t addr, uint32_t n)
+{
+	struct io_uring_probe p;
+	struct io_uring_probe_op op;
+
+	if (!st_ok(s) || n > 256 ||
+	    !st_have_array(s, SONDE_PL_EXIT, addr, 1, sizeof(p) + n * sizeof(op))) {
+		pr_addr(s, addr);
+		return;
+	}
+	st_peek(s, SONDE_PL_EXIT, addr, &p, sizeof(p));
+	st_obj_begin(s);
+	st_field(s, "last_op");
+	pr_xval(s, &x_uring_ops, p.last_op, "IORING_OP_???");
+	pr_u32_field(s, "ops_len", p.ops_len);
+	if (p.resv) {
+		st_field(s, "resv");
+		pr_hex(s, p.resv);
+	}
+	st_field(s, "ops");
+	st_arr_begin(s);
+	for (uint32_t i = 0; i < p.ops_len && i < n; i++) {
+		st_elem(s);
+		if (st_array_cut(s, i)) {
+			sb_puts(s->o, "...");
+			break;
+		}
+		st_peek(s, SONDE_PL_EXIT, addr + sizeof(p) + i * sizeof(op), &op, sizeof(op));
+		pr_probe_op(s, &op);
+	}
+	st_arr_end(s);
+	st_obj_end(s);
+}
+
+/* The descriptors of IORING_REGISTER_FILES and of the eventfd, the probe
+ * the kernel fills; other opcodes' arguments by address. */
 void dec_io_uring_register(struct st *s)
 {
 	uint32_t op = (uint32_t)st_arg(s, 1), n = (uint32_t)st_arg(s, 3);
@@ -149,10 +207,14 @@ void dec_io_uring_register(struct st *s)
 	st_sep(s);
 	pr_xval(s, &x_uring_register, op, "IORING_REGISTER_???");
 	st_sep(s);
+	if (op == IORING_REGISTER_PROBE)
+		st_entry_end(s);
 	if (op == IORING_REGISTER_FILES)
 		pr_fd_array(s, arg, n);
 	else if (op == IORING_REGISTER_EVENTFD || op == IORING_REGISTER_EVENTFD_ASYNC)
 		pr_fd_array(s, arg, 1);
+	else if (op == IORING_REGISTER_PROBE)
+		pr_probe(s, arg, n);
 	else
 		pr_addr(s, arg);
 	st_sep(s);

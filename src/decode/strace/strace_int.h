@@ -295,8 +295,8 @@ extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
 	x_open_tree, x_fsopen, x_fsmount, x_mount_attr, x_move_mount, x_fspick,
 	x_mount_setattr, x_mount_propagation, x_fsconfig, x_landlock_fs,
 	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
-	x_uring_enter, x_uring_register, x_futex2_flags, x_mlock2, x_delete_module,
-	x_finit_module, x_kexec_file_flags;
+	x_uring_enter, x_uring_register, x_uring_ops, x_uring_op_flags, x_futex2_flags,
+	x_mlock2, x_delete_module, x_finit_module, x_kexec_file_flags;
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
 	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_netlink_opt, x_scm, x_ip_cmsg,
