@@ -83,9 +83,10 @@ def ipc_ids(lines):
         m = IPC_USE.match(text)
         if m:
             ret = m.group(4)
-            if ret is not None and re.search(r', (IPC|SHM|MSG|SEM)_INFO, ', m.group(3)):
+            # the command as -X abbrev or -X verbose shows it
+            if ret is not None and re.search(r', (0x\w+ /\* )?(IPC|SHM|MSG|SEM)_INFO( \*/)?, ', m.group(3)):
                 ret = 'IDX'
-            elif ret is not None and not re.search(r', [A-Z]+_STAT(_ANY)?, ', m.group(3)):
+            elif ret is not None and not re.search(r', (0x\w+ /\* )?[A-Z]+_STAT(_ANY)?( \*/)?, ', m.group(3)):
                 ret = None
             text = m.group(1) + seen.get(m.group(2), m.group(2)) + m.group(3)
             if ret is not None:

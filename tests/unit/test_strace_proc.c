@@ -152,6 +152,12 @@ TEST(xlat_styles)
 	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "openat(-100 /* AT_FDCWD */, \"x\", 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0666) = 3");
 	tc_new(&T, SYS_mmap, 0x7fa82e375000, 0, 4096, 0x40, 0x22, (uint64_t)-1, 0);
 	CHECK_EQ_STR(tc_fmt(&T), "mmap(NULL, 4096, 0x40 /* PROT_??? */, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7fa82e375000");
+	/* fio's shared memory: IPC_PRIVATE and IPC_CREAT in each style */
+	tc_new(&T, SYS_shmget, 7, 0, 8192, 01600, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "shmget(0 /* IPC_PRIVATE */, 8192, 0x200 /* IPC_CREAT */|0600) = 7");
+	o.xlat = SONDE_XLAT_RAW;
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "shmget(0, 8192, 0x200|0600) = 7");
+	CHECK_EQ_STR(tc_fmt(&T), "shmget(IPC_PRIVATE, 8192, IPC_CREAT|0600) = 7");
 }
 
 TEST(interrupted_sleep_and_restart)
