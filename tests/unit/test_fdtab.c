@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <linux/types.h>
 
 #include <sonde/events.h>
@@ -105,6 +106,26 @@ TEST(paths_lexical)
 	CHECK_EQ_INT(fdpath_resolve(NULL, NULL, out, sizeof(out)), -1);
 }
 
+/* find | xargs: a descriptor opened on /proc/self/fd is the opener's */
+TEST(proc_self)
+{
+	struct fdtab *t = fdtab_new();
+	struct fdtab_call c = { .tid = 12, .pid = 10, .nr = __NR_openat, .ret = 3,
+				.args = { (uint64_t)-100 }, .path1 = "/proc/self/fd" };
+	char out[64] = "/proc/thread-self/fdinfo";
+
+	fdtab_apply(t, &c);
+	CHECK(fdtab_path(t, 12, 3) != NULL);
+	if (fdtab_path(t, 12, 3))
+		CHECK_EQ_STR(fdtab_path(t, 12, 3), "/proc/10/fd");
+	fdpath_proc_self(out, sizeof(out), 10, 12);
+	CHECK_EQ_STR(out, "/proc/10/task/12/fdinfo");
+	strcpy(out, "/proc/selfish");
+	fdpath_proc_self(out, sizeof(out), 10, 12);
+	CHECK_EQ_STR(out, "/proc/selfish");
+	fdtab_free(t);
+}
+
 /* A hostile trace's task forking itself (clone returning its own pid, a
  * fork record naming one task twice) leaves its tables as they were:
  * they were freed and then shared before; tid 0 is nobody (both found by
@@ -140,5 +161,6 @@ int main(void)
 	RUN(unix_peer_from_accept);
 	RUN(paths_lexical);
 	RUN(fork_self);
+	RUN(proc_self);
 	CHECK_EXIT();
 }

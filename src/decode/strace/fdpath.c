@@ -60,6 +60,34 @@ int fdpath_resolve(const char *base, const char *path, char *out, size_t len)
 	return 0;
 }
 
+/* abs starts with the directory dir (followed by '/' or its end). */
+static int under(const char *abs, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(abs, dir, n) && (abs[n] == '/' || !abs[n]);
+}
+
+/*
+ * The kernel names a file opened through /proc/self by the opener's pid
+ * (strace shows getdents64(3</proc/1234/fd>, ...)); resolving the link
+ * here would name sonde's own.
+ */
+void fdpath_proc_self(char *abs, size_t len, uint32_t pid, uint32_t tid)
+{
+	char buf[4096];
+	int n;
+
+	if (under(abs, "/proc/self"))
+		n = snprintf(buf, sizeof(buf), "/proc/%u%s", pid, abs + 10);
+	else if (under(abs, "/proc/thread-self"))
+		n = snprintf(buf, sizeof(buf), "/proc/%u/task/%u%s", pid, tid, abs + 17);
+	else
+		return;
+	if (n > 0 && (size_t)n < len && (size_t)n < sizeof(buf))
+		memcpy(abs, buf, (size_t)n + 1);
+}
+
 /*
  * The path as /proc/PID/fd would show it: symbolic links resolved on
  * this host (/lib/x.so -> /usr/lib/x.so). A file gone since keeps its

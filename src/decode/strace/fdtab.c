@@ -517,13 +517,16 @@ void fdtab_exit(struct fdtab *t, uint32_t tid)
 	}
 }
 
-/* The absolute form of path relative to dirfd (or the cwd); -1 when the
- * base is unknown. */
-static int resolve(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
-		   char *out, size_t len)
+/* The absolute form of path relative to dirfd (or the cwd) of the
+ * call's task, /proc/self made its own; -1 when the base is unknown. */
+static int resolve(struct fdtab *t, const struct fdtab_call *c, int dirfd,
+		   const char *path, char *out, size_t len)
 {
-	return fdpath_resolve(path && path[0] != '/' ? fdtab_path(t, tid, dirfd) : NULL, path,
-			      out, len);
+	if (fdpath_resolve(path && path[0] != '/' ? fdtab_path(t, c->tid, dirfd) : NULL, path,
+			   out, len))
+		return -1;
+	fdpath_proc_self(out, len, c->pid, c->tid);
+	return 0;
 }
 
 static void resolve_links(struct fdtab *t, char *abs, size_t len)
@@ -600,17 +603,17 @@ static void on_reaped(struct fdtab *t, int pid)
 	}
 }
 
-static void on_open(struct fdtab *t, uint32_t tid, int dirfd, const char *path,
-		    int fd, uint64_t flags)
+static void on_open(struct fdtab *t, const struct fdtab_call *c, int dirfd,
+		    const char *path, uint64_t flags)
 {
 	char abs[4096];
 
-	if (resolve(t, tid, dirfd, path, abs, sizeof(abs))) {
-		fd_new(t, tid, fd, NULL, !!(flags & O_CLOEXEC));
+	if (resolve(t, c, dirfd, path, abs, sizeof(abs))) {
+		fd_new(t, c->tid, (int)c->ret, NULL, !!(flags & O_CLOEXEC));
 		return;
 	}
 	resolve_links(t, abs, sizeof(abs));
-	fd_new(t, tid, fd, abs, !!(flags & O_CLOEXEC));
+	fd_new(t, c->tid, (int)c->ret, abs, !!(flags & O_CLOEXEC));
 }
 
 void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
@@ -623,20 +626,20 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 		return;
 	switch (c->nr) {
 	case __NR_open:
-		on_open(t, tid, -100, c->path0, r, a[1]);
+		on_open(t, c, -100, c->path0, a[1]);
 		break;
 	case __NR_creat:
-		on_open(t, tid, -100, c->path0, r, 0);
+		on_open(t, c, -100, c->path0, 0);
 		break;
 	case __NR_openat:
-		on_open(t, tid, (int)a[0], c->path1, r, a[2]);
+		on_open(t, c, (int)a[0], c->path1, a[2]);
 		break;
 	case __NR_openat2:
-		on_open(t, tid, (int)a[0], c->path1, r, c->aux);
+		on_open(t, c, (int)a[0], c->path1, c->aux);
 		break;
 	case __NR_open_tree:
 		/* OPEN_TREE_CLOEXEC is O_CLOEXEC */
-		on_open(t, tid, (int)a[0], c->path1, r, a[2]);
+		on_open(t, c, (int)a[0], c->path1, a[2]);
 		break;
 	case __NR_landlock_create_ruleset:
 		/* Not for the version query (flags bit 0), which returns a
@@ -750,7 +753,7 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 		if (c->path0) {
 			char abs[4096];
 
-			if (!resolve(t, tid, -100, c->path0, abs, sizeof(abs))) {
+			if (!resolve(t, c, -100, c->path0, abs, sizeof(abs))) {
 				resolve_links(t, abs, sizeof(abs));
 				fdtab_set(t, tid, -100, abs);
 			}

@@ -11,6 +11,7 @@ struct fdtab;
 /* What a call did to descriptors, as fdtab_apply needs it. */
 struct fdtab_call {
 	uint32_t tid;
+	uint32_t pid;      /* the task's process (thread group) */
 	uint32_t nr;
 	int64_t ret;
 	uint64_t args[6];

@@ -471,7 +471,8 @@ static void track_reaped(const struct sonde_call *c, struct fdtab_call *f)
 static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
-	struct fdtab_call f = { .tid = sc->hdr.tid, .nr = sc->nr, .ret = sc->ret };
+	struct fdtab_call f = { .tid = sc->hdr.tid, .pid = sc->hdr.pid, .nr = sc->nr,
+				.ret = sc->ret };
 	char p0[4096], p1[4096];
 
 	for (int i = 0; i < 6; i++)
