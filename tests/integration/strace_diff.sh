@@ -56,6 +56,9 @@ workloads+=(
 	"gzip|gzip -c $W/seq.txt"
 	"md5sum|md5sum $W/seq.txt"
 	"env|env -i A=1 /bin/true"
+	"timeout|timeout 5 sleep 0.1"
+	"xz|xz -c $W/seq.txt"
+	"flock|flock DIR/lk -c true"
 )
 
 tm=0 tt=0

@@ -91,8 +91,9 @@ void fdpath_proc_self(char *abs, size_t len, uint32_t pid, uint32_t tid)
 /*
  * The path as /proc/PID/fd would show it: symbolic links resolved on
  * this host (/lib/x.so -> /usr/lib/x.so). A file gone since keeps its
- * resolved directory. /proc/self, /dev/fd, /dev/std* would resolve to
- * sonde's own: left alone, as are paths that do not resolve at all.
+ * resolved directory. /proc (its self link made the task's own by
+ * fdpath_proc_self), /dev/fd, /dev/std* would resolve to sonde's own:
+ * left alone, as are paths that do not resolve at all.
  */
 void fdpath_links(char *abs, size_t len)
 {
