@@ -150,6 +150,14 @@ TEST(xlat_styles)
 	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "openat(-100, \"x\", 0x241, 0666) = 3");
 	o.xlat = SONDE_XLAT_VERBOSE;
 	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "openat(-100 /* AT_FDCWD */, \"x\", 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0666) = 3");
+	/* RUSAGE_CHILDREN is -1, an int: strace names 0xffffffff whatever
+	 * the upper half of the register holds (redis-server's INFO). */
+	tc_new(&T, SYS_getrusage, -14, (uint64_t)-1, 0x10, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "getrusage(0xffffffff /* RUSAGE_CHILDREN */, 0x10) = -1 EFAULT (Bad address)");
+	tc_new(&T, SYS_getrusage, -14, 0xffffffff, 0x10, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "getrusage(RUSAGE_CHILDREN, 0x10) = -1 EFAULT (Bad address)");
+	tc_new(&T, SYS_getrusage, -22, (uint64_t)-7, 0x10, 0, 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "getrusage(0xfffffff9 /* RUSAGE_??? */, 0x10) = -1 EINVAL (Invalid argument)");
 	tc_new(&T, SYS_mmap, 0x7fa82e375000, 0, 4096, 0x40, 0x22, (uint64_t)-1, 0);
 	CHECK_EQ_STR(tc_fmt(&T), "mmap(NULL, 4096, 0x40 /* PROT_??? */, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7fa82e375000");
 	/* fio's shared memory: IPC_PRIVATE and IPC_CREAT in each style */

@@ -111,7 +111,8 @@ XLAT_DEF(x_wait_opts, 0,
 XLAT_DEF(x_idtype, 0, XE(P_ALL), XE(P_PID), XE(P_PGID), XN(3, "P_PIDFD"));
 
 XLAT_DEF(x_itimer, 0, XE(ITIMER_REAL), XE(ITIMER_VIRTUAL), XE(ITIMER_PROF));
-XLAT_DEF(x_rusage_who, 0, XE(RUSAGE_SELF), XE(RUSAGE_CHILDREN),
+/* getrusage's who is an int that strace matches as unsigned: -1 is 0xffffffff. */
+XLAT_DEF(x_rusage_who, 0, XE(RUSAGE_SELF), XN(0xffffffffu, "RUSAGE_CHILDREN"),
 	 XE(RUSAGE_THREAD));
 XLAT_DEF(x_prio_which, 0, XE(PRIO_PROCESS), XE(PRIO_PGRP), XE(PRIO_USER));
 XLAT_DEF(x_sched_policy, 0, XE(SCHED_OTHER), XE(SCHED_FIFO), XE(SCHED_RR),
