@@ -121,7 +121,7 @@ int nl_diag_payload(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint32_t
 extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
 	x_nlm_f, x_nlm_f_get, x_nlm_f_new, x_nlm_f_del, x_nlm_f_ack,
 	x_nlmsgerr_attrs, x_nla_f, x_arphrd, x_iff, x_ifla, x_rtext_filter,
-	x_ifa, x_ifa_f, x_ifa_lifetime, x_rt_scope, x_rta, x_rtax, x_rt_table,
+	x_ifa, x_ifa_f, x_rt_scope, x_rta, x_rtax, x_rt_table,
 	x_rtprot, x_rtn, x_rtm_f, x_rtnh_f, x_iptos, x_tcp_states,
 	x_tcp_state_flags, x_inet_diag_ext, x_inet_diag_attrs,
 	x_inet_diag_req_attrs, x_shutdown_flags, x_sk_meminfo, x_unix_diag_show,

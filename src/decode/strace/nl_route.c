@@ -64,17 +64,6 @@ static int nla_link_stats(struct nl *n, uint64_t a, uint32_t len, const void *ar
 	return 1;
 }
 
-/* A lifetime of struct ifa_cacheinfo: strace names the infinite one
- * only with -X verbose. */
-static void ifa_lifetime(struct nl *n, const char *lead, uint32_t v)
-{
-	const char *name = xlat_name(&x_ifa_lifetime, v);
-
-	sb_printf(n->s->o, "%s%u", lead, v);
-	if (name && n->s->opt->xlat == SONDE_XLAT_VERBOSE)
-		sb_printf(n->s->o, " /* %s */", name);
-}
-
 static int nla_ifa_cacheinfo(struct nl *n, uint64_t a, uint32_t len, const void *arg)
 {
 	struct ifa_cacheinfo ci;
@@ -84,9 +73,10 @@ static int nla_ifa_cacheinfo(struct nl *n, uint64_t a, uint32_t len, const void 
 		return 0;
 	if (!st_fetch(n->s, n->phase, a, &ci, sizeof(ci)))
 		return 1;
-	ifa_lifetime(n, "{ifa_prefered=", ci.ifa_prefered);
-	ifa_lifetime(n, ", ifa_valid=", ci.ifa_valid);
-	sb_printf(n->s->o, ", cstamp=%u, tstamp=%u}", ci.cstamp, ci.tstamp);
+	/* strace 6.1 never names the infinite lifetime (0xffffffff), not
+	 * even with -X verbose */
+	sb_printf(n->s->o, "{ifa_prefered=%u, ifa_valid=%u, cstamp=%u, tstamp=%u}",
+		  ci.ifa_prefered, ci.ifa_valid, ci.cstamp, ci.tstamp);
 	return 1;
 }
 

@@ -167,9 +167,6 @@ XLAT_DEF(x_ifa_f, 0,
 	 XN(0x100, "IFA_F_MANAGETEMPADDR"), XN(0x200, "IFA_F_NOPREFIXROUTE"),
 	 XN(0x400, "IFA_F_MCAUTOJOIN"), XN(0x800, "IFA_F_STABLE_PRIVACY"));
 
-/* ifa_prefered and ifa_valid: strace names the kernel's infinity. */
-XLAT_DEF(x_ifa_lifetime, 1, XN(0xffffffff, "INFINITY_LIFE_TIME"));
-
 XLAT_DEF(x_rt_scope, 0,
 	 XN(0, "RT_SCOPE_UNIVERSE"), XN(200, "RT_SCOPE_SITE"),
 	 XN(253, "RT_SCOPE_LINK"), XN(254, "RT_SCOPE_HOST"),
