@@ -199,6 +199,10 @@ int sonde_fdinfo_name(const struct sonde_fdinfo *fi, char *buf, size_t len);
  * "NETLINK:[ROUTE:123]", else "PROTO:[INO]". */
 struct sonde_sockinfo;
 void sonde_sockinfo_name(const struct sonde_sockinfo *si, char *buf, size_t len);
+/* Whether sock_diag would find the socket (the name above is not the
+ * bare "PROTO:[INO]"): an inet socket bound to a port, a netlink socket
+ * with a port id, a UNIX socket with a name or a peer. */
+int sonde_sockinfo_found(const struct sonde_sockinfo *si);
 /*
  * -y for other renderers (print --json -y): with st made with out NULL
  * (it prints nothing, sonde_strace_record only learns from fork, exit and

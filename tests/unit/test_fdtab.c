@@ -45,10 +45,42 @@ TEST(sock_facts_by_time)
 	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 10), 0);
 	si = udp(3, 77, 4242);
 	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 30), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 5, buf, sizeof(buf)), "UDP:[77]");
 	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 20, buf, sizeof(buf)), "UDP:[77]");
 	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 30, buf, sizeof(buf)), "UDP:[0.0.0.0:4242]");
 	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 99, buf, sizeof(buf)), "UDP:[0.0.0.0:4242]");
-	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 5, buf, sizeof(buf)), "UDP:[77]");
+	fdtab_free(t);
+}
+
+/* strace caches a socket's name once sock_diag found it (slot
+ * inode & 1023): a UDP socket printed while bound keeps that name after
+ * it connects (python's sendto then connect); one first printed
+ * connected shows its endpoints; a socket found in the same slot takes
+ * the slot over. */
+TEST(sock_name_cached_as_strace)
+{
+	struct fdtab *t = fdtab_new();
+	struct sonde_sockinfo si = udp(3, 77, 4242);
+	char buf[128];
+
+	CHECK_EQ_INT(fdtab_open(t, 100, 3, "socket:[77]", 0), 0);
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 10), 0);
+	si.rport = 53;
+	si.raddr[0] = 127;
+	si.raddr[3] = 1;
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 30), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 20, buf, sizeof(buf)), "UDP:[0.0.0.0:4242]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 40, buf, sizeof(buf)), "UDP:[0.0.0.0:4242]");
+	si = udp(4, 77 + 1024, 0);
+	CHECK_EQ_INT(fdtab_open(t, 100, 4, "socket:[1101]", 0), 0);
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 10), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 100, 4, 40, buf, sizeof(buf)), "UDP:[1101]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 40, buf, sizeof(buf)), "UDP:[0.0.0.0:4242]");
+	si.lport = 5353;
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 50), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 100, 4, 60, buf, sizeof(buf)), "UDP:[0.0.0.0:5353]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 60, buf, sizeof(buf)),
+		     "UDP:[0.0.0.0:4242->127.0.0.1:53]");
 	fdtab_free(t);
 }
 
@@ -157,6 +189,7 @@ TEST(fork_self)
 int main(void)
 {
 	RUN(sock_facts_by_time);
+	RUN(sock_name_cached_as_strace);
 	RUN(sock_facts_name_unknown_fd);
 	RUN(unix_peer_from_accept);
 	RUN(paths_lexical);

@@ -9,6 +9,7 @@
  */
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/if_addr.h>
 #include <linux/types.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,8 +27,9 @@ static struct tcall T;
 static struct fdtab *fds;
 static char out[65536];
 
-/* fd 3 of task 1000 is a netlink socket of proto (the socket's facts). */
-static void nl_socket(int proto)
+/* fd 3 of task 1000 is a netlink socket of proto (the socket's facts),
+ * bound to port id portid (0: not bound). */
+static void nl_socket_bound(int proto, uint32_t portid)
 {
 	struct sonde_sockinfo si;
 
@@ -39,8 +41,14 @@ static void nl_socket(int proto)
 	si.type = SOCK_RAW;
 	si.ino = 42;
 	si.protocol = (uint16_t)proto;
+	si.portid = portid;
 	fdtab_open(fds, 1000, 3, "socket:[42]", 0);
 	fdtab_sock(fds, 1000, &si, 0);
+}
+
+static void nl_socket(int proto)
+{
+	nl_socket_bound(proto, 1000);
 }
 
 static const char *fmt_opts(const struct sonde_strace_opts *o)
@@ -104,6 +112,52 @@ TEST(unknown_protocol)
 	CHECK_EQ_STR(fmt(), "sendto(3, [{nlmsg_len=24, nlmsg_type=0x16 /* NLMSG_??? */, "
 		     "nlmsg_flags=NLM_F_REQUEST|0x300, nlmsg_seq=1, nlmsg_pid=0}, "
 		     "\"\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\"], 24, 0, NULL, 0) = 24");
+}
+
+struct newaddr {
+	struct nlmsghdr h;
+	struct ifaddrmsg ifa;
+	struct nlattr a;
+	struct ifa_cacheinfo ci;
+};
+
+static const struct newaddr cacheinfo = {
+	{ sizeof(struct newaddr), RTM_NEWADDR, 0, 1, 0 },
+	{ .ifa_family = AF_INET, .ifa_prefixlen = 8, .ifa_index = 1 },
+	{ sizeof(struct nlattr) + sizeof(struct ifa_cacheinfo), IFA_CACHEINFO },
+	{ 0xffffffff, 300, 10, 20 },
+};
+
+/* A netlink socket not bound yet (its first sendto binds it): sock_diag
+ * does not list it, strace knows no protocol and decodes the header
+ * alone. */
+TEST(unbound_socket)
+{
+	nl_socket_bound(NETLINK_ROUTE, 0);
+	sendto_of(&cacheinfo, sizeof(cacheinfo), sizeof(cacheinfo));
+	CHECK_EQ_STR(fmt(), "sendto(3, [{nlmsg_len=44, nlmsg_type=0x14 /* NLMSG_??? */, "
+		     "nlmsg_flags=0, nlmsg_seq=1, nlmsg_pid=0}, \"\\x02\\x08\\x00\\x00"
+		     "\\x01\\x00\\x00\\x00\\x14\\x00\\x06\\x00\\xff\\xff\\xff\\xff"
+		     "\\x2c\\x01\\x00\\x00\\x0a\\x00\\x00\\x00\\x14\\x00\\x00\\x00\"], "
+		     "44, 0, NULL, 0) = 44");
+}
+
+/* strace 6.1 prints the infinite lifetime as a number in every -X
+ * style. */
+TEST(ifa_cacheinfo_verbose)
+{
+	struct sonde_strace_opts o;
+
+	sonde_strace_opts_init(&o);
+	o.xlat = SONDE_XLAT_VERBOSE;
+	nl_socket(NETLINK_ROUTE);
+	sendto_of(&cacheinfo, sizeof(cacheinfo), sizeof(cacheinfo));
+	CHECK_EQ_STR(fmt_opts(&o), "sendto(3, [{nlmsg_len=44, nlmsg_type=0x14 /* RTM_NEWADDR */, "
+		     "nlmsg_flags=0, nlmsg_seq=1, nlmsg_pid=0}, {ifa_family=0x2 /* AF_INET */, "
+		     "ifa_prefixlen=8, ifa_flags=0, ifa_scope=0 /* RT_SCOPE_UNIVERSE */, "
+		     "ifa_index=1 /* if_nametoindex(\"lo\") */}, [{nla_len=20, "
+		     "nla_type=0x6 /* IFA_CACHEINFO */}, {ifa_prefered=4294967295, "
+		     "ifa_valid=300, cstamp=10, tstamp=20}]], 44, 0, NULL, 0) = 44");
 }
 
 /* Not a netlink socket: the bytes, as for any socket. */
@@ -184,6 +238,8 @@ int main(void)
 	RUN(request);
 	RUN(unknown_protocol);
 	RUN(not_netlink);
+	RUN(unbound_socket);
+	RUN(ifa_cacheinfo_verbose);
 	RUN(capture_cut);
 	RUN(random_bytes);
 	fdtab_free(fds);

@@ -118,18 +118,40 @@ static void inet_name(const struct sonde_sockinfo *si, const char *proto, char *
 	put(buf, len, off, "%s", "]", 0);
 }
 
+/* The socket's protocol name, "socket" when the kernel gave none. */
+static void proto_name(const struct sonde_sockinfo *si, char *proto)
+{
+	memcpy(proto, si->proto, SONDE_SOCK_PROTO);
+	proto[SONDE_SOCK_PROTO] = 0;
+	if (!proto[0])
+		snprintf(proto, SONDE_SOCK_PROTO + 1, "socket");
+}
+
+static int inet_found(const struct sonde_sockinfo *si, const char *proto)
+{
+	return (si->family == AF_INET || si->family == AF_INET6) && is_inet_diag(proto) &&
+	       si->lport;
+}
+
+int sonde_sockinfo_found(const struct sonde_sockinfo *si)
+{
+	char proto[SONDE_SOCK_PROTO + 1];
+
+	proto_name(si, proto);
+	if (si->family == AF_UNIX)
+		return si->peer_ino || si->path_len;
+	return inet_found(si, proto) || (si->family == AF_NETLINK && si->portid);
+}
+
 void sonde_sockinfo_name(const struct sonde_sockinfo *si, char *buf, size_t len)
 {
 	char proto[SONDE_SOCK_PROTO + 1];
 	size_t off = 0;
 
-	memcpy(proto, si->proto, SONDE_SOCK_PROTO);
-	proto[SONDE_SOCK_PROTO] = 0;
-	if (!proto[0])
-		snprintf(proto, sizeof(proto), "socket");
+	proto_name(si, proto);
 	if (len)
 		buf[0] = 0;
-	if ((si->family == AF_INET || si->family == AF_INET6) && is_inet_diag(proto) && si->lport) {
+	if (inet_found(si, proto)) {
 		inet_name(si, proto, buf, len, &off);
 		return;
 	}

@@ -28,6 +28,7 @@
 #include <sonde/strace.h>
 #include "decode/strace/fdtab.h"
 #include "decode/strace/fdpath.h"
+#include "decode/strace/sdcache.h"
 
 
 struct fdent {
@@ -77,6 +78,7 @@ struct fdtab {
 	int links;	    /* resolve symbolic links (fdtab_resolve_links) */
 	struct sockfact *socks; /* -yy: what was said of each socket, when */
 	size_t nsocks, capsocks;
+	struct sdcache *sd;	/* what strace would have cached of them */
 };
 
 struct fdtab *fdtab_new(void)
@@ -120,6 +122,7 @@ void fdtab_free(struct fdtab *t)
 	files_put(t->tmpl.files);
 	fs_put(t->tmpl.fs);
 	free(t->socks);
+	sdcache_free(t->sd);
 	free(t->tasks);
 	free(t);
 }
@@ -297,7 +300,7 @@ const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, c
 	}
 	if (!k)
 		return NULL;
-	sonde_sockinfo_name(&k->si, buf, len);
+	sonde_sockinfo_name(sdcache_get(&t->sd, &k->si), buf, len);
 	return buf;
 }
 
@@ -307,7 +310,7 @@ const struct sonde_sockinfo *fdtab_sockinfo(struct fdtab *t, uint32_t tid, int f
 	struct fdent *e = fd_ent(t, tid, fd);
 	const struct sockfact *k = e && e->ino ? sock_find(t, e->ino, when) : NULL;
 
-	return k ? &k->si : NULL;
+	return k ? sdcache_get(&t->sd, &k->si) : NULL;
 }
 
 static struct sockfact *sock_add(struct fdtab *t, const struct sonde_sockinfo *si, uint64_t at)

@@ -42,12 +42,14 @@ void fdtab_thread(struct fdtab *t, uint32_t tgid, uint32_t tid);
  * and bound to, read at time at. */
 struct sonde_sockinfo;
 int fdtab_sock(struct fdtab *t, uint32_t tid, const struct sonde_sockinfo *si, uint64_t at);
-/* -yy name of fd in buf as it was at time when, NULL when it is not a
- * socket the kernel described. */
+/* -yy name of fd in buf as strace shows it at time when (its sock_diag
+ * cache replayed, sdcache.h), NULL when it is not a socket the kernel
+ * described. */
 const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, char *buf,
 			 size_t len);
-/* The kernel's facts of fd's socket as they were at time when, NULL when
- * fd is not a socket the kernel described. */
+/* The kernel's facts of fd's socket as strace sees them at time when
+ * (those it cached, else the facts then), NULL when fd is not a socket
+ * the kernel described. */
 const struct sonde_sockinfo *fdtab_sockinfo(struct fdtab *t, uint32_t tid, int fd,
 					    uint64_t when);
 /* Names an open descriptor (kernel facts), keeping its close-on-exec. */

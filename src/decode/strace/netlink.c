@@ -613,5 +613,10 @@ int st_netlink_proto(struct st *s, int fd)
 	si = fdtab_sockinfo(s->fds, s->sc->hdr.tid, fd, s->sc->hdr.ts + s->sc->dur);
 	if (!si || si->family != AF_NETLINK)
 		return ST_NL_NONE;
+	/* sock_diag does not list a netlink socket without a port id
+	 * (not bound yet: a first sendto binds it): strace knows it is
+	 * netlink but not which protocol. */
+	if (!sonde_sockinfo_found(si))
+		return ST_NL_UNKNOWN;
 	return si->protocol;
 }

@@ -394,8 +394,10 @@ void pr_cmsg_recverr(struct st *s, const uint8_t *d, size_t len);
 #define CMSG_RECVERR_LEN 32
 
 /* netlink.c: the netlink protocol of fd's socket (NETLINK_ROUTE...),
- * ST_NL_NONE when it is not known to be a netlink socket. */
+ * ST_NL_NONE when it is not known to be a netlink socket, ST_NL_UNKNOWN
+ * for a netlink socket whose protocol strace cannot learn. */
 #define ST_NL_NONE (-1)
+#define ST_NL_UNKNOWN (-2)
 int st_netlink_proto(struct st *s, int fd);
 /* len bytes of netlink messages at a, as strace shows them; proto is
  * the socket's protocol, ST_NL_NONE when unknown (control messages and

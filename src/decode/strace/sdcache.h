@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* strace's cache of sock_diag answers, replayed offline (sdcache.c). */
+#ifndef SONDE_STRACE_SDCACHE_H
+#define SONDE_STRACE_SDCACHE_H
+
+struct sdcache;
+struct sonde_sockinfo;
+
+/* What strace shows of a socket whose facts are now: the facts it
+ * cached when it first found the socket, else now (*c is made on the
+ * first socket found). */
+const struct sonde_sockinfo *sdcache_get(struct sdcache **c,
+					 const struct sonde_sockinfo *now);
+void sdcache_free(struct sdcache *c);
+
+#endif
