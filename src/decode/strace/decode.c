@@ -43,14 +43,7 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i)
 		break;
 	case K_XVAL: pr_xval(s, a->x, (uint32_t)v, NULL); break;
 	case K_SIG: pr_sig(s, v); break;
-	case K_UID:
-		if ((uint32_t)v == UINT32_MAX && s->j)
-			st_jint(s, -1);
-		else if ((uint32_t)v == UINT32_MAX)
-			sb_puts(s->o, "-1");
-		else
-			pr_uint(s, v);
-		break;
+	case K_UID: pr_id(s, (uint32_t)v); break;
 	case K_OFF: pr_long(s, v); break;
 	case K_IN: a->fn(s, SONDE_PL_ENTRY, v); break;
 	case K_OUT:

@@ -52,7 +52,7 @@ static void pr_sun(struct st *s, const uint8_t *p, size_t len)
 }
 
 /* The bytes of a network-order field as -X raw shows them: "\x00\x50". */
-static void net_bytes(char *buf, size_t len, const void *p, size_t n)
+void net_bytes(char *buf, size_t len, const void *p, size_t n)
 {
 	size_t k = 0;
 
@@ -124,6 +124,21 @@ void pr_inet6_addr(struct st *s, const void *addr)
 	pr_symexpr(s, num, sym);
 }
 
+void pr_inet6_field(struct st *s, const char *name, const char *jname, const void *addr)
+{
+	char buf[INET6_ADDRSTRLEN], q[4 * INET6_ADDRSTRLEN];
+
+	if (s->j || s->opt->xlat != SONDE_XLAT_ABBREV) {
+		st_field2(s, name, jname);
+		pr_inet6_addr(s, addr);
+		return;
+	}
+	inet_ntop(AF_INET6, addr, buf, sizeof(buf));
+	st_elem(s);
+	sb_printf(s->o, "inet_pton(AF_INET6, \"%s\", &%s)", st_quote_name(s, buf, q, sizeof(q)),
+		  name);
+}
+
 static void pr_inet(struct st *s, const uint8_t *p)
 {
 	struct sockaddr_in in;
@@ -139,30 +154,13 @@ static void pr_inet(struct st *s, const uint8_t *p)
 static void pr_inet6(struct st *s, const uint8_t *p)
 {
 	struct sockaddr_in6 in6;
-	char buf[INET6_ADDRSTRLEN], q[4 * INET6_ADDRSTRLEN];
-	const char *a;
 
 	memcpy(&in6, p, sizeof(in6));
-	inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof(buf));
-	a = st_quote_name(s, buf, q, sizeof(q));
 	st_field2(s, "sin6_port", "port");
 	pr_wrapped_u(s, "htons", ntohs(in6.sin6_port), &in6.sin6_port, 2);
 	st_field2(s, "sin6_flowinfo", "flowinfo");
 	pr_wrapped_u(s, "htonl", ntohl(in6.sin6_flowinfo), &in6.sin6_flowinfo, 4);
-	if (s->j) {
-		st_jkey(s, "addr");
-		st_jstr(s, buf);
-	} else if (s->opt->xlat == SONDE_XLAT_ABBREV) {
-		sb_printf(s->o, ", inet_pton(AF_INET6, \"%s\", &sin6_addr)", a);
-	} else {
-		/* -X: sin6_addr="\x00...\x01" /\* inet_pton(AF_INET6, "::1") *\/ */
-		char num[80], sym[4 * INET6_ADDRSTRLEN + 24];
-
-		net_bytes(num, sizeof(num), &in6.sin6_addr, 16);
-		snprintf(sym, sizeof(sym), "inet_pton(AF_INET6, \"%s\")", a);
-		st_field(s, "sin6_addr");
-		pr_symexpr(s, num, sym);
-	}
+	pr_inet6_field(s, "sin6_addr", "addr", &in6.sin6_addr);
 	st_field2(s, "sin6_scope_id", "scope_id");
 	pr_uint(s, in6.sin6_scope_id);
 	st_obj_end(s);

@@ -139,6 +139,16 @@ void pr_ulong(struct st *s, uint64_t v)
 		sb_printf(s->o, "%llu", (unsigned long long)v);
 }
 
+void pr_id(struct st *s, uint32_t v)
+{
+	if (v == UINT32_MAX && s->j)
+		st_jint(s, -1);
+	else if (v == UINT32_MAX)
+		sb_puts(s->o, "-1");
+	else
+		pr_uint(s, v);
+}
+
 void pr_hex(struct st *s, uint64_t v)
 {
 	if (s->j)

@@ -205,6 +205,7 @@ void pr_uint(struct st *s, uint64_t v);  /* unsigned int */
 void pr_long(struct st *s, uint64_t v);  /* long */
 void pr_ulong(struct st *s, uint64_t v); /* unsigned long */
 void pr_hex(struct st *s, uint64_t v);   /* %#lx, 0 as 0 */
+void pr_id(struct st *s, uint32_t v);    /* uid, gid: -1 as -1 */
 void pr_oct(struct st *s, uint64_t v);   /* mode bits, %#03o */
 void pr_fd(struct st *s, int fd);
 void pr_dirfd(struct st *s, uint64_t v);
@@ -297,9 +298,19 @@ extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
 	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
 	x_uring_enter, x_uring_register, x_uring_ops, x_uring_op_flags, x_futex2_flags,
 	x_mlock2, x_delete_module, x_finit_module, x_kexec_file_flags;
+/* sockopt_val.c: option values strace decodes beyond ints and
+ * multicast requests, for setsockopt (phase entry) and getsockopt. */
+void pr_icmp_filter(struct st *s, int phase, uint64_t a, int len);
+void pr_packet_mreq(struct st *s, uint64_t a, int len);
+void pr_tpacket_req(struct st *s, uint64_t a, int len);
+void pr_sock_fprog_set(struct st *s, uint64_t a, int len);
+void pr_txrehash(struct st *s, uint64_t a, int len);
+/* xlat_sockopt.c: the table naming option name of level in setsockopt
+ * (get 0) or getsockopt, with the default name for a number it lacks in
+ * *dflt; NULL when strace prints the level's options as numbers. */
+const struct xlat *sockopt_xlat(int level, uint32_t name, int get, const char **dflt);
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
-	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_so,
-	x_tcp_opt, x_ip_opt, x_ipv6_opt, x_netlink_opt, x_scm, x_ip_cmsg,
+	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_scm, x_ip_cmsg,
 	x_poll, x_epoll_events,
 	x_epoll_ctl, x_epoll_create, x_ioctl;
 
@@ -352,8 +363,13 @@ void pr_dev(struct st *s, unsigned int maj, unsigned int min);
 /* net.c */
 void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len);
 void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len);
+/* n bytes at p as strace's -X raw shows an address: "\x7f\x00..." */
+void net_bytes(char *buf, size_t len, const void *p, size_t n);
 void pr_inet_addr(struct st *s, const void *addr); /* inet_addr("127.0.0.1") */
 void pr_inet6_addr(struct st *s, const void *addr); /* inet_pton(AF_INET6, "::1") */
+/* An in6_addr field: inet_pton(AF_INET6, "::1", &name), with -X
+ * name="\x00..." /\* inet_pton(AF_INET6, "::1") *\/ (JSON: jname). */
+void pr_inet6_field(struct st *s, const char *name, const char *jname, const void *addr);
 /* htons(80): v from the n bytes in network order at raw (fn "htons"). */
 void pr_wrapped_u(struct st *s, const char *fn, unsigned int v, const void *raw, size_t n);
 /* A name strace quotes in an expression (an address, an interface): as
