@@ -128,6 +128,22 @@ static void pr_get_ucred(struct st *s, uint64_t a, size_t len)
 	st_obj_end(s);
 }
 
+/* PACKET_STATISTICS: struct tpacket_stats, or tpacket_stats_v3's three
+ * counters (TPACKET_V3 sockets). */
+static void pr_tpacket_stats(struct st *s, uint64_t a, size_t len)
+{
+	static const char *const names[] = { "tp_packets", "tp_drops", "tp_freeze_q_cnt" };
+	uint32_t v[3];
+
+	if (!st_fetch(s, SONDE_PL_EXIT, a, v, len < sizeof(v) ? len : sizeof(v)))
+		return;
+	st_obj_begin(s);
+	for (size_t i = 0; i < 3; i++)
+		if (field_len(s, names[i], v, i * sizeof(v[0]), sizeof(v[0]), len))
+			pr_uint(s, v[i]);
+	st_obj_end(s);
+}
+
 /* An errno value as strace's print_err: ECONNREFUSED (-X raw: 111,
  * -X verbose: 111 /\* ECONNREFUSED *\/), a number without a name as is. */
 static void pr_errno_val(struct st *s, uint32_t e)
@@ -182,6 +198,12 @@ static void pr_getsockopt_val(struct st *s, int level, uint32_t name, uint64_t a
 		pr_get_error(s, a, rlen);
 	else if (level == SOL_RAW && name == ICMP_FILTER)
 		pr_icmp_filter(s, SONDE_PL_EXIT, a, rlen);
+	else if (level == SOL_PACKET && name == PACKET_STATISTICS)
+		pr_tpacket_stats(s, a, rlen);
+	else if (level == SOL_SOCKET && name == SO_GET_FILTER && (uint16_t)rlen == (uint32_t)rlen)
+		/* the program's instructions, rlen of them (strace -v
+		 * shows them; the recorder keeps rlen bytes) */
+		pr_addr(s, a);
 	else
 		pr_plain_optval(s, SONDE_PL_EXIT, a, rlen);
 }
