@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* strace decoders of socket and multiplexing syscalls: strace 6.1 text. */
 #include <arpa/inet.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/netlink.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -58,6 +61,29 @@ TEST(sockets)
 	tc_new(&T, SYS_recvfrom, 1, 6, 0x1000, 8, MSG_DONTWAIT, 0, 0);
 	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, "x", 1);
 	CHECK_EQ_STR(tc_fmt(&T), "recvfrom(6, \"x\", 8, MSG_DONTWAIT, NULL, NULL) = 1");
+}
+
+/* Addresses strace decodes by family: a netlink socket's groups as
+ * "%#08x", a packet socket's struct sockaddr_ll; a packet socket's
+ * protocol in network order. */
+TEST(sockaddr_families)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_groups = 0x11 };
+	struct sockaddr_ll ll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP),
+				  .sll_ifindex = 0, .sll_hatype = ARPHRD_LOOPBACK,
+				  .sll_pkttype = PACKET_OUTGOING, .sll_halen = 2,
+				  .sll_addr = { 0, 0xab } };
+
+	tc_new(&T, SYS_bind, 0, 3, 0x1000, sizeof(nl), 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &nl, sizeof(nl));
+	CHECK_EQ_STR(tc_fmt(&T), "bind(3, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=0x000011}, 12) = 0");
+	tc_new(&T, SYS_bind, 0, 3, 0x1000, sizeof(ll), 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &ll, sizeof(ll));
+	CHECK_EQ_STR(tc_fmt(&T), "bind(3, {sa_family=AF_PACKET, sll_protocol=htons(ETH_P_IP), "
+		     "sll_ifindex=0, sll_hatype=ARPHRD_LOOPBACK, sll_pkttype=PACKET_OUTGOING, "
+		     "sll_halen=2, sll_addr=[00, 0xab]}, 20) = 0");
+	tc_new(&T, SYS_socket, 4, AF_PACKET, SOCK_RAW, htons(ETH_P_ALL), 0, 0, 0);
+	CHECK_EQ_STR(tc_fmt(&T), "socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL)) = 4");
 }
 
 TEST(msghdr)
@@ -218,6 +244,7 @@ TEST(poll_long_result)
 int main(void)
 {
 	RUN(sockets);
+	RUN(sockaddr_families);
 	RUN(msghdr);
 	RUN(msghdr_out);
 	RUN(netlink_sockopt);

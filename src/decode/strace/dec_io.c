@@ -359,6 +359,8 @@ static void pr_sock_proto(struct st *s, int fam, uint32_t proto)
 		pr_xval(s, &x_ipproto, proto, "IPPROTO_???");
 	else if (fam == AF_NETLINK)
 		pr_xval(s, &x_nl_protocols, proto, "NETLINK_???");
+	else if (fam == AF_PACKET)
+		pr_eth_proto(s, (uint16_t)proto);
 	else
 		pr_uint(s, proto);
 }

@@ -8,6 +8,7 @@
  * members: {"family":"AF_INET","port":80,"addr":"127.0.0.1"}.
  */
 #include <arpa/inet.h>
+#include <linux/if_packet.h>
 #include <linux/netlink.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -162,7 +163,11 @@ static void pr_inet6(struct st *s, const uint8_t *p)
 	pr_wrapped_u(s, "htonl", ntohl(in6.sin6_flowinfo), &in6.sin6_flowinfo, 4);
 	pr_inet6_field(s, "sin6_addr", "addr", &in6.sin6_addr);
 	st_field2(s, "sin6_scope_id", "scope_id");
-	pr_uint(s, in6.sin6_scope_id);
+	/* an interface only for the link-local scopes */
+	if (IN6_IS_ADDR_LINKLOCAL(&in6.sin6_addr) || IN6_IS_ADDR_MC_LINKLOCAL(&in6.sin6_addr))
+		pr_ifindex(s, in6.sin6_scope_id);
+	else
+		pr_uint(s, in6.sin6_scope_id);
 	st_obj_end(s);
 }
 
@@ -189,6 +194,10 @@ void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 		pr_inet6(s, p);
 		return;
 	}
+	if (fam == AF_PACKET && len >= sizeof(struct sockaddr_ll)) {
+		pr_sockaddr_ll(s, p);
+		return;
+	}
 	if (fam == AF_UNIX) {
 		pr_sun(s, p, len > sizeof(struct sockaddr_un) ?
 				     sizeof(struct sockaddr_un) : len);
@@ -213,7 +222,7 @@ void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 		if (s->j)
 			st_juint(s, nl.nl_groups);
 		else
-			sb_printf(s->o, "%08x", nl.nl_groups);
+			sb_printf(s->o, "%#08x", nl.nl_groups);
 		st_obj_end(s);
 		return;
 	}

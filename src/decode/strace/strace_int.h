@@ -298,6 +298,11 @@ extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
 	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
 	x_uring_enter, x_uring_register, x_uring_ops, x_uring_op_flags, x_futex2_flags,
 	x_mlock2, x_delete_module, x_finit_module, x_kexec_file_flags;
+/* sockaddr_ll.c: a packet socket's ethernet protocol, network order
+ * (htons(ETH_P_ALL)); the fields of a struct sockaddr_ll after sa_family,
+ * closing the struct. */
+void pr_eth_proto(struct st *s, uint16_t net);
+void pr_sockaddr_ll(struct st *s, const uint8_t *p);
 /* sockopt_val.c: option values strace decodes beyond ints and
  * multicast requests, for setsockopt (phase entry) and getsockopt. */
 void pr_icmp_filter(struct st *s, int phase, uint64_t a, int len);
