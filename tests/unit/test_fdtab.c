@@ -84,6 +84,27 @@ TEST(sock_name_cached_as_strace)
 	fdtab_free(t);
 }
 
+/* Lines are formatted out of time order (a call's exit half with its
+ * entry, calls in entry order): what a later line found serves no
+ * earlier one (fd_scm: a receiver's recvmsg, entered first, names the
+ * socket bound later; the sender's socket() still shows its inode). */
+TEST(sock_name_cache_in_time)
+{
+	struct fdtab *t = fdtab_new();
+	struct sonde_sockinfo si = udp(3, 90, 0);
+	char buf[128];
+
+	CHECK_EQ_INT(fdtab_open(t, 100, 3, "socket:[90]", 0), 0);
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 10), 0);
+	si.lport = 5000;
+	CHECK_EQ_INT(fdtab_sock(t, 100, &si, 30), 0);
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 50, buf, sizeof(buf)), "UDP:[0.0.0.0:5000]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 10, buf, sizeof(buf)), "UDP:[90]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 20, buf, sizeof(buf)), "UDP:[90]");
+	CHECK_EQ_STR(fdtab_detail(t, 100, 3, 40, buf, sizeof(buf)), "UDP:[0.0.0.0:5000]");
+	fdtab_free(t);
+}
+
 /* Facts of a socket the tables did not hold (received, inherited) name
  * its descriptor; the same socket in another process shares them. */
 TEST(sock_facts_name_unknown_fd)
@@ -190,6 +211,7 @@ int main(void)
 {
 	RUN(sock_facts_by_time);
 	RUN(sock_name_cached_as_strace);
+	RUN(sock_name_cache_in_time);
 	RUN(sock_facts_name_unknown_fd);
 	RUN(unix_peer_from_accept);
 	RUN(paths_lexical);

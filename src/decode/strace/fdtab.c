@@ -300,7 +300,7 @@ const char *fdtab_detail(struct fdtab *t, uint32_t tid, int fd, uint64_t when, c
 	}
 	if (!k)
 		return NULL;
-	sonde_sockinfo_name(sdcache_get(&t->sd, &k->si), buf, len);
+	sonde_sockinfo_name(sdcache_get(&t->sd, &k->si, when), buf, len);
 	return buf;
 }
 
@@ -310,7 +310,7 @@ const struct sonde_sockinfo *fdtab_sockinfo(struct fdtab *t, uint32_t tid, int f
 	struct fdent *e = fd_ent(t, tid, fd);
 	const struct sockfact *k = e && e->ino ? sock_find(t, e->ino, when) : NULL;
 
-	return k ? sdcache_get(&t->sd, &k->si) : NULL;
+	return k ? sdcache_get(&t->sd, &k->si, when) : NULL;
 }
 
 static struct sockfact *sock_add(struct fdtab *t, const struct sonde_sockinfo *si, uint64_t at)
