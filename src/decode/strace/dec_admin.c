@@ -80,10 +80,7 @@ void dec_syslog(struct st *s)
 		/* the log read: what the call returned */
 		st_sep(s);
 		st_entry_end(s);
-		if (st_ok(s))
-			pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
-		else
-			pr_addr(s, st_arg(s, 1));
+		pr_buf_ret(s, st_arg(s, 1));
 		break;
 	case 8:
 		st_sep(s);

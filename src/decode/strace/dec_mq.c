@@ -66,10 +66,7 @@ void dec_mq_timedreceive(struct st *s)
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
 	st_entry_end(s);
-	if (st_ok(s))
-		pr_buf(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret, 0);
-	else
-		pr_addr(s, st_arg(s, 1));
+	pr_buf_ret(s, st_arg(s, 1));
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 2));
 	st_sep(s);

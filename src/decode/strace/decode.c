@@ -32,12 +32,7 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i)
 	case K_PATH: pr_path(s, v); break;
 	case K_STR: pr_cstr(s, SONDE_PL_ENTRY, v); break;
 	case K_BUFI: pr_buf(s, SONDE_PL_ENTRY, v, st_arg(s, a->aux), 0); break;
-	case K_BUFO:
-		if (ok)
-			pr_buf(s, SONDE_PL_EXIT, v, (uint64_t)s->ret, 0);
-		else
-			pr_addr(s, v);
-		break;
+	case K_BUFO: pr_buf_ret(s, v); break;
 	case K_FLAGS:
 		pr_flags(s, a->x, a->aux == 64 ? v : (uint32_t)v, NULL);
 		break;

@@ -617,3 +617,11 @@ void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
 	}
 	st_arr_end(s);
 }
+
+void pr_buf_ret(struct st *s, uint64_t addr)
+{
+	if (st_ok(s))
+		pr_buf(s, SONDE_PL_EXIT, addr, (uint64_t)s->ret, 0);
+	else
+		pr_addr(s, addr);
+}

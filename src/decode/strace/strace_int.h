@@ -230,6 +230,9 @@ void pr_cstr_max(struct st *s, int phase, uint64_t addr, size_t max);
 /* A buffer of len bytes shown up to -s; force_hex for binary data. */
 void pr_buf(struct st *s, int phase, uint64_t addr, uint64_t len,
 	    int force_hex);
+/* An output buffer: the bytes the call returned, or its address when
+ * it failed. */
+void pr_buf_ret(struct st *s, uint64_t addr);
 /*
  * Copies size bytes at addr of phase into dst. On success returns 1; else
  * prints NULL or the address, as strace does, and returns 0.
