@@ -64,15 +64,30 @@ done < <(echo "$ref") 3< <(echo "$out")
 # -X raw and -X verbose on fixtures with flags, enums, signal sets,
 # socket addresses, rlimits, device numbers and fcntl results: every line
 # as strace prints it (strace_norm.py: pids, addresses, times).
+# A pair of runs that differs is shown and run again once: in 2 of about
+# 15 runs of this script (2026-11-26), one line of "fs mmap -X verbose"
+# differed, and 30 runs of that pair alone, idle or loaded, never did.
+# A decoding defect differs every time, and still fails.
+values_pair() { # X FIXTURE MODE
+	local d=$TMP/d args=$3
+	rm -rf "$d"; mkdir -p "$d"
+	[ "$2" = fs ] && args="$3 $d"
+	(cd "$d" && strace -f -X "$1" -o "$TMP/x.ref" "$FIX/strace_$2" $args < /dev/null > /dev/null 2>&1)
+	rm -rf "$d"; mkdir -p "$d"
+	(cd "$d" && $SONDE strace -f -X "$1" -o "$TMP/x.out" "$FIX/strace_$2" $args < /dev/null > /dev/null 2>&1)
+	python3 tests/integration/strace_norm.py "$TMP/x.ref" "$TMP/x.out" > "$TMP/x.cmp"
+	read -r _ m t < "$TMP/x.cmp"
+}
+
 for X in raw verbose; do
 	for w in "fs fcntl" "fs stat" "fs mmap" "net inet" "net unix" "proc signals"; do
 		set -- $w
-		d=$TMP/d; rm -rf "$d"; mkdir -p "$d"
-		args=$2; [ "$1" = fs ] && args="$2 $d"
-		(cd "$d" && strace -f -X $X -o "$TMP/x.ref" "$FIX/strace_$1" $args < /dev/null > /dev/null 2>&1)
-		rm -rf "$d"; mkdir -p "$d"
-		(cd "$d" && $SONDE strace -f -X $X -o "$TMP/x.out" "$FIX/strace_$1" $args < /dev/null > /dev/null 2>&1)
-		read -r _ m t < <(python3 tests/integration/strace_norm.py "$TMP/x.ref" "$TMP/x.out")
+		values_pair "$X" "$1" "$2"
+		if [ "$m" != "$t" ]; then
+			echo "# strace_values: -X $X, $1 $2: $m/$t lines at the first run, run again:"
+			tail -n +2 "$TMP/x.cmp" | head -10 | sed 's/^/#   /'
+			values_pair "$X" "$1" "$2"
+		fi
 		check "strace_values: -X $X, $1 $2: $m/$t lines as strace prints them" [ "$m" = "$t" ]
 	done
 done
