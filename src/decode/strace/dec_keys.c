@@ -82,15 +82,11 @@ static void pr_key(struct st *s, uint64_t v)
 static void pr_errno_value(struct st *s, uint32_t e)
 {
 	const char *n = sonde_errno_name((int)e);
-	char num[16];
 
-	if (n && s->j) {
+	if (!s->j)
+		pr_errno_text(s, e, 0);
+	else if (n)
 		pr_sym(s, n);
-		return;
-	}
-	snprintf(num, sizeof(num), "%u", e);
-	if (n)
-		pr_symexpr(s, num, n);
 	else
 		pr_uint(s, e);
 }

@@ -80,17 +80,10 @@ static void pr_int_member(struct st *s, uint64_t v)
 /* move_pages' status: a node, or a negated errno (-EFAULT). */
 static void pr_page_status(struct st *s, uint64_t v)
 {
-	int32_t e = (int32_t)v;
-	const char *name = e < 0 && e > INT32_MIN ? sonde_errno_name(-e) : NULL;
-	char num[16], sym[40];
-
-	if (!name || s->j) {
+	if (s->j)
 		pr_int(s, (uint32_t)v);
-		return;
-	}
-	snprintf(num, sizeof(num), "%d", e);
-	snprintf(sym, sizeof(sym), "-%s", name);
-	pr_symexpr(s, num, sym);
+	else
+		pr_errno_text(s, (uint32_t)v, 1);
 }
 
 static void pr_nodemask(struct st *s, int phase, uint64_t a, uint64_t maxnode)

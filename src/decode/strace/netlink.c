@@ -482,15 +482,7 @@ static const struct nla_set nlmsgerr_set = NLA_SET(&x_nlmsgerr_attrs,
 /* error=-ENOENT; 0 and numbers without a name as they are. */
 static void nl_errno(struct nl *n, int32_t e)
 {
-	struct st *s = n->s;
-	const char *name = e < 0 && e > INT32_MIN ? sonde_errno_name(-e) : NULL;
-
-	if (!name || s->opt->xlat == SONDE_XLAT_RAW)
-		sb_printf(s->o, "%d", e);
-	else if (s->opt->xlat == SONDE_XLAT_VERBOSE)
-		sb_printf(s->o, "%d /* -%s */", e, name);
-	else
-		sb_printf(s->o, "-%s", name);
+	pr_errno_text(n->s, (uint32_t)e, 1);
 }
 
 /*

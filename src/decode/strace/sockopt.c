@@ -148,15 +148,10 @@ static void pr_tpacket_stats(struct st *s, uint64_t a, size_t len)
  * -X verbose: 111 /\* ECONNREFUSED *\/), a number without a name as is. */
 static void pr_errno_val(struct st *s, uint32_t e)
 {
-	const char *name = sonde_errno_name((int)e);
-	char num[16];
-
-	if (s->j || !name) {
+	if (s->j)
 		pr_uint(s, e);
-		return;
-	}
-	snprintf(num, sizeof(num), "%u", e);
-	pr_symexpr(s, num, name);
+	else
+		pr_errno_text(s, e, 0);
 }
 
 /* SO_ERROR: the pending error by name, [ECONNREFUSED]; fewer bytes than

@@ -262,6 +262,10 @@ void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len);
  * "num /\* sym *\/". Text only: JSON callers print the value themselves.
  */
 void pr_symexpr(struct st *s, const char *num, const char *sym);
+/* Text only: an errno value as strace's print_err shows it, ENOKEY (-X
+ * raw 126, verbose "126 /\* ENOKEY *\/"); negated (a status, an ack),
+ * -EFAULT for -14. A value without a name is a bare number. */
+void pr_errno_text(struct st *s, uint32_t v, int negated);
 void pr_flags(struct st *s, const struct xlat *x, uint64_t v,
 	      const char *dflt);
 /* Text only: flags strace prints with no default name (printflags_in

@@ -230,6 +230,25 @@ void pr_xval(struct st *s, const struct xlat *x, uint64_t v,
 	sb_puts(s->o, name);
 }
 
+void pr_errno_text(struct st *s, uint32_t v, int negated)
+{
+	int32_t e = (int32_t)v;
+	const char *name = !negated ? sonde_errno_name(e) :
+			   e < 0 && e > INT32_MIN ? sonde_errno_name(-e) : NULL;
+	char num[16], sym[40];
+
+	if (negated)
+		snprintf(num, sizeof(num), "%d", e);
+	else
+		snprintf(num, sizeof(num), "%u", v);
+	if (!name) {
+		sb_puts(s->o, num);
+		return;
+	}
+	snprintf(sym, sizeof(sym), "%s%s", negated ? "-" : "", name);
+	pr_symexpr(s, num, sym);
+}
+
 void pr_symexpr(struct st *s, const char *num, const char *sym)
 {
 	if (s->opt->xlat == SONDE_XLAT_RAW)
