@@ -481,30 +481,6 @@ void dec_sched_setaffinity(struct st *s)
 	ps_cpuset(s, SONDE_PL_ENTRY, st_arg(s, 2), st_arg(s, 1));
 }
 
-static void pr_gid_list(struct st *s, int phase, uint64_t a, uint64_t n)
-{
-	uint32_t g;
-
-	if (!a) {
-		pr_addr(s, 0);
-		return;
-	}
-	if (n && !st_peek(s, phase, a, &g, sizeof(g))) {
-		pr_unfetched(s, phase, a);
-		return;
-	}
-	st_arr_begin(s);
-	for (uint64_t i = 0; i < n; i++) {
-		st_elem(s);
-		if (st_array_cut(s, i) || !st_peek(s, phase, a + i * 4, &g, sizeof(g))) {
-			sb_puts(s->o, "...");
-			break;
-		}
-		pr_uint(s, g);
-	}
-	st_arr_end(s);
-}
-
 void dec_getgroups(struct st *s)
 {
 	uint64_t n = (uint32_t)st_arg(s, 0);
@@ -514,8 +490,8 @@ void dec_getgroups(struct st *s)
 	st_entry_end(s);
 	/* With size 0 the call only counts: strace shows an empty list. */
 	if (st_ok(s))
-		pr_gid_list(s, SONDE_PL_EXIT, st_arg(s, 1),
-			    n < (uint64_t)s->ret ? n : (uint64_t)s->ret);
+		pr_mem_array(s, SONDE_PL_EXIT, st_arg(s, 1),
+			     n < (uint64_t)s->ret ? n : (uint64_t)s->ret, 4, pr_uint);
 	else
 		pr_addr(s, st_arg(s, 1));
 }
@@ -526,7 +502,7 @@ void dec_setgroups(struct st *s)
 
 	pr_int(s, n);
 	st_sep(s);
-	pr_gid_list(s, SONDE_PL_ENTRY, st_arg(s, 1), n);
+	pr_mem_array(s, SONDE_PL_ENTRY, st_arg(s, 1), n, 4, pr_uint);
 }
 
 /*
