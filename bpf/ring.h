@@ -167,6 +167,26 @@ static __always_inline void batch_put(struct sonde_cpu_batch *b)
 	*(volatile __u32 *)&b->busy = 0;
 }
 
+/* An empty batch: no records, and nothing for a packed syscall record
+ * to be packed against (record_bpf.h). */
+static __always_inline void batch_reset(struct sonde_cpu_batch *b)
+{
+	b->len = 0;
+	b->nrec = 0;
+	__builtin_memset(&b->prev, 0, sizeof(b->prev));
+}
+
+/* The time of a batch's first record, for the LOST record that replaces
+ * the batch. A packed syscall record first in its batch is always WIDE. */
+static __always_inline __u64 batch_first_ts(const struct sonde_cpu_batch *b)
+{
+	const struct sonde_ring_sc *p = (const void *)b->recs;
+
+	if (p->type == SONDE_RING_SC)
+		return p->more[0] - p->more[1];
+	return ((const struct sonde_hdr *)b->recs)->ts;
+}
+
 /* Writes the taken batch b of this CPU to its ring, or counts it lost. */
 static __noinline int batch_flush(void *ring, struct sonde_cpu_state *cs,
 				  struct sonde_cpu_batch *b, __u32 cpu)
@@ -178,9 +198,8 @@ static __noinline int batch_flush(void *ring, struct sonde_cpu_state *cs,
 	/* The bound is for the verifier: len never exceeds the buffer. */
 	if (len > SONDE_BATCH_BYTES)
 		len = SONDE_BATCH_BYTES;
-	b->len = 0;
 	n = b->nrec;
-	b->nrec = 0;
+	batch_reset(b);
 	if (cs->lost)
 		lost_emit(ring, cs, cpu);
 	b->hdr.ts = 0;
@@ -191,7 +210,7 @@ static __noinline int batch_flush(void *ring, struct sonde_cpu_state *cs,
 	b->hdr.cpu = cpu;
 	b->hdr.flags = 0;
 	if (bpf_ringbuf_output(ring, &b->hdr, sizeof(b->hdr) + len, submit_flags(ring, cs)))
-		lost_add(cs, n, *(__u64 *)b->recs);
+		lost_add(cs, n, batch_first_ts(b)); /* recs are left as they were */
 	return 0;
 }
 
@@ -313,8 +332,7 @@ static __always_inline void emit_small_end(struct emit *em, void *rec, __u32 siz
 			batch_flush(ring, em->cs, b, em->cpu);
 		} else {
 			lost_add(em->cs, b->nrec, now);
-			b->len = 0;
-			b->nrec = 0;
+			batch_reset(b);
 		}
 	}
 	batch_put(b);

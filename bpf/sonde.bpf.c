@@ -18,6 +18,7 @@
 #include <bpf/bpf_core_read.h>
 #include <sonde/events.h>
 #include <sonde/record_bpf.h>
+#include <sonde/ring_pack.h>
 
 /* kfuncs (6.2+), for the slot rescue. */
 extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
@@ -127,17 +128,27 @@ static __always_inline void syscall_fill(struct sonde_ev_syscall *r, struct sond
 	r->_pad = 0;
 }
 
-/* Into the CPU's batch (ring.h, emit_small): no helper call. */
+/*
+ * Into the CPU's batch (ring.h, emit_small), packed, with no helper call;
+ * whole, into the ring, while an interrupted program holds the batch.
+ */
 static __always_inline void emit_syscall(__u32 cpu, struct sonde_cpu_state *cs, __u32 nr,
 					 __u64 ts, __u64 dur, long ret, const __u64 *args,
 					 __u16 flags, __u64 now)
 {
 	struct sonde_ev_syscall *r;
 	struct emit em;
+	__u32 size;
 
 	r = emit_small(&em, cpu, cs, sizeof(*r), now);
 	if (!r)
 		return;
+	if (em.b) {
+		size = sonde_sc_pack(&em.b->prev, (void *)r, cs->id_tgid, cs->id_tid, nr, ts, dur,
+				     ret, args, flags);
+		emit_small_end(&em, r, size, now);
+		return;
+	}
 	syscall_fill(r, cs, cpu, nr, ts, dur, ret, args, flags);
 	emit_small_end(&em, r, sizeof(*r), now);
 }

@@ -15,7 +15,7 @@
  *   ntraced                       number of set bits (live traced tgids)
  *   cpus[SONDE_MAX_CPUS]          struct sonde_cpu_state (below), 192
  *                                 bytes each so CPUs never share a line
- *   batches[SONDE_MAX_CPUS]       struct sonde_cpu_batch (below), 1 KiB
+ *   batches[SONDE_MAX_CPUS]       struct sonde_cpu_batch (below), 1088 B
  *                                 each: records not yet in the ring
  *
  * Writers of traced[]: the fork, exec, rename and exit programs and user
@@ -119,15 +119,15 @@ struct sonde_cpu_state {
  * and wakeups, the events a traced task makes most of. A reserve and a
  * submit cost about 50 ns per record on the test VM (two helper calls, the
  * ring's lock, a fresh ring line): the programs append their record here
- * instead and one bpf_ringbuf_output moves the batch, up to 960 bytes of
- * records at a time. The ring sample starts with hdr (type
- * SONDE_RING_BATCH, size = hdr + len); it is a transport wrapper that
- * never reaches a trace file.
+ * instead and one bpf_ringbuf_output moves the batch, up to
+ * SONDE_BATCH_BYTES of records at a time. The ring sample starts with hdr
+ * (type SONDE_RING_BATCH, size = hdr + len); it is a transport wrapper
+ * that never reaches a trace file.
  *
- *   0      4      8                   32                          992  996  1024
- *   +------+------+------- hdr -------+---- recs[len] ------------+----+----+
- *   | busy | len  | 0 0 0 BATCH size  | syscall switch wakeup ... |nrec|pad |
- *   +------+------+-------------------+---------------------------+----+----+
+ *   0    4    8    12   16                       80          104              1088
+ *   +----+----+----+----+------- prev ----------+---- hdr ----+---- recs[len] ----+
+ *   |busy|len |nrec|pad | tid pid end args[6]   | 0 0 0 BATCH | sc sw sc wk ...   |
+ *   +----+----+----+----+-----------------------+-------------+-------------------+
  *
  * Records are whole, 8-byte multiples and at most SONDE_BATCH_REC_MAX
  * bytes; the batch is written out as soon as it has no room left for the
@@ -138,27 +138,41 @@ struct sonde_cpu_state {
  * itself after the programs are detached. nrec counts the records, for the
  * LOST record of a batch the ring refused.
  *
+ * Syscall records travel packed (ring_pack.h); prev is what the last
+ * packed record of the batch held, zero in an empty batch, so every batch
+ * unpacks on its own.
+ *
  * busy: programs nest on a CPU (a wakeup from an interrupt inside
  * sys_exit, the flush IPI anywhere), always last in, first out. A program
- * that finds busy set leaves the batch alone and writes to the ring
- * directly; the reader orders records by time, so nothing depends on the
- * batch going first.
+ * that finds busy set leaves the batch alone and writes a whole record to
+ * the ring directly; the reader orders records by time, so nothing depends
+ * on the batch going first.
  */
 #define SONDE_RING_BATCH 0xba7c
-#define SONDE_BATCH_REC_MAX sizeof(struct sonde_ev_syscall)
-#define SONDE_BATCH_BYTES (10 * SONDE_BATCH_REC_MAX)
+#define SONDE_BATCH_REC_MAX 104
+#define SONDE_BATCH_BYTES 984
+
+/* What a packed syscall record is packed against (ring_pack.h). */
+struct sonde_pack_prev {
+	__u32 tid;
+	__u32 pid;
+	__u64 end;
+	__u64 args[6];
+};
 
 struct sonde_cpu_batch {
 	__u32 busy;
 	__u32 len; /* bytes of records in recs */
-	struct sonde_hdr hdr;
-	__u8 recs[SONDE_BATCH_BYTES];
 	__u32 nrec;
-	__u8 _pad[1024 - 12 - sizeof(struct sonde_hdr) - SONDE_BATCH_BYTES];
+	__u32 _pad;
+	struct sonde_pack_prev prev;
+	struct sonde_hdr hdr; /* just before recs: the batch is one output */
+	__u8 recs[SONDE_BATCH_BYTES];
 };
 
 _Static_assert(sizeof(struct sonde_ev_switch) <= SONDE_BATCH_REC_MAX &&
 		       sizeof(struct sonde_ev_wakeup) <= SONDE_BATCH_REC_MAX,
 	       "batched records fit SONDE_BATCH_REC_MAX");
+_Static_assert(sizeof(struct sonde_cpu_batch) % 64 == 0, "batches never share a line");
 
 #endif /* SONDE_RECORD_BPF_H */

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "record/rec_int.h"
+#include "record/rec_pack.h"
 
 #define POLL_MS 10
 #define FLUSH_NS 1000000000ull
@@ -82,12 +83,18 @@ static int hdr_bad(const struct sonde_hdr *h, size_t avail)
 	return avail < sizeof(*h) || h->size < sizeof(*h) || h->size > avail || h->size % 8;
 }
 
-/* Records packed back to back, as in a batch (record_bpf.h). */
+/*
+ * Records back to back, as in a batch (record_bpf.h); syscall records
+ * packed against the batch's previous one (ring_pack.h).
+ */
 static void consumer_on_batch(struct rec_consumer *c, unsigned int cpu, const void *data,
 			      size_t size)
 {
+	struct sonde_pack_prev prev;
+	struct sonde_ev_syscall sc;
 	size_t off = 0;
 
+	memset(&prev, 0, sizeof(prev));
 	while (off < size) {
 		const struct sonde_hdr *h = (const void *)((const char *)data + off);
 
@@ -95,7 +102,14 @@ static void consumer_on_batch(struct rec_consumer *c, unsigned int cpu, const vo
 			c->bad++;
 			return;
 		}
-		rec_consumer_append(c, cpu, h);
+		if (h->type != SONDE_RING_SC) {
+			rec_consumer_append(c, cpu, h);
+		} else if (rec_unpack_sc(&prev, (const void *)h, size - off, cpu, &sc)) {
+			c->bad++;
+			return;
+		} else {
+			rec_consumer_append(c, cpu, &sc.hdr);
+		}
 		off += h->size;
 	}
 }
