@@ -44,11 +44,20 @@ static void bpf_set_filters(struct sonde_bpf *s, const struct sonde_record_opts 
 	}
 }
 
+/*
+ * The privileges were checked before loading (rec_run.c): a permission
+ * error here is the verifier rejecting a program (EACCES) or a security
+ * policy refusing BPF, and saying "run as root" would send a root user
+ * nowhere.
+ */
 static int bpf_err(int e, const char *what, char *err, size_t errlen)
 {
 	if (e == -EPERM || e == -EACCES)
 		snprintf(err, errlen,
-			 "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs; run with sudo");
+			 "%s: %s, with the privileges BPF needs: the kernel's verifier rejected a "
+			 "program or a security policy (lockdown, an LSM) forbids it (run with "
+			 "SONDE_BPF_DEBUG=1 for the libbpf and verifier log)",
+			 what, strerror(-e));
 	else
 		snprintf(err, errlen, "%s: %s (run with SONDE_BPF_DEBUG=1 for the libbpf log)",
 			 what, strerror(-e));
