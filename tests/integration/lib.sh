@@ -25,6 +25,21 @@ need_root() {
 		exit 1
 	fi
 }
+# pid_headroom: moves the next pid away from the small numbers. The
+# comparisons with strace replace every number equal to a traced pid by
+# its label (strace_norm.py); once pids wrap past pid_max they restart at
+# 300, where a pid can equal a size or a count in the same log (a 784-byte
+# pread64 traced by pid 784). Best effort: other processes may take pids
+# meanwhile, and without the file nothing changes.
+pid_headroom() {
+	local last max
+	last=$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null) || return 0
+	max=$(cat /proc/sys/kernel/pid_max)
+	if [ "$last" -lt 10000 ] || [ "$last" -gt $((max - 2000)) ]; then
+		echo 10000 > /proc/sys/kernel/ns_last_pid 2>/dev/null || true
+	fi
+}
+pid_headroom
 # same NAME A B: ok when A (not empty) and B are equal files, else the
 # diff as comments.
 same() {

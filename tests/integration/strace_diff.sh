@@ -70,6 +70,7 @@ for w in "${workloads[@]}"; do
 	# Same environment, same (fresh) directory, stdout to /dev/null for
 	# both tracers.
 	rm -rf "$d" && mkdir -p "$d"
+	pid_headroom
 	(cd "$d" && eval "strace -f -o $TMP/$name.strace $c" </dev/null >/dev/null 2>$TMP/$name.serr)
 	rm -rf "$d" && mkdir -p "$d"
 	if ! (cd "$d" && eval "$SONDE strace -f -o $TMP/$name.sonde $c" </dev/null >/dev/null 2>$TMP/$name.err) &&

@@ -21,6 +21,7 @@ for fix in "$FIX"/strace_x_${STRACE_X:-*}; do
 		name="$(basename "$fix" | sed 's/^strace_x_//')_$mode"
 		d=$TMP/run.$name
 		rm -rf "$d" && mkdir -p "$d"
+		pid_headroom
 		# shellcheck disable=SC2086 # opts is a list of options
 		(cd "$d" && strace -f -o "$TMP/$name.strace" $opts "$fix" "$mode" </dev/null >/dev/null 2>&1)
 		rm -rf "$d" && mkdir -p "$d"
