@@ -662,16 +662,6 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;
-	case SONDE_CAP_FLOCK:
-		/* F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms (36-38):
-		 * struct flock; F_SETOWN_EX, F_GETOWN_EX (15, 16): struct
-		 * f_owner_ex. */
-		if ((cap_arg(c, x) >= 5 && cap_arg(c, x) <= 7) ||
-		    (cap_arg(c, x) >= 36 && cap_arg(c, x) <= 38))
-			cap_len(c, a, addr, size, size, size);
-		else if (cap_arg(c, x) == 15 || cap_arg(c, x) == 16)
-			cap_len(c, a, addr, 8, 8, 8);
-		break;
 	case SONDE_CAP_FDINFO:
 		cap_fdinfo(c, a, size);
 		break;
@@ -696,6 +686,17 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	}
 	}
 	return 0;
+}
+
+/* The item's guard (payload.h): is the argument memory for this command? */
+static __always_inline int cap_when(struct cap_call *c, const struct sonde_cap_item *it)
+{
+	__u32 v;
+
+	if (!it->when_mask)
+		return 1;
+	v = (__u32)cap_arg(c, it->when_arg) - it->when_base;
+	return v < 64 && ((it->when_mask >> v) & 1);
 }
 
 /*
@@ -749,7 +750,7 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 			c.phase = phase;
 			continue;
 		}
-		if (!(it->phase & (phase ? SONDE_CAP_EXIT : SONDE_CAP_ENTRY)))
+		if (!(it->phase & (phase ? SONDE_CAP_EXIT : SONDE_CAP_ENTRY)) || !cap_when(&c, it))
 			continue;
 		/*
 		 * Output memory of a failed call holds nothing it produced;

@@ -191,9 +191,6 @@ enum sonde_cap_kind {
 			     * the return value, 1 = the fd in arg, 2 = the
 			     * int[2] at arg, 3 = the fd in arg if it is a UDP
 			     * socket whose local port changed (autobind) */
-	SONDE_CAP_FLOCK,   /* fcntl: size bytes at arg if arg[aux] is a lock command,
-			    * 8 (struct f_owner_ex) if it is F_[GS]ETOWN_EX
-			    * (elsewhere arg is a number: reading it would fault) */
 	SONDE_CAP_MMSG,    /* struct mmsghdr[] at arg, arg[aux] of them at entry,
 			    * the return value at exit (SONDE_CAP_MMSG_MAX at
 			    * most), and each message as SONDE_CAP_MSGHDR;
@@ -228,12 +225,30 @@ enum sonde_cap_kind {
  * writes back, as sched_setattr's E2BIG writes its size). */
 #define SONDE_CAP_FAILED 0x4
 
+/*
+ * An item with a guard (when_mask != 0) is read only when the low 32 bits
+ * of argument when_arg, minus when_base, are below 64 with that bit set in
+ * when_mask: the command, request or operation for which the argument is
+ * memory at all. Elsewhere it is a number, a signal or a buffer the call
+ * does not use, and reading it would cost a fault or capture bytes nobody
+ * asked for (fcntl's F_SETFD, ptrace's PTRACE_CONT, keyctl's READ buffer
+ * at entry).
+ *
+ *   0      1     2      3     4       8           16          20        21
+ *   +------+-----+------+-----+-------+-----------+-----------+---------+----+
+ *   | kind | arg |phase | aux | size  | when_mask | when_base |when_arg |pad |
+ *   +------+-----+------+-----+-------+-----------+-----------+---------+----+
+ */
 struct sonde_cap_item {
 	__u8 kind;
 	__u8 arg;
 	__u8 phase;
 	__u8 aux;
 	__u32 size;
+	__u64 when_mask;
+	__u32 when_base;
+	__u8 when_arg;
+	__u8 _pad[3];
 };
 
 struct sonde_cap_plan {

@@ -29,14 +29,16 @@ need_root() {
 # comparisons with strace replace every number equal to a traced pid by
 # its label (strace_norm.py); once pids wrap past pid_max they restart at
 # 300, where a pid can equal a size or a count in the same log (a 784-byte
-# pread64 traced by pid 784). Best effort: other processes may take pids
-# meanwhile, and without the file nothing changes.
+# pread64 traced by pid 784), and round numbers (16384, 32000) are as
+# likely to collide. Pids are kept in 17000..pid_max-2000. Best effort:
+# other processes may take pids meanwhile, and without the file nothing
+# changes.
 pid_headroom() {
 	local last max
 	last=$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null) || return 0
 	max=$(cat /proc/sys/kernel/pid_max)
-	if [ "$last" -lt 10000 ] || [ "$last" -gt $((max - 2000)) ]; then
-		echo 10000 > /proc/sys/kernel/ns_last_pid 2>/dev/null || true
+	if [ "$last" -lt 17000 ] || [ "$last" -gt $((max - 2000)) ]; then
+		echo 17000 > /proc/sys/kernel/ns_last_pid 2>/dev/null || true
 	fi
 }
 pid_headroom

@@ -52,3 +52,39 @@ sys.exit(0 if m and len(codecs.escape_decode(m.group(1))[0]) == 100 else 1)
 PY
 }
 check "strace_payload: --snaplen 100 captures 100 of 300 bytes, marked with ..." snap_ok "$TMP/b.out"
+
+# Guarded plan items (payload.h): ptrace's data, keyctl's arguments and
+# fcntl's third argument are read only for the requests and commands
+# whose argument is memory; the others pass numbers (a signal, options,
+# a key serial) or a buffer the call only writes.
+mkdir -p "$TMP/g"
+(cd "$TMP/g" && "$SONDE" record -q -o "$TMP/g/p.sonde" -- "$FIX/strace_x_ptrace" trace >/dev/null 2>&1 &&
+	"$SONDE" record -q -o "$TMP/g/k.sonde" -- "$FIX/strace_x_rare" keys >/dev/null 2>&1 &&
+	"$SONDE" record -q -o "$TMP/g/f.sonde" -- tar -cf /dev/null /usr/include/linux 2>/dev/null)
+"$SONDE" print --json --payload=hex "$TMP/g/p.sonde" > "$TMP/g/p.json"
+"$SONDE" print --json --payload=hex "$TMP/g/k.sonde" > "$TMP/g/k.json"
+"$SONDE" print --json --payload=hex "$TMP/g/f.sonde" > "$TMP/g/f.json"
+check "strace_payload: plan guards: memory read only for the commands that pass memory" \
+	python3 - "$TMP/g/p.json" "$TMP/g/k.json" "$TMP/g/f.json" <<'PY'
+import json, sys
+calls = [e for f in sys.argv[1:] for e in map(json.loads, open(f))
+         if e["type"] == "syscall" and e["name"] in ("ptrace", "keyctl", "fcntl")]
+def pls(name, cmds):
+    return [(e["args"][0 if name != "fcntl" else 1], p["phase"]) for e in calls
+            if e["name"] == name and e["args"][0 if name != "fcntl" else 1] in cmds
+            for p in e.get("payload", [])]
+# PTRACE_CONT, SYSCALL, SEIZE, INTERRUPT, SETOPTIONS, DETACH, POKEDATA
+assert not pls("ptrace", {7, 24, 0x4206, 0x4207, 0x4200, 17, 5}), pls("ptrace", {7, 24, 0x4206})
+got = {(e["args"][0], p["phase"]) for e in calls if e["name"] == "ptrace" for p in e.get("payload", [])}
+assert (12, "exit") in got and (12, "entry") not in got, got  # GETREGS
+assert (0x4204, "entry") in got and (0x4204, "exit") in got, got  # GETREGSET
+# keyctl: DESCRIBE, READ write their buffer: nothing read at entry; the
+# commands without strings or payloads read nothing.
+assert not [x for x in pls("keyctl", {6, 11, 17}) if x[1] == "entry"]
+assert not pls("keyctl", {0, 3, 4, 5, 7, 8, 9, 13, 14, 15, 19, 21, 22})
+assert pls("keyctl", {2}) and pls("keyctl", {10}) and pls("keyctl", {11})
+# fcntl F_GETFD/F_SETFD/F_GETFL/F_SETFL/F_DUPFD*: no read of the number
+assert not pls("fcntl", {0, 1, 2, 3, 4, 1030}), pls("fcntl", {0, 1, 2, 3, 4, 1030})
+assert any(e["name"] == "fcntl" for e in calls)
+assert not [p for e in calls for p in e.get("payload", []) if p["unreadable"]]
+PY

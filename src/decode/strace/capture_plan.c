@@ -59,6 +59,10 @@ static uint32_t struct_size(st_struct_fn fn)
 }
 
 #define I(k, a, ph, x, sz) { SONDE_CAP_##k, a, ph, x, sz }
+/* An item read only when argument w, minus base, is one of the bits of
+ * mask (payload.h, the guard); B(n) is bit n. */
+#define IF(k, a, ph, x, sz, w, base, mask) { SONDE_CAP_##k, a, ph, x, sz, mask, base, w }
+#define B(n) (1ULL << (n))
 #define EN SONDE_CAP_ENTRY
 #define EX SONDE_CAP_EXIT
 #define BOTH (SONDE_CAP_ENTRY | SONDE_CAP_EXIT)
@@ -73,7 +77,11 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_open, { I(STR, 0, EN, 0, 0) } },
 	{ __NR_openat, { I(STR, 1, EN, 0, 0) } },
 	{ __NR_openat2, { I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
-	{ __NR_fcntl, { I(FLOCK, 2, BOTH, 1, 32) } },
+	/* struct flock for F_GETLK, F_SETLK, F_SETLKW and their F_OFD_
+	 * forms; struct f_owner_ex for F_SETOWN_EX, F_GETOWN_EX. The other
+	 * commands' argument is a number. */
+	{ __NR_fcntl, { IF(FIXED, 2, BOTH, 0, 32, 1, 0, B(5) | B(6) | B(7) | B(36) | B(37) | B(38)),
+			IF(FIXED, 2, BOTH, 0, 8, 1, 0, B(15) | B(16)) } },
 	{ __NR_ioctl, { I(FIXED, 2, BOTH, 0, 36) } },
 	{ __NR_getdents, { I(RETLEN, 1, EX, 2, 0) } },
 	{ __NR_getdents64, { I(RETLEN, 1, EX, 2, 0) } },
@@ -150,17 +158,29 @@ static const struct custom_plan custom_plans[] = {
 			       I(ARGLEN, 4, EN, 5, 0) } },
 	{ __NR_kcmp, { I(FIXED, 4, EN, 0, 12) } },
 	/* The attr, in and out (the *_GET_NEXT_ID commands write an id),
-	 * and the strings its pointers name: a path or tracepoint name at
-	 * offset 0, a program's license at 16 and log buffer at 32. */
-	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0), I(ARGLEN, 1, EX, 2, 0), I(FIELDSTR, 1, EN, 0, 0),
-		      I(FIELDSTR, 1, EN, 16, 0), I(FIELDSTR, 1, EN, 32, 0) } },
+	 * and the strings its pointers name: the path of OBJ_PIN and
+	 * OBJ_GET, RAW_TRACEPOINT_OPEN's name (offset 0), PROG_LOAD's
+	 * license (16) and log buffer (32). */
+	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0), I(ARGLEN, 1, EX, 2, 0),
+		      IF(FIELDSTR, 1, EN, 0, 0, 0, 0, B(6) | B(7) | B(17)),
+		      IF(FIELDSTR, 1, EN, 16, 0, 0, 0, B(5)), IF(FIELDSTR, 1, EN, 32, 0, 0, 0, B(5)) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
 	/* struct perf_event_attr as far as Linux 6.1 knows it, and the size
 	 * the kernel writes back on E2BIG. */
-	/* ptrace's data: a word, a siginfo, the registers, a syscall info or
-	 * an iovec, in and out; the register set an iovec points to. */
-	{ __NR_ptrace, { I(FIXED, 3, BOTH, 0, 216), I(FIELD, 3, EX, 0, 216) } },
+	/* ptrace's data, by request: the registers SETREGS passes; the
+	 * siginfo, mask or iovec SETSIGINFO, SETSIGMASK, GETREGSET pass
+	 * (the iovec's length changes); the word PEEK* and
+	 * the registers GETREGS write; the message, siginfo, iovec, mask or
+	 * syscall info GETEVENTMSG, GETSIGINFO, GETREGSET, GETSIGMASK,
+	 * GET_SYSCALL_INFO write; and the register set GETREGSET's iovec
+	 * points to. Other requests pass a signal, options or nothing. */
+	{ __NR_ptrace, { IF(FIXED, 3, EN, 0, 216, 0, 0, B(13)),
+			 IF(FIXED, 3, EN, 0, 128, 0, 0x4200, B(0x03) | B(0x04) | B(0x0b)),
+			 IF(FIXED, 3, EX, 0, 216, 0, 0, B(1) | B(2) | B(3) | B(12)),
+			 IF(FIXED, 3, EX, 0, 216, 0, 0x4200,
+			    B(0x01) | B(0x02) | B(0x04) | B(0x0a) | B(0x0e)),
+			 IF(FIELD, 3, EX, 0, 216, 0, 0x4200, B(0x04)) } },
 	{ __NR_mq_open, { I(STR, 0, EN, 0, 0), I(FIXED, 3, EN, 0, 32) } },
 	{ __NR_mq_timedsend, { I(ARGLEN, 1, EN, 2, 0), I(FIXED, 4, EN, 0, 16) } },
 	{ __NR_mq_timedreceive, { I(RETLEN, 1, EX, 2, 0), I(FIXED, 3, EX, 0, 4),
@@ -172,9 +192,14 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_request_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(STR, 2, EN, 0, 0) } },
 	/* keyctl's arguments by command: a name (JOIN_SESSION_KEYRING),
 	 * strings (SEARCH, RESTRICT_KEYRING), a payload or its iovec
-	 * (UPDATE, INSTANTIATE[_IOV]), what DESCRIBE and READ wrote. */
-	{ __NR_keyctl, { I(STR, 1, EN, 0, 0), I(STR, 2, EN, 0, 0), I(STR, 3, EN, 0, 0),
-			 I(ARGLEN, 2, EN, 3, 0), I(IOV, 2, EN, 3, 0), I(RETLEN, 2, EX, 3, 0) } },
+	 * (UPDATE, INSTANTIATE[_IOV]), what DESCRIBE, READ and
+	 * GET_SECURITY wrote. */
+	{ __NR_keyctl, { IF(STR, 1, EN, 0, 0, 0, 0, B(1)),
+			 IF(STR, 2, EN, 0, 0, 0, 0, B(10) | B(29)),
+			 IF(STR, 3, EN, 0, 0, 0, 0, B(10) | B(29)),
+			 IF(ARGLEN, 2, EN, 3, 0, 0, 0, B(2) | B(12)),
+			 IF(IOV, 2, EN, 3, 0, 0, 0, B(20)),
+			 IF(RETLEN, 2, EX, 3, 0, 0, 0, B(6) | B(11) | B(17)) } },
 	{ __NR_fanotify_mark, { I(STR, 4, EN, 0, 0) } },
 	/* struct file_handle: its size word, type and at most 128 bytes. */
 	{ __NR_name_to_handle_at, { I(STR, 1, EN, 0, 0), I(FIXED, 2, EN, 0, 4),
@@ -190,8 +215,9 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_process_vm_writev, { I(IOV, 1, EN, 2, 0), I(ARGLEN, 3, EN, 4, 16) } },
 	/* The log read (the other actions leave bufp unused). */
 	{ __NR_syslog, { I(RETLEN, 1, EX, 2, 0) } },
-	/* LINUX_REBOOT_CMD_RESTART2's command (other commands: not read). */
-	{ __NR_reboot, { I(STR, 3, EN, 0, 0) } },
+	/* LINUX_REBOOT_CMD_RESTART2's command; the other commands' arg is
+	 * unused. */
+	{ __NR_reboot, { IF(STR, 3, EN, 0, 0, 2, 0xa1b2c3d4, B(0)) } },
 	{ __NR_swapon, { I(STR, 0, EN, 0, 0) } },
 	{ __NR_kexec_load, { I(ARGLEN, 2, EN, 1, 32) } },
 	{ __NR_adjtimex, { I(FIXED, 0, EX, 0, sizeof(struct timex)) } },
