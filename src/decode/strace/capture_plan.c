@@ -133,7 +133,7 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_select, { I(FDSET, 1, BOTH, 0, 0), I(FDSET, 2, BOTH, 0, 0), I(FDSET, 3, BOTH, 0, 0),
 			 I(FIXED, 4, BOTH, 0, 16) } },
 	{ __NR_pselect6, { I(FDSET, 1, BOTH, 0, 0), I(FDSET, 2, BOTH, 0, 0), I(FDSET, 3, BOTH, 0, 0),
-			   I(FIXED, 4, BOTH, 0, 16), I(FIXED, 5, EN, 0, 16) } },
+			   I(FIXED, 4, BOTH, 0, 16), I(FIXED, 5, EN, 0, 16), I(FIELD, 5, EN, 0, 8) } },
 	{ __NR_epoll_ctl, { I(FIXED, 3, EN, 0, 12) } },
 	{ __NR_epoll_wait, { I(RETLEN, 1, EX, 2, 12) } },
 	{ __NR_epoll_pwait, { I(RETLEN, 1, EX, 2, 12), I(ARGLEN, 4, EN, 5, 0) } },
@@ -245,6 +245,11 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_io_setup, { I(FIXED, 1, EX, 0, 8) } },
 	{ __NR_io_submit, { I(IOCB, 2, EN, 1, 0) } },
 	{ __NR_io_getevents, { I(RETLEN, 3, EX, 2, 32), I(FIXED, 4, EN, 0, 16) } },
+	/* The events, the timeout, the { sigset_t *, size } and its set. */
+	{ __NR_io_pgetevents, { I(RETLEN, 3, EX, 2, 32), I(FIXED, 4, EN, 0, 16), I(FIXED, 5, EN, 0, 16),
+				I(FIELD, 5, EN, 0, 8) } },
+	/* The iocb; the io_event written at result. */
+	{ __NR_io_cancel, { I(FIXED, 1, EN, 0, 64), I(FIXED, 2, EX, 0, 32) } },
 	/* IPC_SET's struct at entry, the STAT and INFO ones at exit (the
 	 * INFO structs are smaller, and on the caller's stack). */
 	{ __NR_shmctl, { I(FIXED, 2, BOTH, 0, IPC_SHMID_DS_SIZE) } },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Decoders of Linux native AIO (io_setup, io_submit, io_getevents), as
+ * Decoders of Linux native AIO (io_setup, io_submit, io_getevents,
+ * io_pgetevents, io_cancel), as
  * strace 6.1 prints them: fio's libaio engine. io_submit's iocbs and
  * what they point to are captured by bpf/aio.h.
  */
@@ -248,8 +249,9 @@ static void pr_io_events(struct st *s, uint64_t a, uint64_t n)
 	st_arr_end(s);
 }
 
-/* The events at exit, then the timeout the kernel read at entry. */
-void dec_io_getevents(struct st *s)
+/* The events at exit, then the timeout the kernel read at entry (and
+ * io_pgetevents' signal mask, read with it). */
+static void io_getevents_common(struct st *s, int with_sig)
 {
 	pr_addr(s, st_arg(s, 0));
 	st_sep(s);
@@ -261,4 +263,44 @@ void dec_io_getevents(struct st *s)
 	pr_io_events(s, st_arg(s, 3), st_ok(s) ? (uint64_t)s->ret : 0);
 	st_sep(s);
 	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 4));
+	if (with_sig) {
+		st_sep(s);
+		pr_kernel_sigset(s, st_arg(s, 5));
+	}
+}
+
+void dec_io_getevents(struct st *s)
+{
+	io_getevents_common(s, 0);
+}
+
+void dec_io_pgetevents(struct st *s)
+{
+	io_getevents_common(s, 1);
+}
+
+/*
+ * The iocb's head (what identifies the request), then at exit the
+ * io_event written at result, or its address when the call failed: since
+ * Linux 4.19 it always does (a cancelled request's event reaches the
+ * ring and the call fails with EINPROGRESS).
+ */
+void dec_io_cancel(struct st *s)
+{
+	struct io_event e;
+	struct iocb cb;
+
+	pr_addr(s, st_arg(s, 0));
+	st_sep(s);
+	if (st_fetch(s, SONDE_PL_ENTRY, st_arg(s, 1), &cb, sizeof(cb))) {
+		st_obj_begin(s);
+		pr_iocb_head(s, &cb);
+		st_obj_end(s);
+	}
+	st_sep(s);
+	st_entry_end(s);
+	if (!st_ok(s))
+		pr_addr(s, st_arg(s, 2));
+	else if (st_fetch(s, SONDE_PL_EXIT, st_arg(s, 2), &e, sizeof(e)))
+		pr_io_event(s, &e);
 }

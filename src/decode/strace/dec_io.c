@@ -162,20 +162,8 @@ static void select_common(struct st *s, int ts_kind)
 	else
 		ps_timeval(s, SONDE_PL_ENTRY, st_arg(s, 4));
 	if (ts_kind) {
-		uint64_t sm[2];
-
 		st_sep(s);
-		/* {[SIGINT], 8}: JSON {"ss":["SIGINT"],"ss_len":8} */
-		if (st_fetch(s, SONDE_PL_ENTRY, st_arg(s, 5), sm, sizeof(sm))) {
-			st_obj_begin(s);
-			st_jkey(s, "ss");
-			pr_sigset(s, SONDE_PL_ENTRY, sm[0], sm[1]);
-			if (!s->j)
-				sb_puts(s->o, ", ");
-			st_jkey(s, "ss_len");
-			pr_ulong(s, sm[1]);
-			st_obj_end(s);
-		}
+		pr_kernel_sigset(s, st_arg(s, 5));
 	}
 	if (!st_ok(s))
 		return;
@@ -217,6 +205,23 @@ static void select_common(struct st *s, int ts_kind)
 	if (!any && b.s)
 		b.s[b.len = 0] = 0;
 	st_res_end(s, &t, &b);
+}
+
+/*
+ * The { const sigset_t *sigmask; size_t sigsetsize } pselect6 and
+ * io_pgetevents read at entry: {sigmask=[INT], sigsetsize=8}.
+ */
+void pr_kernel_sigset(struct st *s, uint64_t addr)
+{
+	uint64_t sm[2];
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, addr, sm, sizeof(sm)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "sigmask");
+	pr_sigset(s, SONDE_PL_ENTRY, sm[0], sm[1]);
+	pr_ulong_field(s, "sigsetsize", sm[1]);
+	st_obj_end(s);
 }
 
 void dec_select(struct st *s)

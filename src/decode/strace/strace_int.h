@@ -281,6 +281,7 @@ void pr_sig(struct st *s, uint64_t v);
 const char *st_signame(int sig, char *buf, size_t len);
 void pr_sigset_bytes(struct st *s, const uint8_t *p, size_t len);
 void pr_sigset(struct st *s, int phase, uint64_t addr, uint64_t size);
+void pr_kernel_sigset(struct st *s, uint64_t addr);
 void pr_mode_t(struct st *s, uint64_t mode); /* S_IFREG|0644 */
 void pr_clockid(struct st *s, uint64_t v);
 
@@ -555,7 +556,7 @@ DEC(open_by_handle_at); DEC(remap_file_pages); DEC(restart_syscall); DEC(msgsnd)
 DEC(process_vm_writev); DEC(syslog); DEC(reboot); DEC(swapon); DEC(adjtimex);
 DEC(clock_adjtime); DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
 DEC(ioprio_set); DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
-DEC(io_setup); DEC(io_submit); DEC(io_getevents);
+DEC(io_setup); DEC(io_submit); DEC(io_getevents); DEC(io_pgetevents); DEC(io_cancel);
 #undef DEC
 
 #endif /* SONDE_STRACE_INT_H */

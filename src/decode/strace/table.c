@@ -169,6 +169,8 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_io_destroy] = S(1, DEC, A(PTR)),
 	[__NR_io_submit] = D(io_submit),
 	[__NR_io_getevents] = D(io_getevents),
+	[__NR_io_pgetevents] = D(io_pgetevents),
+	[__NR_io_cancel] = D(io_cancel),
 	[__NR_membarrier] = S(3, DEC, E(x_membarrier), A(UINT), A(INT)),
 
 	/* processes */
