@@ -187,9 +187,11 @@ XLAT_DEF(x_resolve, 0, XN(1, "RESOLVE_NO_XDEV"), XN(2, "RESOLVE_NO_MAGICLINKS"),
 	 XN(4, "RESOLVE_NO_SYMLINKS"), XN(8, "RESOLVE_BENEATH"),
 	 XN(0x10, "RESOLVE_IN_ROOT"), XN(0x20, "RESOLVE_CACHED"));
 
+/* In strace's order: ST_VALID (set by every statfs since Linux 2.6.36)
+ * comes first. */
 XLAT_DEF(x_statfs_flags, 0,
-	 XE(ST_RDONLY), XE(ST_NOSUID), XE(ST_NODEV), XE(ST_NOEXEC),
-	 XE(ST_SYNCHRONOUS), XN(0x20, "ST_VALID"), XE(ST_MANDLOCK), XE(ST_NOATIME),
+	 XN(0x20, "ST_VALID"), XE(ST_RDONLY), XE(ST_NOSUID), XE(ST_NODEV), XE(ST_NOEXEC),
+	 XE(ST_SYNCHRONOUS), XE(ST_MANDLOCK), XE(ST_NOATIME),
 	 XE(ST_NODIRATIME), XE(ST_RELATIME), XN(0x2000, "ST_NOSYMFOLLOW"));
 
 /* statfs f_type: the file systems programs meet. */
