@@ -5,7 +5,7 @@
  * (sethostname, modules, swapoff, acct, pivot_root) are signatures in
  * table.c with the tables below.
  */
-#include <inttypes.h>
+#include <string.h>
 #include <sys/timex.h>
 
 #include "decode/strace/strace_int.h"
@@ -140,36 +140,29 @@ void dec_swapon(struct st *s)
 
 #define KEXEC_SEGMENT_MAX 16
 
-/* struct kexec_segment[n]: {buf=0x..., bufsz=N, mem=0x..., memsz=N}. */
-static void pr_kexec_segments(struct st *s, uint64_t a, uint64_t n)
+/* struct kexec_segment: {buf=0x..., bufsz=N, mem=0x..., memsz=N}. */
+static void pr_kexec_segment(struct st *s, const void *e)
 {
 	uint64_t seg[4];
 
-	if (!a || n > KEXEC_SEGMENT_MAX || (n && !st_peek(s, SONDE_PL_ENTRY, a, seg, sizeof(seg)))) {
+	memcpy(seg, e, sizeof(seg));
+	st_obj_begin(s);
+	st_field(s, "buf");
+	pr_addr(s, seg[0]);
+	pr_ulong_field(s, "bufsz", seg[1]);
+	st_field(s, "mem");
+	pr_addr(s, seg[2]);
+	pr_ulong_field(s, "memsz", seg[3]);
+	st_obj_end(s);
+}
+
+/* struct kexec_segment[n]; more than the kernel takes: the address. */
+static void pr_kexec_segments(struct st *s, uint64_t a, uint64_t n)
+{
+	if (n > KEXEC_SEGMENT_MAX)
 		pr_unfetched(s, SONDE_PL_ENTRY, a);
-		return;
-	}
-	st_arr_begin(s);
-	for (uint64_t i = 0; i < n; i++) {
-		st_elem(s);
-		if (!st_peek(s, SONDE_PL_ENTRY, a + i * sizeof(seg), seg, sizeof(seg))) {
-			sb_printf(s->o, "... /* %#" PRIx64 " */", a + i * sizeof(seg));
-			break;
-		}
-		if (st_array_cut(s, i)) {
-			sb_puts(s->o, "...");
-			break;
-		}
-		st_obj_begin(s);
-		st_field(s, "buf");
-		pr_addr(s, seg[0]);
-		pr_ulong_field(s, "bufsz", seg[1]);
-		st_field(s, "mem");
-		pr_addr(s, seg[2]);
-		pr_ulong_field(s, "memsz", seg[3]);
-		st_obj_end(s);
-	}
-	st_arr_end(s);
+	else
+		pr_mem_array_of(s, SONDE_PL_ENTRY, a, n, 4 * sizeof(uint64_t), pr_kexec_segment);
 }
 
 /* The flags: the architecture in the high 16 bits, then the flags. */

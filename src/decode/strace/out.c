@@ -574,16 +574,22 @@ void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len)
 	}
 }
 
+/* The largest member pr_mem_array_of takes (struct kexec_segment is 32). */
+#define MEM_ELEM_MAX 64
+
 /*
  * strace's print_array over the call's memory: NULL; [] for no member;
  * the address when the first member is missing (or the call failed and
  * the memory is its output); "... /\* address *\/" where a later one is;
- * "..." after -s members unless -v.
+ * "..." after -s members unless -v. Each member goes to pr_num as a
+ * little-endian number (esz <= 8) or to pr_mem as its bytes.
  */
-void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
-		  void (*pr)(struct st *s, uint64_t v))
+static void mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
+		      void (*pr_num)(struct st *s, uint64_t v),
+		      void (*pr_mem)(struct st *s, const void *e))
 {
-	uint64_t v = 0;
+	uint8_t e[MEM_ELEM_MAX];
+	uint64_t v;
 
 	if (!a) {
 		pr_addr(s, 0);
@@ -594,14 +600,15 @@ void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
 		st_arr_end(s);
 		return;
 	}
-	if (n > UINT64_MAX / esz || a + n * esz <= a ||
-	    (phase == SONDE_PL_EXIT && !st_ok(s)) || !st_peek(s, phase, a, &v, esz)) {
+	if (esz > sizeof(e) || (pr_num && esz > sizeof(v)) || n > UINT64_MAX / esz ||
+	    a + n * esz <= a || (phase == SONDE_PL_EXIT && !st_ok(s)) ||
+	    !st_peek(s, phase, a, e, esz)) {
 		pr_unfetched(s, phase, a);
 		return;
 	}
 	st_arr_begin(s);
 	for (uint64_t i = 0; i < n; i++) {
-		if (!st_peek(s, phase, a + i * esz, &v, esz)) {
+		if (!st_peek(s, phase, a + i * esz, e, esz)) {
 			if (!s->j) {
 				st_elem(s);
 				sb_printf(s->o, "... /* %#" PRIx64 " */", a + i * esz);
@@ -613,9 +620,27 @@ void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
 			sb_puts(s->o, "...");
 			break;
 		}
-		pr(s, v);
+		if (pr_mem) {
+			pr_mem(s, e);
+		} else {
+			v = 0;
+			memcpy(&v, e, esz);
+			pr_num(s, v);
+		}
 	}
 	st_arr_end(s);
+}
+
+void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
+		  void (*pr)(struct st *s, uint64_t v))
+{
+	mem_array(s, phase, a, n, esz, pr, NULL);
+}
+
+void pr_mem_array_of(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
+		     void (*pr)(struct st *s, const void *e))
+{
+	mem_array(s, phase, a, n, esz, NULL, pr);
 }
 
 void pr_buf_ret(struct st *s, uint64_t addr)

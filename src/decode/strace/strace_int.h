@@ -252,6 +252,10 @@ size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
  * where memory ends. */
 void pr_mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
 		  void (*pr)(struct st *s, uint64_t v));
+/* The same for members of up to 64 bytes (structs), each given to pr as
+ * a pointer to its bytes. */
+void pr_mem_array_of(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz,
+		     void (*pr)(struct st *s, const void *e));
 /* Hexdump of len bytes, strace's -e read=/write= format, to b. */
 void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len);
 
