@@ -57,6 +57,20 @@ static void batch_check(const struct batch *b, const struct sonde_ev_syscall *wa
 	CHECK_EQ_INT(i, n);
 }
 
+/* Appends r as sys_exit would: a batch without room for the largest
+ * record is written out (here: checked against want) and starts empty. */
+static void batch_push(struct batch *b, struct sonde_ev_syscall *want, size_t *n,
+		       const struct sonde_ev_syscall *r)
+{
+	if (b->len + SONDE_BATCH_REC_MAX > SONDE_BATCH_BYTES) {
+		batch_check(b, want, *n);
+		memset(b, 0, sizeof(*b));
+		*n = 0;
+	}
+	want[(*n)++] = *r;
+	batch_add(b, r);
+}
+
 static struct sonde_ev_syscall sc(uint32_t pid, uint32_t tid, uint32_t nr, uint64_t ts,
 				  uint64_t dur, int64_t ret)
 {
@@ -143,13 +157,7 @@ TEST(tasks_flags_and_args)
 		for (int a = 0; a < 6; a++)
 			r.args[a] = mask & (1 << a) ? 0xfeedull << a : 0;
 		r.hdr.flags = mask & 0xf;
-		if (b.len + SONDE_BATCH_REC_MAX > SONDE_BATCH_BYTES) {
-			batch_check(&b, want, n);
-			memset(&b, 0, sizeof(b));
-			n = 0;
-		}
-		want[n++] = r;
-		batch_add(&b, &r);
+		batch_push(&b, want, &n, &r);
 	}
 	batch_check(&b, want, n);
 }
@@ -174,13 +182,7 @@ TEST(random_round_trip)
 				random() % 3 ? (uint64_t)(random() % 4) : (uint64_t)random() << 20;
 		if (random() % 50 == 0)
 			r.dur = (uint64_t)random() << 12;
-		if (b.len + SONDE_BATCH_REC_MAX > SONDE_BATCH_BYTES) {
-			batch_check(&b, want, n);
-			memset(&b, 0, sizeof(b));
-			n = 0;
-		}
-		want[n++] = r;
-		batch_add(&b, &r);
+		batch_push(&b, want, &n, &r);
 	}
 	batch_check(&b, want, n);
 }
