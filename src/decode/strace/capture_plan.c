@@ -169,14 +169,16 @@ static const struct custom_plan custom_plans[] = {
 	/* struct perf_event_attr as far as Linux 6.1 knows it, and the size
 	 * the kernel writes back on E2BIG. */
 	/* ptrace's data, by request: the registers SETREGS passes; the
-	 * siginfo, mask or iovec SETSIGINFO, SETSIGMASK, GETREGSET pass
-	 * (the iovec's length changes); the word PEEK* and
+	 * siginfo, mask or iovec SETSIGINFO, SETSIGMASK, GETREGSET,
+	 * SETREGSET pass (GETREGSET's length changes), and the register set
+	 * SETREGSET's iovec points to; the word PEEK* and
 	 * the registers GETREGS write; the message, siginfo, iovec, mask or
 	 * syscall info GETEVENTMSG, GETSIGINFO, GETREGSET, GETSIGMASK,
 	 * GET_SYSCALL_INFO write; and the register set GETREGSET's iovec
 	 * points to. Other requests pass a signal, options or nothing. */
 	{ __NR_ptrace, { IF(FIXED, 3, EN, 0, 216, 0, 0, B(13)),
-			 IF(FIXED, 3, EN, 0, 128, 0, 0x4200, B(0x03) | B(0x04) | B(0x0b)),
+			 IF(FIXED, 3, EN, 0, 128, 0, 0x4200, B(0x03) | B(0x04) | B(0x05) | B(0x0b)),
+			 IF(FIELD, 3, EN, 0, 216, 0, 0x4200, B(0x05)),
 			 IF(FIXED, 3, EX, 0, 216, 0, 0, B(1) | B(2) | B(3) | B(12)),
 			 IF(FIXED, 3, EX, 0, 216, 0, 0x4200,
 			    B(0x01) | B(0x02) | B(0x04) | B(0x0a) | B(0x0e)),

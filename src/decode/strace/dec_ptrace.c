@@ -142,6 +142,24 @@ static void ps_ptr(struct st *s, int phase, uint64_t a)
 	sb_putc(s->o, ']');
 }
 
+/* PTRACE_SETREGSET's iovec, read at entry: the regs of NT_PRSTATUS it
+ * passes. */
+static void pr_regset_in(struct st *s, uint64_t a, uint32_t nt)
+{
+	uint64_t in[2];
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, a, in, sizeof(in)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "iov_base");
+	if (nt == NT_PRSTATUS)
+		pr_regs(s, SONDE_PL_ENTRY, in[0]);
+	else
+		pr_addr(s, in[0]);
+	pr_ulong_field(s, "iov_len", in[1]);
+	st_obj_end(s);
+}
+
 /* PTRACE_GETREGSET's iovec at exit: the regs of NT_PRSTATUS, and the
  * length before and after when the kernel changed it. */
 static void pr_regset(struct st *s, uint64_t a, uint32_t nt)
@@ -277,6 +295,9 @@ static int ptrace_data_in(struct st *s, uint64_t req, uint64_t a, uint64_t d)
 		return 0;
 	case PT_SETSIGMASK:
 		pr_sigset(s, SONDE_PL_ENTRY, d, a);
+		return 0;
+	case PT_SETREGSET:
+		pr_regset_in(s, d, (uint32_t)a);
 		return 0;
 	case PT_PEEKDATA: case PT_PEEKTEXT: case PT_PEEKUSER: case PT_GETEVENTMSG:
 	case PT_GETSIGINFO: case PT_GETSIGMASK: case PT_GET_SYSCALL_INFO: case PT_GETREGSET:
