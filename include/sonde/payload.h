@@ -165,8 +165,9 @@ struct sonde_sockinfo {
  */
 #define SONDE_PLR_PHASE_FDPATH 4
 
-/* What to capture for a syscall: up to SONDE_CAP_ITEMS items. */
-#define SONDE_CAP_ITEMS 6
+/* What to capture for a syscall: up to SONDE_CAP_ITEMS items (ptrace
+ * needs 8: its data is a different struct for each request). */
+#define SONDE_CAP_ITEMS 8
 
 enum sonde_cap_kind {
 	SONDE_CAP_NONE = 0,

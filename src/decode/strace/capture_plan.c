@@ -168,7 +168,8 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_process_madvise, { I(ARGLEN, 1, EN, 2, 16) } },
 	/* struct perf_event_attr as far as Linux 6.1 knows it, and the size
 	 * the kernel writes back on E2BIG. */
-	/* ptrace's data, by request: the registers SETREGS passes; the
+	/* ptrace's data, by request: the registers SETREGS, SETFPREGS pass,
+	 * and GETFPREGS writes; the
 	 * siginfo, mask or iovec SETSIGINFO, SETSIGMASK, GETREGSET,
 	 * SETREGSET pass (GETREGSET's length changes), and the register set
 	 * SETREGSET's iovec points to; the word PEEK* and
@@ -177,6 +178,7 @@ static const struct custom_plan custom_plans[] = {
 	 * GET_SYSCALL_INFO write; and the register set GETREGSET's iovec
 	 * points to. Other requests pass a signal, options or nothing. */
 	{ __NR_ptrace, { IF(FIXED, 3, EN, 0, 216, 0, 0, B(13)),
+			 IF(FIXED, 3, EN, 0, 512, 0, 0, B(15)), IF(FIXED, 3, EX, 0, 512, 0, 0, B(14)),
 			 IF(FIXED, 3, EN, 0, 128, 0, 0x4200, B(0x03) | B(0x04) | B(0x05) | B(0x0b)),
 			 IF(FIELD, 3, EN, 0, 216, 0, 0x4200, B(0x05)),
 			 IF(FIXED, 3, EX, 0, 216, 0, 0, B(1) | B(2) | B(3) | B(12)),

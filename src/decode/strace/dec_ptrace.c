@@ -126,6 +126,48 @@ static void pr_regs(struct st *s, int phase, uint64_t a)
 	st_obj_end(s);
 }
 
+/*
+ * struct user_fpregs_struct (512 bytes): the x87 and SSE state words,
+ * then st_space[32], xmm_space[64] and padding[24] as u32 arrays, cut
+ * after -s members as strace cuts them.
+ */
+static void pr_fpregs(struct st *s, int phase, uint64_t a)
+{
+	struct {
+		uint16_t cwd, swd, ftw, fop;
+		uint64_t rip, rdp;
+		uint32_t mxcsr, mxcr_mask;
+		uint32_t rest[120];
+	} f;
+
+	if (!st_fetch(s, phase, a, &f, sizeof(f)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "cwd");
+	pr_hex(s, f.cwd);
+	st_field(s, "swd");
+	pr_hex(s, f.swd);
+	st_field(s, "ftw");
+	pr_hex(s, f.ftw);
+	st_field(s, "fop");
+	pr_hex(s, f.fop);
+	st_field(s, "rip");
+	pr_hex(s, f.rip);
+	st_field(s, "rdp");
+	pr_hex(s, f.rdp);
+	st_field(s, "mxcsr");
+	pr_hex(s, f.mxcsr);
+	st_field(s, "mxcr_mask");
+	pr_hex(s, f.mxcr_mask);
+	st_field(s, "st_space");
+	pr_mem_array(s, phase, a + 32, 32, 4, pr_hex);
+	st_field(s, "xmm_space");
+	pr_mem_array(s, phase, a + 160, 64, 4, pr_hex);
+	st_field(s, "padding");
+	pr_mem_array(s, phase, a + 416, 24, 4, pr_hex);
+	st_obj_end(s);
+}
+
 /* A word of the tracee: [0x7f...], [NULL]. */
 static void ps_ptr(struct st *s, int phase, uint64_t a)
 {
@@ -359,13 +401,19 @@ void dec_ptrace(struct st *s)
 		return;
 	st_sep(s);
 	/* The registers take the address's place: strace prints no addr. */
-	if (req == PT_GETREGS || req == PT_SETREGS) {
-		if (req == PT_GETREGS)
+	if (req == PT_GETREGS || req == PT_SETREGS || req == PT_GETFPREGS ||
+	    req == PT_SETFPREGS) {
+		int get = req == PT_GETREGS || req == PT_GETFPREGS;
+		int phase = get ? SONDE_PL_EXIT : SONDE_PL_ENTRY;
+
+		if (get)
 			st_entry_end(s);
-		if (req == PT_GETREGS && !st_ok(s))
+		if (get && !st_ok(s))
 			pr_addr(s, d);
+		else if (req == PT_GETREGS || req == PT_SETREGS)
+			pr_regs(s, phase, d);
 		else
-			pr_regs(s, req == PT_GETREGS ? SONDE_PL_EXIT : SONDE_PL_ENTRY, d);
+			pr_fpregs(s, phase, d);
 		return;
 	}
 	ptrace_addr(s, req, a);
