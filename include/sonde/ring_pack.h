@@ -55,6 +55,11 @@ struct sonde_ring_sc {
 	__u64 more[];
 };
 
+/* The largest packed record, WIDE with the task and every argument,
+ * fits a batch's record room. */
+_Static_assert(sizeof(struct sonde_ring_sc) + 8 * (3 + 1 + 6) <= SONDE_BATCH_REC_MAX,
+	       "a packed syscall record fits SONDE_BATCH_REC_MAX");
+
 /*
  * Packs a syscall record into p (room for SONDE_BATCH_REC_MAX bytes)
  * against prev, updates prev, and returns the packed size.

@@ -184,39 +184,24 @@ static void ps_ptr(struct st *s, int phase, uint64_t a)
 	sb_putc(s->o, ']');
 }
 
-/* PTRACE_SETREGSET's iovec, read at entry: the regs of NT_PRSTATUS it
- * passes. */
-static void pr_regset_in(struct st *s, uint64_t a, uint32_t nt)
-{
-	uint64_t in[2];
-
-	if (!st_fetch(s, SONDE_PL_ENTRY, a, in, sizeof(in)))
-		return;
-	st_obj_begin(s);
-	st_field(s, "iov_base");
-	if (nt == NT_PRSTATUS)
-		pr_regs(s, SONDE_PL_ENTRY, in[0]);
-	else
-		pr_addr(s, in[0]);
-	pr_ulong_field(s, "iov_len", in[1]);
-	st_obj_end(s);
-}
-
-/* PTRACE_GETREGSET's iovec at exit: the regs of NT_PRSTATUS, and the
- * length before and after when the kernel changed it. */
-static void pr_regset(struct st *s, uint64_t a, uint32_t nt)
+/*
+ * The iovec of PTRACE_SETREGSET (phase SONDE_PL_ENTRY) or GETREGSET
+ * (SONDE_PL_EXIT): the regs of NT_PRSTATUS, and for GETREGSET the length
+ * before and after when the kernel changed it.
+ */
+static void pr_regset(struct st *s, int phase, uint64_t a, uint32_t nt)
 {
 	uint64_t in[2], out[2];
 
 	if (!st_peek(s, SONDE_PL_ENTRY, a, in, sizeof(in)) ||
-	    !st_peek(s, SONDE_PL_EXIT, a, out, sizeof(out))) {
-		pr_unfetched(s, SONDE_PL_EXIT, a);
+	    !st_peek(s, phase, a, out, sizeof(out))) {
+		pr_unfetched(s, phase, a);
 		return;
 	}
 	st_obj_begin(s);
 	st_field(s, "iov_base");
-	if (nt == NT_PRSTATUS && st_ok(s))
-		pr_regs(s, SONDE_PL_EXIT, out[0]);
+	if (nt == NT_PRSTATUS && (phase == SONDE_PL_ENTRY || st_ok(s)))
+		pr_regs(s, phase, out[0]);
 	else
 		pr_addr(s, out[0]);
 	if (in[1] == out[1] || s->j) {
@@ -339,7 +324,7 @@ static int ptrace_data_in(struct st *s, uint64_t req, uint64_t a, uint64_t d)
 		pr_sigset(s, SONDE_PL_ENTRY, d, a);
 		return 0;
 	case PT_SETREGSET:
-		pr_regset_in(s, d, (uint32_t)a);
+		pr_regset(s, SONDE_PL_ENTRY, d, (uint32_t)a);
 		return 0;
 	case PT_PEEKDATA: case PT_PEEKTEXT: case PT_PEEKUSER: case PT_GETEVENTMSG:
 	case PT_GETSIGINFO: case PT_GETSIGMASK: case PT_GET_SYSCALL_INFO: case PT_GETREGSET:
@@ -383,7 +368,7 @@ static void ptrace_data_out(struct st *s, uint64_t req, uint64_t a, uint64_t d)
 			pr_addr(s, d);
 		break;
 	case PT_GETREGSET:
-		pr_regset(s, d, (uint32_t)a);
+		pr_regset(s, SONDE_PL_EXIT, d, (uint32_t)a);
 		break;
 	}
 }
