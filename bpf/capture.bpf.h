@@ -695,7 +695,7 @@ static __always_inline int cap_when(struct cap_call *c, const struct sonde_cap_i
 
 	if (!it->when_mask)
 		return 1;
-	v = (__u32)cap_arg(c, it->when_arg) - it->when_base;
+	v = ((__u32)cap_arg(c, it->when_arg) >> (it->when_shift & 31)) - it->when_base;
 	return v < 64 && ((it->when_mask >> v) & 1);
 }
 
@@ -762,8 +762,13 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 			continue;
 		c.faulted = 0;
 		cap_item(&c, it->kind, it->arg, it->aux, it->size);
-		if (!phase && c.faulted)
-			retry |= 1u << i;
+		/*
+		 * Branch-free: with "if (c.faulted) retry |= bit" every
+		 * combination of faulted items is a distinct verifier state,
+		 * 2^SONDE_CAP_ITEMS of them (12 items passed the 1M limit).
+		 */
+		if (!phase)
+			retry |= (c.faulted & 1) << i;
 	}
 	if (!phase && !late && retry) {
 		rp = bpf_task_storage_get(&cap_retry, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);

@@ -165,9 +165,9 @@ struct sonde_sockinfo {
  */
 #define SONDE_PLR_PHASE_FDPATH 4
 
-/* What to capture for a syscall: up to SONDE_CAP_ITEMS items (ptrace
- * needs 8: its data is a different struct for each request). */
-#define SONDE_CAP_ITEMS 8
+/* What to capture for a syscall: up to SONDE_CAP_ITEMS items (quotactl
+ * needs 12: its data is a different struct for each command, in or out). */
+#define SONDE_CAP_ITEMS 12
 
 enum sonde_cap_kind {
 	SONDE_CAP_NONE = 0,
@@ -228,17 +228,18 @@ enum sonde_cap_kind {
 
 /*
  * An item with a guard (when_mask != 0) is read only when the low 32 bits
- * of argument when_arg, minus when_base, are below 64 with that bit set in
- * when_mask: the command, request or operation for which the argument is
- * memory at all. Elsewhere it is a number, a signal or a buffer the call
- * does not use, and reading it would cost a fault or capture bytes nobody
- * asked for (fcntl's F_SETFD, ptrace's PTRACE_CONT, keyctl's READ buffer
- * at entry).
+ * of argument when_arg, shifted right by when_shift, minus when_base, are
+ * below 64 with that bit set in when_mask: the command, request or
+ * operation for which the argument is memory at all (the shift drops
+ * what is not the command: quotactl's QCMD(cmd, type) is cmd << 8 | type).
+ * Elsewhere it is a number, a signal or a buffer the call does not use,
+ * and reading it would cost a fault or capture bytes nobody asked for
+ * (fcntl's F_SETFD, ptrace's PTRACE_CONT, keyctl's READ buffer at entry).
  *
- *   0      1     2      3     4       8           16          20        21
- *   +------+-----+------+-----+-------+-----------+-----------+---------+----+
- *   | kind | arg |phase | aux | size  | when_mask | when_base |when_arg |pad |
- *   +------+-----+------+-----+-------+-----------+-----------+---------+----+
+ *   0      1     2      3     4       8           16          20       21         22    24
+ *   +------+-----+------+-----+-------+-----------+-----------+--------+----------+-----+
+ *   | kind | arg |phase | aux | size  | when_mask | when_base |when_arg|when_shift| pad |
+ *   +------+-----+------+-----+-------+-----------+-----------+--------+----------+-----+
  */
 struct sonde_cap_item {
 	__u8 kind;
@@ -249,7 +250,8 @@ struct sonde_cap_item {
 	__u64 when_mask;
 	__u32 when_base;
 	__u8 when_arg;
-	__u8 _pad[3];
+	__u8 when_shift;
+	__u8 _pad[2];
 };
 
 struct sonde_cap_plan {

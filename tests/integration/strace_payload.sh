@@ -88,3 +88,29 @@ assert not pls("fcntl", {0, 1, 2, 3, 4, 1030}), pls("fcntl", {0, 1, 2, 3, 4, 103
 assert any(e["name"] == "fcntl" for e in calls)
 assert not [p for e in calls for p in e.get("payload", []) if p["unreadable"]]
 PY
+
+# Guards on a shifted argument: quotactl's data is read by QCMD's command
+# (the argument >> 8), whatever the quota type in its low byte.
+(cd "$TMP/g" && "$SONDE" record -q -o "$TMP/g/q.sonde" -- "$FIX/strace_x_old" quota >/dev/null 2>&1)
+"$SONDE" print --json --payload=hex "$TMP/g/q.sonde" > "$TMP/g/q.json"
+check "strace_payload: plan guards: quotactl's data read only for the commands that pass it" \
+	python3 - "$TMP/g/q.json" <<'PY'
+import json, sys
+calls = [e for e in map(json.loads, open(sys.argv[1]))
+         if e["type"] == "syscall" and e["name"] in ("quotactl", "quotactl_fd")]
+# QUOTAON (its path), SETQUOTA, SETINFO, XSETQLIM, XQUOTAON, XQUOTAOFF, XQUOTARM
+given = {0x800002: None, 0x800008: 72, 0x800006: 24, 0x5804: 112, 0x5801: 4, 0x5802: 4, 0x5806: 4}
+seen = set()
+for e in calls:
+    cmd = e["args"][0 if e["name"] == "quotactl" else 1] >> 8
+    data = [p for p in e.get("payload", []) if p["arg"] == 3]
+    if cmd in given and e["args"][3]:
+        assert [p["phase"] for p in data] == ["entry"], (hex(cmd), data)
+        assert given[cmd] is None or data[0]["unreadable"] or data[0]["captured"] == given[cmd], (hex(cmd), data)
+        seen.add(cmd)
+    else:
+        # the getters fill it only when they succeed (never here: no CONFIG_QUOTA)
+        assert not [p for p in data if p["phase"] == "entry" or e["ret"] < 0], (hex(cmd), data)
+assert seen == set(given), sorted(map(hex, set(given) - seen))
+assert any(e["name"] == "quotactl_fd" and e.get("payload") for e in calls)
+PY

@@ -314,9 +314,9 @@ TEST(ioctl)
 TEST(undecoded_raw_args)
 {
 	/* A known syscall without a decoder: its arguments in hex, as many
-	 * as it takes (strace -e raw=quotactl). */
-	tc_new(&T, 179, -38, 1, 0x20, 3, 4, 5, 6);
-	CHECK_EQ_STR(tc_fmt(&T), "quotactl(0x1, 0x20, 0x3, 0x4) = -1 ENOSYS (Function not implemented)");
+	 * as it takes (strace -e raw=nfsservctl). */
+	tc_new(&T, 180, -38, 1, 0x20, 3, 4, 5, 6);
+	CHECK_EQ_STR(tc_fmt(&T), "nfsservctl(0x1, 0x20, 0x3) = -1 ENOSYS (Function not implemented)");
 	/* An unknown number: all six registers. */
 	tc_new(&T, 999, -38, 1, 0x20, 0, 4, 5, 6);
 	CHECK_EQ_STR(tc_fmt(&T), "syscall_0x3e7(0x1, 0x20, 0, 0x4, 0x5, 0x6) = -1 ENOSYS (Function not implemented)");

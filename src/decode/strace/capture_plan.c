@@ -7,6 +7,7 @@
  * length... Decoder functions (fcntl, poll, sockets...) list theirs in
  * custom_plans below.
  */
+#include <linux/dqblk_xfs.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <string.h>
@@ -62,7 +63,23 @@ static uint32_t struct_size(st_struct_fn fn)
 /* An item read only when argument w, minus base, is one of the bits of
  * mask (payload.h, the guard); B(n) is bit n. */
 #define IF(k, a, ph, x, sz, w, base, mask) { SONDE_CAP_##k, a, ph, x, sz, mask, base, w }
+/* The same with the argument shifted right by sh first (payload.h). */
+#define IFS(k, a, ph, sz, w, sh, base, mask) { SONDE_CAP_##k, a, ph, 0, sz, mask, base, w, sh }
 #define B(n) (1ULL << (n))
+/* quotactl's data (arg 3) by command, QCMD's cmd being the command
+ * argument w shifted right by 8: the path of Q_QUOTAON and the struct of
+ * each command that passes one, at entry; the struct each Q_GET* command
+ * fills, at exit (if_dqblk and if_nextdqblk are both 72 bytes). */
+#define QUOTA_DATA(w)                                                                      \
+	IFS(STR, 3, EN, 0, w, 8, 0x800002, B(0)), IFS(FIXED, 3, EN, 72, w, 8, 0x800008, B(0)), \
+	IFS(FIXED, 3, EN, 24, w, 8, 0x800006, B(0)),                                        \
+	IFS(FIXED, 3, EN, sizeof(struct fs_disk_quota), w, 8, 0x5804, B(0)),                \
+	IFS(FIXED, 3, EN, 4, w, 8, 0x5801, B(0) | B(1) | B(5)),                             \
+	IFS(FIXED, 3, EX, 4, w, 8, 0x800004, B(0)), IFS(FIXED, 3, EX, 24, w, 8, 0x800005, B(0)), \
+	IFS(FIXED, 3, EX, 72, w, 8, 0x800007, B(0) | B(2)),                                 \
+	IFS(FIXED, 3, EX, sizeof(struct fs_disk_quota), w, 8, 0x5803, B(0) | B(6)),         \
+	IFS(FIXED, 3, EX, sizeof(struct fs_quota_stat), w, 8, 0x5805, B(0)),                \
+	IFS(FIXED, 3, EX, sizeof(struct fs_quota_statv), w, 8, 0x5808, B(0))
 #define EN SONDE_CAP_ENTRY
 #define EX SONDE_CAP_EXIT
 #define BOTH (SONDE_CAP_ENTRY | SONDE_CAP_EXIT)
@@ -223,6 +240,12 @@ static const struct custom_plan custom_plans[] = {
 	 * unused. */
 	{ __NR_reboot, { IF(STR, 3, EN, 0, 0, 2, 0xa1b2c3d4, B(0)) } },
 	{ __NR_swapon, { I(STR, 0, EN, 0, 0) } },
+	{ __NR_quotactl, { I(STR, 1, EN, 0, 0), QUOTA_DATA(0) } },
+	{ __NR_quotactl_fd, { QUOTA_DATA(1) } },
+	/* struct user_desc: modify_ldt's when bytecount is its size */
+	{ __NR_modify_ldt, { IF(FIXED, 1, EN, 0, 16, 2, 16, B(0)) } },
+	{ __NR_set_thread_area, { I(FIXED, 0, BOTH, 0, 16) } },
+	{ __NR_get_thread_area, { I(FIXED, 0, BOTH, 0, 16) } },
 	{ __NR_kexec_load, { I(ARGLEN, 2, EN, 1, 32) } },
 	{ __NR_adjtimex, { I(FIXED, 0, EX, 0, sizeof(struct timex)) } },
 	{ __NR_clock_adjtime, { I(FIXED, 1, EX, 0, sizeof(struct timex)) } },

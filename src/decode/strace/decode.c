@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include <sonde/render.h>
 
@@ -91,13 +92,17 @@ static void pr_errno(struct st *s)
 		sb_printf(s->o, "? %s (%s)", name ? name : "ERESTART", rt);
 		return;
 	}
+	if (s->err_u32)
+		sb_printf(s->o, "%llu", (unsigned long long)s->ret);
+	else
+		sb_puts(s->o, "-1");
 	/* strace 6.1 names errnos whatever -X says. */
 	if (!name)
-		sb_printf(s->o, "-1 (errno %d)", s->err);
+		sb_printf(s->o, " (errno %d)", s->err);
 	else if (s->err >= 512)
-		sb_printf(s->o, "-1 %s", name);
+		sb_printf(s->o, " %s", name);
 	else
-		sb_printf(s->o, "-1 %s (%s)", name, strerror(s->err));
+		sb_printf(s->o, " %s (%s)", name, strerror(s->err));
 }
 
 static void pr_ret(struct st *s)
@@ -131,6 +136,27 @@ static void pr_ret(struct st *s)
 		sb_puts(s->o, s->rv_aux.s);
 }
 
+int st_ret_errno(const struct sonde_ev_syscall *sc, const struct sonde_strace_opts *opt,
+		 int *as_u32)
+{
+	uint64_t r = (uint64_t)sc->ret;
+
+	*as_u32 = 0;
+	if (sc->hdr.flags & SONDE_SC_NO_RESULT)
+		return 0;
+	if (sc->ret < 0 && sc->ret >= -4095)
+		return (int)-sc->ret;
+	/* x86-64's modify_ldt returns an int zero-extended (its ABI says
+	 * int); strace's decoder (not -e raw=) takes 0xfffff000 and up for
+	 * an error, and still prints the number. */
+	if (sc->nr == __NR_modify_ldt && r >= 0xfffff000u && r <= 0xffffffffu &&
+	    !sonde_sc_set_has(&opt->raw, sc->nr)) {
+		*as_u32 = 1;
+		return (int)-(int32_t)(uint32_t)r;
+	}
+	return 0;
+}
+
 /* Errors are returned as -1..-4095; anything else is a value. */
 static void st_init(struct st *s, struct strbuf *o,
 		    const struct sonde_strace_opts *opt,
@@ -144,8 +170,7 @@ static void st_init(struct st *s, struct strbuf *o,
 	s->fds = fds;
 	s->ret = c->sc->ret;
 	s->noret = !!(c->sc->hdr.flags & SONDE_SC_NO_RESULT);
-	if (!s->noret && s->ret < 0 && s->ret >= -4095)
-		s->err = (int)-s->ret;
+	s->err = st_ret_errno(c->sc, opt, &s->err_u32);
 }
 
 /*

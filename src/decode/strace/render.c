@@ -536,7 +536,7 @@ static int selected(struct sonde_strace *st, const struct sonde_call *c)
 /* -z, -Z: which of the calls traced are printed. */
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
 {
-	int failed = sc->ret < 0 && sc->ret >= -4095 && !(sc->hdr.flags & SONDE_SC_NO_RESULT);
+	int as_u32, failed = st_ret_errno(sc, &st->o, &as_u32) != 0;
 
 	if (st->o.summary_only)
 		return 0;

@@ -87,6 +87,7 @@ struct st {
 	struct sonde_line *fdmap; /* -y: "FD":"PATH" members of each fd decorated */
 	int64_t ret;
 	int err;         /* errno of a failed call, else 0 */
+	int err_u32;     /* the error came as a u32 (st_ret_errno) */
 	int noret;       /* never returned: "= ?" */
 	/* printed after the return value, e.g. " (flags O_RDWR)"; grows, as
 	 * poll's list of revents can be long */
@@ -529,6 +530,11 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		   const struct sonde_strace_opts *opt,
 		   const struct sonde_call *c);
 
+/* decode.c: the errno of a failed call as strace sees it, else 0;
+ * *as_u32 when it came as a 32-bit number strace prints (modify_ldt). */
+int st_ret_errno(const struct sonde_ev_syscall *sc, const struct sonde_strace_opts *opt,
+		 int *as_u32);
+
 /* Decoder functions (dec_*.c). */
 #define DEC(name) void dec_##name(struct st *s)
 DEC(open); DEC(openat); DEC(openat2); DEC(fcntl); DEC(ioctl);
@@ -561,6 +567,7 @@ DEC(process_vm_writev); DEC(syslog); DEC(reboot); DEC(swapon); DEC(adjtimex);
 DEC(clock_adjtime); DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
 DEC(ioprio_set); DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
 DEC(io_setup); DEC(io_submit); DEC(io_getevents); DEC(io_pgetevents); DEC(io_cancel);
+DEC(modify_ldt); DEC(set_thread_area); DEC(get_thread_area); DEC(quotactl); DEC(quotactl_fd);
 #undef DEC
 
 #endif /* SONDE_STRACE_INT_H */
