@@ -193,7 +193,10 @@ static const struct custom_plan custom_plans[] = {
 	 * the registers GETREGS write; the message, siginfo, iovec, mask or
 	 * syscall info GETEVENTMSG, GETSIGINFO, GETREGSET, GETSIGMASK,
 	 * GET_SYSCALL_INFO write; and the register set GETREGSET's iovec
-	 * points to. Other requests pass a signal, options or nothing. */
+	 * points to; PEEKSIGINFO's arguments (in addr) and the siginfos it
+	 * copies, the filter SECCOMP_GET_FILTER copies,
+	 * SECCOMP_GET_METADATA's struct in and out. Other requests
+	 * pass a signal, options or nothing. */
 	{ __NR_ptrace, { IF(FIXED, 3, EN, 0, 216, 0, 0, B(13)),
 			 IF(FIXED, 3, EN, 0, 512, 0, 0, B(15)), IF(FIXED, 3, EX, 0, 512, 0, 0, B(14)),
 			 IF(FIXED, 3, EN, 0, 128, 0, 0x4200, B(0x03) | B(0x04) | B(0x05) | B(0x0b)),
@@ -201,7 +204,11 @@ static const struct custom_plan custom_plans[] = {
 			 IF(FIXED, 3, EX, 0, 216, 0, 0, B(1) | B(2) | B(3) | B(12)),
 			 IF(FIXED, 3, EX, 0, 216, 0, 0x4200,
 			    B(0x01) | B(0x02) | B(0x04) | B(0x0a) | B(0x0e)),
-			 IF(FIELD, 3, EX, 0, 216, 0, 0x4200, B(0x04)) } },
+			 IF(FIELD, 3, EX, 0, 216, 0, 0x4200, B(0x04)),
+			 IF(FIXED, 2, EN, 0, 16, 0, 0x4200, B(0x09)),
+			 IF(RETLEN, 3, EX, 0, 128, 0, 0x4200, B(0x09)),
+			 IF(RETLEN, 3, EX, 0, 8, 0, 0x4200, B(0x0c)),
+			 IF(FIXED, 3, BOTH, 0, 16, 0, 0x4200, B(0x0d)) } },
 	{ __NR_mq_open, { I(STR, 0, EN, 0, 0), I(FIXED, 3, EN, 0, 32) } },
 	{ __NR_mq_timedsend, { I(ARGLEN, 1, EN, 2, 0), I(FIXED, 4, EN, 0, 16) } },
 	{ __NR_mq_timedreceive, { I(RETLEN, 1, EX, 2, 0), I(FIXED, 3, EX, 0, 4),

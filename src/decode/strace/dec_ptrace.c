@@ -4,10 +4,9 @@
  * address (a struct user offset, a regset type, a size) and the data,
  * which is the result of the PEEK and GET requests, printed when the
  * call returns: [word], the registers, a siginfo, the syscall info.
- * PEEKSIGINFO, the seccomp and FP register requests show their data by
- * address (docs/strace-differences.md).
  */
 #include <elf.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +57,7 @@ XLAT_DEF(x_nt_types, 0, XN(1, "NT_PRSTATUS"), XN(2, "NT_FPREGSET"), XN(3, "NT_PR
 	 XN(0x201, "NT_386_IOPERM"), XN(0x202, "NT_X86_XSTATE"));
 XLAT_DEF(x_psi_op, 0, XN(0, "PTRACE_SYSCALL_INFO_NONE"), XN(1, "PTRACE_SYSCALL_INFO_ENTRY"),
 	 XN(2, "PTRACE_SYSCALL_INFO_EXIT"), XN(3, "PTRACE_SYSCALL_INFO_SECCOMP"));
+XLAT_DEF(x_peeksiginfo_flags, 0, XN(1, "PTRACE_PEEKSIGINFO_SHARED"));
 XLAT_DEF(x_audit_arch, 0, XN(0xc000003e, "AUDIT_ARCH_X86_64"), XN(0x40000003, "AUDIT_ARCH_I386"));
 
 /* struct user's members, by offset: "8*RIP", "offsetof(struct user,
@@ -282,9 +282,44 @@ static void pr_syscall_info(struct st *s, uint64_t a, uint64_t user_len)
 }
 
 /* The address argument; 0 when the request takes none. */
+/* struct ptrace_peeksiginfo_args; 0 (its address printed) if unread. */
+static int pr_peeksiginfo_args(struct st *s, uint64_t a)
+{
+	struct { uint64_t off; uint32_t flags, nr; } p;
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, a, &p, sizeof(p)))
+		return 0;
+	st_obj_begin(s);
+	pr_ulong_field(s, "off", p.off);
+	st_field(s, "flags");
+	pr_flags(s, &x_peeksiginfo_flags, p.flags, "PTRACE_PEEKSIGINFO_???");
+	pr_u32_field(s, "nr", p.nr);
+	st_obj_end(s);
+	return 1;
+}
+
+/* The n siginfos PEEKSIGINFO copied, cut after -s of them. */
+static void pr_siginfo_array(struct st *s, uint64_t a, uint64_t n)
+{
+	st_arr_begin(s);
+	for (uint64_t i = 0; i < n; i++) {
+		if (st_array_cut(s, i)) {
+			if (!s->j)
+				sb_puts(s->o, ", ...");
+			break;
+		}
+		st_elem(s);
+		ps_siginfo(s, SONDE_PL_EXIT, a + i * sizeof(siginfo_t));
+	}
+	st_arr_end(s);
+}
+
+/* Returns 0 when the data is not decoded then (shown by address). */
 static int ptrace_addr(struct st *s, uint64_t req, uint64_t a)
 {
 	switch (req) {
+	case PT_PEEKSIGINFO:
+		return pr_peeksiginfo_args(s, a);
 	case PT_PEEKUSER:
 	case PT_POKEUSER:
 		pr_user_offset(s, a);
@@ -326,8 +361,19 @@ static int ptrace_data_in(struct st *s, uint64_t req, uint64_t a, uint64_t d)
 	case PT_SETREGSET:
 		pr_regset(s, SONDE_PL_ENTRY, d, (uint32_t)a);
 		return 0;
+	case PT_SECCOMP_GET_METADATA: {
+		uint64_t off;
+
+		/* filter_off goes in, flags come out */
+		if (!st_fetch(s, SONDE_PL_ENTRY, d, &off, sizeof(off)))
+			return 0;
+		st_obj_begin(s);
+		pr_ulong_field(s, "filter_off", off);
+		return 1;
+	}
 	case PT_PEEKDATA: case PT_PEEKTEXT: case PT_PEEKUSER: case PT_GETEVENTMSG:
 	case PT_GETSIGINFO: case PT_GETSIGMASK: case PT_GET_SYSCALL_INFO: case PT_GETREGSET:
+	case PT_PEEKSIGINFO: case PT_SECCOMP_GET_FILTER:
 		return 1;
 	}
 	pr_addr(s, d);
@@ -370,6 +416,29 @@ static void ptrace_data_out(struct st *s, uint64_t req, uint64_t a, uint64_t d)
 	case PT_GETREGSET:
 		pr_regset(s, SONDE_PL_EXIT, d, (uint32_t)a);
 		break;
+	case PT_PEEKSIGINFO:
+		if (st_ok(s))
+			pr_siginfo_array(s, d, (uint64_t)s->ret);
+		else
+			pr_addr(s, d);
+		break;
+	case PT_SECCOMP_GET_FILTER:
+		/* the filter's instructions (strace 6.1: with -v only) */
+		if (st_ok(s) && d)
+			pr_seccomp_filter(s, SONDE_PL_EXIT, d, (unsigned int)s->ret);
+		else
+			pr_addr(s, d);
+		break;
+	case PT_SECCOMP_GET_METADATA: {
+		uint64_t md[2];
+
+		if (st_ok(s) && st_peek(s, SONDE_PL_EXIT, d, md, sizeof(md))) {
+			st_field(s, "flags");
+			pr_flags(s, &x_seccomp_filter_flags, md[1], "SECCOMP_FILTER_FLAG_???");
+		}
+		st_obj_end(s);
+		break;
+	}
 	}
 }
 
@@ -401,7 +470,11 @@ void dec_ptrace(struct st *s)
 			pr_fpregs(s, phase, d);
 		return;
 	}
-	ptrace_addr(s, req, a);
+	if (!ptrace_addr(s, req, a)) {
+		st_sep(s);
+		pr_addr(s, d);
+		return;
+	}
 	st_sep(s);
 	if (!ptrace_data_in(s, req, a, d))
 		return;

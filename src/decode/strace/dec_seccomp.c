@@ -123,7 +123,7 @@ static void pr_insn_json(struct st *s, const struct sock_filter *f)
 }
 
 /* The instructions: BPF_MAXINSNS at most, then "...". */
-static void pr_filter(struct st *s, uint64_t addr, unsigned int len)
+void pr_seccomp_filter(struct st *s, int phase, uint64_t addr, unsigned int len)
 {
 	struct sock_filter f[BPF_MAXINSNS];
 	unsigned int n = len < BPF_MAXINSNS ? len : BPF_MAXINSNS;
@@ -132,8 +132,8 @@ static void pr_filter(struct st *s, uint64_t addr, unsigned int len)
 		pr_addr(s, addr);
 		return;
 	}
-	if (!n || !st_have_array(s, SONDE_PL_ENTRY, addr, n, sizeof(f[0])) ||
-	    !st_fetch(s, SONDE_PL_ENTRY, addr, f, n * sizeof(f[0]))) {
+	if (!n || !st_have_array(s, phase, addr, n, sizeof(f[0])) ||
+	    !st_fetch(s, phase, addr, f, n * sizeof(f[0]))) {
 		pr_addr(s, addr);
 		return;
 	}
@@ -161,7 +161,7 @@ void pr_seccomp_fprog(struct st *s, uint64_t addr)
 	st_obj_begin(s);
 	pr_u32_field(s, "len", p.len);
 	st_field(s, "filter");
-	pr_filter(s, (uint64_t)(uintptr_t)p.filter, p.len);
+	pr_seccomp_filter(s, SONDE_PL_ENTRY, (uint64_t)(uintptr_t)p.filter, p.len);
 	st_obj_end(s);
 }
 

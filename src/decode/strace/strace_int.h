@@ -310,7 +310,8 @@ extern const struct xlat x_pkey_access, x_uffd, x_memfd_secret, x_kcmp,
 	x_mount_setattr, x_mount_propagation, x_fsconfig, x_landlock_fs,
 	x_landlock_create, x_landlock_rule, x_uring_setup, x_uring_feat,
 	x_uring_enter, x_uring_register, x_uring_ops, x_uring_op_flags, x_futex2_flags,
-	x_mlock2, x_delete_module, x_finit_module, x_kexec_file_flags;
+	x_mlock2, x_delete_module, x_finit_module, x_kexec_file_flags,
+	x_seccomp_filter_flags;
 /* sockaddr_ll.c: a packet socket's ethernet protocol, network order
  * (htons(ETH_P_ALL)); the fields of a struct sockaddr_ll after sa_family,
  * closing the struct. */
@@ -408,8 +409,10 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 #define IPC_MSQID_DS_SIZE 120
 #define IPC_SEMID_DS_SIZE 104
 
-/* dec_seccomp.c: a struct sock_fprog of seccomp filters, at entry. */
+/* dec_seccomp.c: a struct sock_fprog of seccomp filters, at entry; the
+ * len instructions at addr of phase memory (with -v: else the address). */
 void pr_seccomp_fprog(struct st *s, uint64_t addr);
+void pr_seccomp_filter(struct st *s, int phase, uint64_t addr, unsigned int len);
 
 /* dec_uring.c: struct io_uring_params, read at entry and exit. */
 #define URING_PARAMS_SIZE 120
