@@ -7,7 +7,11 @@
  * length... Decoder functions (fcntl, poll, sockets...) list theirs in
  * custom_plans below.
  */
+#include <linux/blkpg.h>
+#include <linux/blktrace_api.h>
 #include <linux/dqblk_xfs.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <string.h>
@@ -99,7 +103,18 @@ static const struct custom_plan custom_plans[] = {
 	 * commands' argument is a number. */
 	{ __NR_fcntl, { IF(FIXED, 2, BOTH, 0, 32, 1, 0, B(5) | B(6) | B(7) | B(36) | B(37) | B(38)),
 			IF(FIXED, 2, BOTH, 0, 8, 1, 0, B(15) | B(16)) } },
-	{ __NR_ioctl, { I(FIXED, 2, BOTH, 0, 36) } },
+	/* 36 bytes in and out for every request (termios, winsize, ints);
+	 * the loop device structs and BLKPG's partition, BLKTRACESETUP's
+	 * setup, which are larger, for those requests only. */
+	{ __NR_ioctl, { I(FIXED, 2, BOTH, 0, 36),
+			IF(FIXED, 2, EN, 0, sizeof(struct loop_info), 1, LOOP_SET_FD, B(2)),
+			IF(FIXED, 2, EX, 0, sizeof(struct loop_info), 1, LOOP_SET_FD, B(3)),
+			IF(FIXED, 2, EN, 0, sizeof(struct loop_info64), 1, LOOP_SET_FD, B(4)),
+			IF(FIXED, 2, EX, 0, sizeof(struct loop_info64), 1, LOOP_SET_FD, B(5)),
+			IF(FIXED, 2, EN, 0, sizeof(struct loop_config), 1, LOOP_SET_FD, B(10)),
+			IF(FIELD, 2, EN, 16, sizeof(struct blkpg_partition), 1, BLKPG, B(0)),
+			IF(FIXED, 2, BOTH, 0, sizeof(struct blk_user_trace_setup), 1,
+			   (uint32_t)BLKTRACESETUP, B(0)) } },
 	{ __NR_getdents, { I(RETLEN, 1, EX, 2, 0) } },
 	{ __NR_getdents64, { I(RETLEN, 1, EX, 2, 0) } },
 	{ __NR_readlink, { I(STR, 0, EN, 0, 0), I(RETLEN, 1, EX, 2, 0) } },

@@ -302,6 +302,8 @@ void dec_ioctl(struct st *s)
 	case TIOCNOTTY:
 		return;
 	}
+	if (ioctl_block(s, req, a))
+		return;
 	st_sep(s);
 	switch (req) {
 	case TCGETS:

@@ -409,6 +409,10 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 #define IPC_MSQID_DS_SIZE 120
 #define IPC_SEMID_DS_SIZE 104
 
+/* dec_ioctl_blk.c: the rest of the line of a block or loop device
+ * request (its ", arg", or nothing when it takes none); 0 for others. */
+int ioctl_block(struct st *s, uint32_t req, uint64_t a);
+
 /* dec_seccomp.c: a struct sock_fprog of seccomp filters, at entry; the
  * len instructions at addr of phase memory (with -v: else the address). */
 void pr_seccomp_fprog(struct st *s, uint64_t addr);

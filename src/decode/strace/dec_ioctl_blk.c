@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctls of block devices (BLK*) and loop devices (LOOP_*, and the
+ * loop-control device's LOOP_CTL_*) as strace 6.1 prints them: numbers
+ * in and out ([N] at exit for the getters), struct loop_info,
+ * loop_info64 and loop_config, BLKPG's partition and BLKTRACESETUP's
+ * setup.
+ */
+#include <linux/blkpg.h>
+#include <linux/blktrace_api.h>
+#include <linux/blkzoned.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "decode/strace/strace_int.h"
+
+XLAT_DEF(x_loop_flags, 0, XN(1, "LO_FLAGS_READ_ONLY"), XN(2, "LO_FLAGS_USE_AOPS"),
+	 XN(4, "LO_FLAGS_AUTOCLEAR"), XN(8, "LO_FLAGS_PARTSCAN"), XN(16, "LO_FLAGS_DIRECT_IO"));
+XLAT_DEF(x_loop_crypt, 0, XN(0, "LO_CRYPT_NONE"), XN(1, "LO_CRYPT_XOR"), XN(2, "LO_CRYPT_DES"),
+	 XN(3, "LO_CRYPT_FISH2"), XN(4, "LO_CRYPT_BLOW"), XN(5, "LO_CRYPT_CAST128"),
+	 XN(6, "LO_CRYPT_IDEA"), XN(9, "LO_CRYPT_DUMMY"), XN(10, "LO_CRYPT_SKIPJACK"),
+	 XN(18, "LO_CRYPT_CRYPTOAPI"));
+XLAT_DEF(x_blkpg_ops, 0, XN(1, "BLKPG_ADD_PARTITION"), XN(2, "BLKPG_DEL_PARTITION"),
+	 XN(3, "BLKPG_RESIZE_PARTITION"));
+
+/* A char array up to its NUL: name="loop0". */
+static void pr_chars_field(struct st *s, const char *name, const void *v, size_t max)
+{
+	st_field(s, name);
+	pr_quoted(s, v, strnlen(v, max), 0, 0, 0);
+}
+
+static void pr_dev_field(struct st *s, const char *name, uint64_t dev)
+{
+	st_field(s, name);
+	pr_dev(s, major(dev), minor(dev));
+}
+
+static void pr_hex_field(struct st *s, const char *name, uint64_t v)
+{
+	st_field(s, name);
+	pr_hex(s, v);
+}
+
+/* lo_init=[0, 0] and the like: %#x each. */
+static void pr_hex_array_field(struct st *s, const char *name, const uint64_t *v, int n)
+{
+	st_field(s, name);
+	st_arr_begin(s);
+	for (int i = 0; i < n; i++) {
+		st_elem(s);
+		pr_hex(s, v[i]);
+	}
+	st_arr_end(s);
+}
+
+/* The encryption members, shown with -v or when there is encryption. */
+static void pr_loop_crypt(struct st *s, uint32_t type, int key_size)
+{
+	st_field(s, "lo_encrypt_type");
+	pr_xval(s, &x_loop_crypt, type, "LO_CRYPT_???");
+	pr_u32_field(s, "lo_encrypt_key_size", (uint32_t)key_size);
+}
+
+static void pr_loop_key(struct st *s, const uint8_t *key, int key_size)
+{
+	uint32_t n = (uint32_t)key_size < LO_KEY_SIZE ? (uint32_t)key_size : LO_KEY_SIZE;
+
+	st_field(s, "lo_encrypt_key");
+	pr_quoted(s, key, n, 0, 0, 0);
+}
+
+static void ps_loop_info(struct st *s, int phase, uint64_t a)
+{
+	struct loop_info i;
+	int full = s->opt->verbose || s->j;
+	uint64_t init[2];
+
+	if (!st_fetch(s, phase, a, &i, sizeof(i)))
+		return;
+	st_obj_begin(s);
+	pr_int_field(s, "lo_number", i.lo_number);
+	if (full) {
+		pr_dev_field(s, "lo_device", i.lo_device);
+		pr_ulong_field(s, "lo_inode", i.lo_inode);
+		pr_dev_field(s, "lo_rdevice", i.lo_rdevice);
+	}
+	pr_hex_field(s, "lo_offset", (uint32_t)i.lo_offset);
+	if (full || i.lo_encrypt_type != LO_CRYPT_NONE)
+		pr_loop_crypt(s, (uint32_t)i.lo_encrypt_type, i.lo_encrypt_key_size);
+	st_field(s, "lo_flags");
+	pr_flags(s, &x_loop_flags, (uint32_t)i.lo_flags, "LO_FLAGS_???");
+	pr_chars_field(s, "lo_name", i.lo_name, sizeof(i.lo_name));
+	if (full || i.lo_encrypt_type != LO_CRYPT_NONE)
+		pr_loop_key(s, i.lo_encrypt_key, i.lo_encrypt_key_size);
+	if (!full) {
+		st_obj_end_cut(s);
+		return;
+	}
+	init[0] = i.lo_init[0];
+	init[1] = i.lo_init[1];
+	pr_hex_array_field(s, "lo_init", init, 2);
+	st_field(s, "reserved");
+	st_arr_begin(s);
+	for (size_t k = 0; k < sizeof(i.reserved); k++) {
+		st_elem(s);
+		pr_hex(s, (uint8_t)i.reserved[k]);
+	}
+	st_arr_end(s);
+	st_obj_end(s);
+}
+
+static void pr_loop_info64(struct st *s, const struct loop_info64 *i)
+{
+	int full = s->opt->verbose || s->j;
+	uint64_t init[2] = { i->lo_init[0], i->lo_init[1] };
+
+	st_obj_begin(s);
+	if (full) {
+		pr_dev_field(s, "lo_device", i->lo_device);
+		pr_ulong_field(s, "lo_inode", i->lo_inode);
+		pr_dev_field(s, "lo_rdevice", i->lo_rdevice);
+		pr_hex_field(s, "lo_offset", i->lo_offset);
+		pr_ulong_field(s, "lo_sizelimit", i->lo_sizelimit);
+	} else {
+		pr_hex_field(s, "lo_offset", i->lo_offset);
+	}
+	pr_u32_field(s, "lo_number", i->lo_number);
+	if (full || i->lo_encrypt_type != LO_CRYPT_NONE)
+		pr_loop_crypt(s, i->lo_encrypt_type, (int)i->lo_encrypt_key_size);
+	st_field(s, "lo_flags");
+	pr_flags(s, &x_loop_flags, i->lo_flags, "LO_FLAGS_???");
+	pr_chars_field(s, "lo_file_name", i->lo_file_name, sizeof(i->lo_file_name));
+	if (full || i->lo_encrypt_type != LO_CRYPT_NONE) {
+		pr_chars_field(s, "lo_crypt_name", i->lo_crypt_name, sizeof(i->lo_crypt_name));
+		pr_loop_key(s, i->lo_encrypt_key, (int)i->lo_encrypt_key_size);
+	}
+	if (!full) {
+		st_obj_end_cut(s);
+		return;
+	}
+	pr_hex_array_field(s, "lo_init", init, 2);
+	st_obj_end(s);
+}
+
+static void ps_loop_info64(struct st *s, int phase, uint64_t a)
+{
+	struct loop_info64 i;
+
+	if (st_fetch(s, phase, a, &i, sizeof(i)))
+		pr_loop_info64(s, &i);
+}
+
+/* struct loop_config: __reserved only when not all zero. */
+static void ps_loop_config(struct st *s, uint64_t a)
+{
+	struct loop_config c;
+	int k;
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, a, &c, sizeof(c)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "fd");
+	pr_fd(s, (int)c.fd);
+	pr_u32_field(s, "block_size", c.block_size);
+	st_field(s, "info");
+	pr_loop_info64(s, &c.info);
+	for (k = 0; k < 8 && !c.__reserved[k]; k++)
+		;
+	if (k < 8)
+		pr_hex_array_field(s, "__reserved", (const uint64_t *)c.__reserved, 8);
+	st_obj_end(s);
+}
+
+static void ps_blkpg(struct st *s, uint64_t a)
+{
+	struct blkpg_ioctl_arg g;
+	struct blkpg_partition p;
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, a, &g, sizeof(g)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "op");
+	pr_xval(s, &x_blkpg_ops, (uint32_t)g.op, "BLKPG_???");
+	pr_int_field(s, "flags", g.flags);
+	pr_int_field(s, "datalen", g.datalen);
+	st_field(s, "data");
+	if (st_fetch(s, SONDE_PL_ENTRY, (uint64_t)(uintptr_t)g.data, &p, sizeof(p))) {
+		st_obj_begin(s);
+		pr_long_field(s, "start", p.start);
+		pr_long_field(s, "length", p.length);
+		pr_int_field(s, "pno", p.pno);
+		pr_chars_field(s, "devname", p.devname, sizeof(p.devname));
+		pr_chars_field(s, "volname", p.volname, sizeof(p.volname));
+		st_obj_end(s);
+	}
+	st_obj_end(s);
+}
+
+/* The setup going in, and the name of the trace the kernel made. */
+static void ps_blktrace_setup(struct st *s, uint64_t a)
+{
+	struct blk_user_trace_setup b;
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, a, &b, sizeof(b)))
+		return;
+	st_obj_begin(s);
+	pr_u32_field(s, "act_mask", b.act_mask);
+	pr_u32_field(s, "buf_size", b.buf_size);
+	pr_u32_field(s, "buf_nr", b.buf_nr);
+	pr_ulong_field(s, "start_lba", b.start_lba);
+	pr_ulong_field(s, "end_lba", b.end_lba);
+	pr_u32_field(s, "pid", b.pid);
+	st_entry_end(s);
+	if (st_ok(s) && st_peek(s, SONDE_PL_EXIT, a, &b, sizeof(b)))
+		pr_chars_field(s, "name", b.name, sizeof(b.name));
+	st_obj_end(s);
+}
+
+/* [N] at exit, its address when the call failed: size 2, 4 or 8 bytes,
+ * signed or not. */
+static void pr_num_out(struct st *s, uint64_t a, int size, int is_signed)
+{
+	union { uint16_t u16; int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; } v;
+
+	st_entry_end(s);
+	if (!st_ok(s)) {
+		pr_addr(s, a);
+		return;
+	}
+	if (!st_fetch(s, SONDE_PL_EXIT, a, &v, (size_t)size))
+		return;
+	if (!s->j)
+		sb_putc(s->o, '[');
+	if (size == 2)
+		pr_uint(s, v.u16);
+	else if (size == 4 && is_signed)
+		pr_int(s, (uint64_t)(int64_t)v.i32);
+	else if (size == 4)
+		pr_uint(s, v.u32);
+	else if (is_signed)
+		pr_long(s, (uint64_t)v.i64);
+	else
+		pr_ulong(s, v.u64);
+	if (!s->j)
+		sb_putc(s->o, ']');
+}
+
+/* BLKDISCARD's [start, length]. */
+static void pr_u64_pair(struct st *s, uint64_t a)
+{
+	uint64_t p[2];
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, a, p, sizeof(p)))
+		return;
+	st_arr_begin(s);
+	st_elem(s);
+	pr_ulong(s, p[0]);
+	st_elem(s);
+	pr_ulong(s, p[1]);
+	st_arr_end(s);
+}
+
+/* Requests that take nothing: the line ends after the request. */
+static int blk_noarg(uint32_t req)
+{
+	switch (req) {
+	case BLKRRPART: case BLKFLSBUF: case BLKTRACESTART: case BLKTRACESTOP:
+	case BLKTRACETEARDOWN: case LOOP_CLR_FD: case LOOP_SET_CAPACITY:
+	case LOOP_CTL_GET_FREE:
+		return 1;
+	}
+	return 0;
+}
+
+/* The getters, by the size and sign of what they write. */
+static int blk_getter(struct st *s, uint32_t req, uint64_t a)
+{
+	switch (req) {
+	case BLKSECTGET: case BLKROTATIONAL:
+		pr_num_out(s, a, 2, 0);
+		return 1;
+	case BLKROGET: case BLKBSZGET: case BLKSSZGET: case BLKALIGNOFF:
+		pr_num_out(s, a, 4, 1);
+		return 1;
+	case BLKPBSZGET: case BLKIOMIN: case BLKIOOPT: case BLKDISCARDZEROES:
+	case BLKGETZONESZ: case BLKGETNRZONES:
+		pr_num_out(s, a, 4, 0);
+		return 1;
+	case BLKRAGET: case BLKFRAGET:
+		pr_num_out(s, a, 8, 1);
+		return 1;
+	case BLKGETSIZE: case BLKGETSIZE64:
+		pr_num_out(s, a, 8, 0);
+		return 1;
+	case LOOP_GET_STATUS:
+		st_entry_end(s);
+		if (st_ok(s))
+			ps_loop_info(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		return 1;
+	case LOOP_GET_STATUS64:
+		st_entry_end(s);
+		if (st_ok(s))
+			ps_loop_info64(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		return 1;
+	}
+	return 0;
+}
+
+int ioctl_block(struct st *s, uint32_t req, uint64_t a)
+{
+	if (blk_noarg(req))
+		return 1;
+	switch (req) {
+	case BLKRASET: case BLKFRASET: case BLKRAGET: case BLKFRAGET: case BLKSECTGET:
+	case BLKROTATIONAL: case BLKROGET: case BLKBSZGET: case BLKSSZGET: case BLKALIGNOFF:
+	case BLKPBSZGET: case BLKIOMIN: case BLKIOOPT: case BLKDISCARDZEROES:
+	case BLKGETZONESZ: case BLKGETNRZONES: case BLKGETSIZE: case BLKGETSIZE64:
+	case BLKROSET: case BLKBSZSET: case BLKDISCARD: case BLKSECDISCARD: case BLKZEROOUT:
+	case BLKPG: case BLKTRACESETUP: case LOOP_SET_STATUS: case LOOP_GET_STATUS:
+	case LOOP_SET_STATUS64: case LOOP_GET_STATUS64: case LOOP_CONFIGURE:
+	case LOOP_SET_FD: case LOOP_CHANGE_FD: case LOOP_CTL_ADD: case LOOP_CTL_REMOVE:
+	case LOOP_SET_DIRECT_IO: case LOOP_SET_BLOCK_SIZE:
+		break;
+	default:
+		return 0;
+	}
+	st_sep(s);
+	if (blk_getter(s, req, a))
+		return 1;
+	switch (req) {
+	case BLKRASET: case BLKFRASET: case LOOP_SET_DIRECT_IO: case LOOP_SET_BLOCK_SIZE:
+		pr_ulong(s, a);
+		break;
+	case BLKROSET: case BLKBSZSET:
+		ps_int(s, SONDE_PL_ENTRY, a);
+		break;
+	case BLKDISCARD: case BLKSECDISCARD: case BLKZEROOUT:
+		pr_u64_pair(s, a);
+		break;
+	case BLKPG:
+		ps_blkpg(s, a);
+		break;
+	case BLKTRACESETUP:
+		ps_blktrace_setup(s, a);
+		break;
+	case LOOP_SET_STATUS:
+		ps_loop_info(s, SONDE_PL_ENTRY, a);
+		break;
+	case LOOP_SET_STATUS64:
+		ps_loop_info64(s, SONDE_PL_ENTRY, a);
+		break;
+	case LOOP_CONFIGURE:
+		ps_loop_config(s, a);
+		break;
+	case LOOP_SET_FD: case LOOP_CHANGE_FD:
+		pr_fd(s, (int)(uint32_t)a);
+		break;
+	case LOOP_CTL_ADD: case LOOP_CTL_REMOVE:
+		pr_int(s, (uint32_t)a);
+		break;
+	}
+	return 1;
+}
