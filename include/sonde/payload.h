@@ -212,6 +212,10 @@ enum sonde_cap_kind {
 	SONDE_CAP_URING_PROBE, /* if arg[aux] is IORING_REGISTER_PROBE: the
 				* struct io_uring_probe at arg with arg[size]
 				* ops (256 at most) */
+	SONDE_CAP_FIELDN,  /* the array a pointer at arg + aux points to, of
+			    * the u32 count right after the pointer times
+			    * size bytes (bpf's PROG_QUERY: prog_ids and
+			    * prog_cnt) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

@@ -67,6 +67,8 @@ static uint32_t struct_size(st_struct_fn fn)
 /* An item read only when argument w, minus base, is one of the bits of
  * mask (payload.h, the guard); B(n) is bit n. */
 #define IF(k, a, ph, x, sz, w, base, mask) { SONDE_CAP_##k, a, ph, x, sz, mask, base, w }
+/* bpf's LOOKUP_BATCH, LOOKUP_AND_DELETE_BATCH, UPDATE_BATCH, DELETE_BATCH */
+#define BPF_BATCH_CMDS (B(24) | B(25) | B(26) | B(27))
 /* The same with the argument shifted right by sh first (payload.h). */
 #define IFS(k, a, ph, sz, w, sh, base, mask) { SONDE_CAP_##k, a, ph, 0, sz, mask, base, w, sh }
 #define B(n) (1ULL << (n))
@@ -189,11 +191,16 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_epoll_pwait2, { I(RETLEN, 1, EX, 2, 12), I(FIXED, 3, EN, 0, 16),
 			       I(ARGLEN, 4, EN, 5, 0) } },
 	{ __NR_kcmp, { I(FIXED, 4, EN, 0, 12) } },
-	/* The attr, in and out (the *_GET_NEXT_ID commands write an id),
-	 * and the strings its pointers name: the path of OBJ_PIN and
-	 * OBJ_GET, RAW_TRACEPOINT_OPEN's name (offset 0), PROG_LOAD's
-	 * license (16) and log buffer (32). */
-	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0), I(ARGLEN, 1, EX, 2, 0),
+	/* The attr, in and out (the *_GET_NEXT_ID commands write an id; a
+	 * failed batch command's count is what it did, and the end of a
+	 * map is ENOENT), PROG_QUERY's program ids, and the strings the
+	 * attr's pointers name: the path of OBJ_PIN and OBJ_GET,
+	 * RAW_TRACEPOINT_OPEN's name (offset 0), PROG_LOAD's license (16)
+	 * and log buffer (32). */
+	{ __NR_bpf, { I(ARGLEN, 1, EN, 2, 0),
+		      IF(ARGLEN, 1, EX, 2, 0, 0, 0, ~BPF_BATCH_CMDS),
+		      IF(ARGLEN, 1, EX | SONDE_CAP_FAILED, 2, 0, 0, 0, BPF_BATCH_CMDS),
+		      IF(FIELDN, 1, EX, 16, 4, 0, 0, B(16)),
 		      IF(FIELDSTR, 1, EN, 0, 0, 0, 0, B(6) | B(7) | B(17)),
 		      IF(FIELDSTR, 1, EN, 16, 0, 0, 0, B(5)), IF(FIELDSTR, 1, EN, 32, 0, 0, 0, B(5)) } },
 	{ __NR_futex_waitv, { I(ARGLEN, 0, EN, 1, 32), I(FIXED, 3, EN, 0, 16) } },

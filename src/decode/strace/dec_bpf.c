@@ -46,6 +46,8 @@ XLAT_DEF(x_bpf_map_flags, 0, XE(BPF_F_NO_PREALLOC), XE(BPF_F_NO_COMMON_LRU),
 	 XE(BPF_F_ZERO_SEED), XE(BPF_F_RDONLY_PROG), XE(BPF_F_WRONLY_PROG), XE(BPF_F_CLONE),
 	 XE(BPF_F_MMAPABLE), XE(BPF_F_PRESERVE_ELEMS), XE(BPF_F_INNER_MAP));
 XLAT_DEF(x_bpf_elem_flags, 0, XE(BPF_ANY), XE(BPF_NOEXIST), XE(BPF_EXIST), XE(BPF_F_LOCK));
+/* A batch's elem_flags: the flags a lookup takes, as strace names them. */
+XLAT_DEF(x_bpf_lookup_flags, 0, XE(BPF_ANY), XE(BPF_F_LOCK));
 
 /* strace's "len <= offsetof(member)": the member is past the caller's
  * attr, and so are the ones after it. */
@@ -164,6 +166,67 @@ static size_t pr_map_elem(struct st *s, const struct bpf_in *in, uint32_t cmd)
 	return sizeof(a);
 }
 
+/* The batch commands' attr as Linux 6.1 has it. */
+struct map_batch {
+	uint64_t in_batch, out_batch, keys, values;
+	uint32_t count, map_fd;
+	uint64_t elem_flags, flags;
+};
+
+static int bpf_batch(uint32_t cmd)
+{
+	return cmd == BPF_MAP_LOOKUP_BATCH || cmd == BPF_MAP_LOOKUP_AND_DELETE_BATCH ||
+	       cmd == BPF_MAP_UPDATE_BATCH || cmd == BPF_MAP_DELETE_BATCH;
+}
+
+/* The lookups start from in_batch and write out_batch; a delete has no
+ * values. */
+static size_t pr_map_batch(struct st *s, const struct bpf_in *in, uint32_t cmd)
+{
+	struct map_batch a;
+	int lookup = cmd == BPF_MAP_LOOKUP_BATCH || cmd == BPF_MAP_LOOKUP_AND_DELETE_BATCH;
+
+	memcpy(&a, in->b, sizeof(a));
+	st_field(s, "batch");
+	st_obj_begin(s);
+	if (lookup) {
+		bpf_addr_field(s, "in_batch", a.in_batch);
+		bpf_addr_field(s, "out_batch", a.out_batch);
+	}
+	bpf_addr_field(s, "keys", a.keys);
+	if (cmd != BPF_MAP_DELETE_BATCH)
+		bpf_addr_field(s, "values", a.values);
+	pr_u32_field(s, "count", a.count);
+	bpf_fd_field(s, "map_fd", a.map_fd);
+	st_field(s, "elem_flags");
+	pr_flags(s, &x_bpf_lookup_flags, a.elem_flags, "BPF_???");
+	st_field(s, "flags");
+	pr_hex(s, a.flags);
+	st_obj_end(s);
+	return sizeof(a);
+}
+
+/* What a batch command did, when the call changed count (also when it
+ * failed: the end of the map is ENOENT): " => {batch={count=2}}". */
+static void pr_batch_out(struct st *s, uint64_t addr)
+{
+	uint64_t at = addr + offsetof(struct map_batch, count);
+	uint32_t in, out;
+	struct strbuf b;
+	struct st t;
+
+	if (!st_peek(s, SONDE_PL_ENTRY, at, &in, 4) || !st_peek(s, SONDE_PL_EXIT, at, &out, 4) ||
+	    in == out)
+		return;
+	if (!s->j) {
+		sb_printf(s->o, " => {batch={count=%u}}", out);
+		return;
+	}
+	st_res_begin(s, &t, &b, "count");
+	pr_uint(&t, out);
+	st_res_end(s, &t, &b);
+}
+
 /* Bytes past the struct: ", ..." if any is nonzero; -v shows them. */
 static void pr_extra(struct st *s, const struct bpf_in *in, size_t known)
 {
@@ -188,7 +251,7 @@ static void pr_extra(struct st *s, const struct bpf_in *in, size_t known)
 static int bpf_decoded(uint32_t cmd)
 {
 	return cmd <= BPF_MAP_GET_NEXT_KEY || cmd == BPF_MAP_LOOKUP_AND_DELETE_ELEM ||
-	       cmd == BPF_MAP_FREEZE;
+	       cmd == BPF_MAP_FREEZE || bpf_batch(cmd);
 }
 
 static void pr_bpf_attr(struct st *s, uint32_t cmd, uint64_t addr, uint32_t size)
@@ -207,6 +270,8 @@ static void pr_bpf_attr(struct st *s, uint32_t cmd, uint64_t addr, uint32_t size
 	st_obj_begin(s);
 	if (cmd == BPF_MAP_CREATE)
 		known = pr_map_create(s, &in);
+	else if (bpf_batch(cmd))
+		known = pr_map_batch(s, &in, cmd);
 	else if (bpf_decoded(cmd))
 		known = pr_map_elem(s, &in, cmd);
 	else
@@ -222,6 +287,10 @@ void dec_bpf(struct st *s)
 	pr_xval(s, &x_bpf_cmd, cmd, "BPF_???");
 	st_sep(s);
 	pr_bpf_attr(s, cmd, st_arg(s, 1), size);
+	if (bpf_batch(cmd) && size) {
+		st_entry_end(s);
+		pr_batch_out(s, st_arg(s, 1));
+	}
 	st_sep(s);
 	pr_uint(s, size);
 	/* The commands that make an object return its descriptor. */

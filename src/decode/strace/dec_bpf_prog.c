@@ -4,8 +4,8 @@
  * prints their union bpf_attr (the map commands are in dec_bpf.c). The
  * layout is the system's <linux/bpf.h>, Linux 6.1's as strace 6.1 knows
  * it; members past the caller's size are not shown. strace 6.1 shows
- * the attr of LINK_DETACH, ENABLE_STATS, PROG_BIND_MAP, the batch and the
- * query commands by its address, and so does sonde.
+ * the attr of LINK_DETACH, ENABLE_STATS, PROG_BIND_MAP and ITER_CREATE
+ * by its address, and so does sonde.
  */
 #include <linux/bpf.h>
 #include <stddef.h>
@@ -49,6 +49,7 @@ XLAT_DEF(x_bpf_prog_flags, 0, XE(BPF_F_STRICT_ALIGNMENT), XE(BPF_F_ANY_ALIGNMENT
 XLAT_DEF(x_bpf_file_flags, 0, XE(BPF_F_RDONLY), XE(BPF_F_WRONLY));
 XLAT_DEF(x_bpf_attach_flags, 0, XE(BPF_F_ALLOW_OVERRIDE), XE(BPF_F_ALLOW_MULTI),
 	 XE(BPF_F_REPLACE));
+XLAT_DEF(x_bpf_query_flags, 0, XE(BPF_F_QUERY_EFFECTIVE));
 XLAT_DEF(x_bpf_test_run_flags, 0, XE(BPF_F_TEST_RUN_ON_CPU), XN(2, "BPF_F_TEST_XDP_LIVE_FRAMES"));
 
 #define ATTR_HAS(in, member) ((in)->size > offsetof(union bpf_attr, member))
@@ -246,6 +247,56 @@ static size_t pr_fd_by_id(struct st *s, const struct bpf_in *in, const union bpf
 	return ATTR_END(open_flags);
 }
 
+/* PROG_QUERY: the ids of the programs attached (the count the call
+ * wrote of them) and the count, in and out: prog_cnt=4 => 1. */
+static size_t pr_prog_query(struct st *s, const union bpf_attr *a, uint64_t addr)
+{
+	uint32_t out;
+	int have_out;
+
+	st_field(s, "query");
+	st_obj_begin(s);
+	bpf_fd_field(s, "target_fd", a->query.target_fd);
+	st_field(s, "attach_type");
+	pr_xval(s, &x_bpf_attach_type, a->query.attach_type, "BPF_???");
+	st_field(s, "query_flags");
+	pr_flags(s, &x_bpf_query_flags, a->query.query_flags, "BPF_F_QUERY_???");
+	st_field(s, "attach_flags");
+	pr_flags(s, &x_bpf_attach_flags, a->query.attach_flags, "BPF_F_???");
+	st_field(s, "prog_ids");
+	st_entry_end(s);
+	have_out = st_ok(s) && st_peek(s, SONDE_PL_EXIT,
+				       addr + offsetof(union bpf_attr, query.prog_cnt), &out, 4);
+	if (have_out)
+		pr_mem_array(s, SONDE_PL_EXIT, a->query.prog_ids, out, 4, pr_uint);
+	else
+		pr_addr(s, a->query.prog_ids);
+	pr_u32_field(s, "prog_cnt", a->query.prog_cnt);
+	if (have_out && out != a->query.prog_cnt) {
+		if (s->j)
+			pr_u32_field(s, "prog_cnt_out", out);
+		else
+			sb_printf(s->o, " => %u", out);
+	}
+	st_obj_end(s);
+	return ATTR_END(query.prog_cnt);
+}
+
+/* LINK_UPDATE: the program the link gets, and the one it replaces. */
+static size_t pr_link_update(struct st *s, const union bpf_attr *a)
+{
+	st_field(s, "link_update");
+	st_obj_begin(s);
+	bpf_fd_field(s, "link_fd", a->link_update.link_fd);
+	bpf_fd_field(s, "new_prog_fd", a->link_update.new_prog_fd);
+	st_field(s, "flags");
+	pr_flags(s, &x_bpf_attach_flags, a->link_update.flags, "BPF_F_???");
+	if (a->link_update.flags & BPF_F_REPLACE)
+		bpf_fd_field(s, "old_prog_fd", a->link_update.old_prog_fd);
+	st_obj_end(s);
+	return ATTR_END(link_update.old_prog_fd);
+}
+
 /* Commands whose attr is a struct of its own: {name={...}}. */
 static size_t pr_named(struct st *s, const union bpf_attr *a, uint32_t cmd)
 {
@@ -326,6 +377,10 @@ size_t bpf_prog_attr(struct st *s, const struct bpf_in *in, uint32_t cmd, uint64
 		return pr_fd_by_id(s, in, &a, cmd);
 	case BPF_LINK_CREATE:
 		return pr_link_create(s, in, &a);
+	case BPF_PROG_QUERY:
+		return pr_prog_query(s, &a, addr);
+	case BPF_LINK_UPDATE:
+		return pr_link_update(s, &a);
 	}
 	return pr_named(s, &a, cmd);
 }
@@ -338,7 +393,7 @@ int bpf_prog_cmd(uint32_t cmd)
 	case BPF_MAP_GET_NEXT_ID: case BPF_BTF_GET_NEXT_ID: case BPF_LINK_GET_NEXT_ID:
 	case BPF_PROG_GET_FD_BY_ID: case BPF_MAP_GET_FD_BY_ID: case BPF_BTF_GET_FD_BY_ID:
 	case BPF_LINK_GET_FD_BY_ID: case BPF_LINK_CREATE: case BPF_RAW_TRACEPOINT_OPEN:
-	case BPF_OBJ_GET_INFO_BY_FD:
+	case BPF_OBJ_GET_INFO_BY_FD: case BPF_PROG_QUERY: case BPF_LINK_UPDATE:
 		return 1;
 	}
 	return 0;
