@@ -74,10 +74,27 @@ struct sonde_filter {
 	uint32_t types;
 	/* time window, CLOCK_MONOTONIC ns, inclusive */
 	uint64_t since, until;
-	/* syscall records: only failed ones (strace -Z) or only successful
-	 * ones (-z); a call that did not return is neither */
-	enum { SONDE_STATUS_ANY, SONDE_STATUS_FAILED, SONDE_STATUS_SUCCESSFUL } status;
+	/* syscall records: the SONDE_STATUS_* classes shown (strace's -e
+	 * status=, -z, -Z), 0 = all */
+	uint8_t status;
 };
+
+/*
+ * How a call ended, as strace's -e status= classes it: it returned a
+ * value or an error, it never returned (exit_group, a task killed inside
+ * it: "= ?"), or recording stopped while it was blocked (strace detached).
+ * strace's "unavailable" (the tracer could not read the result) never
+ * happens here. SONDE_STATUS_NONE alone selects no call.
+ */
+#define SONDE_STATUS_ANY 0
+#define SONDE_STATUS_SUCCESSFUL 0x1
+#define SONDE_STATUS_FAILED 0x2
+#define SONDE_STATUS_UNFINISHED 0x4
+#define SONDE_STATUS_UNAVAILABLE 0x8
+#define SONDE_STATUS_DETACHED 0x10
+#define SONDE_STATUS_NONE 0x80
+/* The class of a syscall record, failed meaning a return in -4095..-1. */
+unsigned int sonde_syscall_status(const struct sonde_ev_syscall *e);
 
 /* A filter that lets everything through. */
 void sonde_filter_init(struct sonde_filter *f);

@@ -99,6 +99,14 @@ enum sonde_xlat_style {
 /* -e read=/write= sets cover descriptors below this. */
 #define SONDE_STRACE_MAX_DUMP_FD 1024
 
+/* What -y (path), -yy (all) and --decode-fds= show after a descriptor. */
+#define SONDE_FD_PATH 0x1   /* 3</etc/passwd> */
+#define SONDE_FD_SOCKET 0x2 /* 3<TCP:[127.0.0.1:80->127.0.0.1:5555]> */
+#define SONDE_FD_DEV 0x4    /* 3</dev/null<char 1:3>> */
+#define SONDE_FD_PIDFD 0x8  /* 4<pid:1234> */
+#define SONDE_FD_ALL 0xf
+#define SONDE_FD_GIVEN 0x80 /* fd_kinds came from --decode-fds (none included) */
+
 struct sonde_strace_opts {
 	unsigned int strsize;  /* -s N: string bytes shown (default 32) */
 	unsigned int acolumn;  /* -a N: column of " = " (default 40) */
@@ -108,8 +116,11 @@ struct sonde_strace_opts {
 	uint8_t verbose;       /* -v: structs and arrays in full */
 	uint8_t xlat;          /* -X: enum sonde_xlat_style */
 	uint8_t decode_fds;    /* -y: 1, -yy: 2 (socket endpoints) */
-	uint8_t only_ok;       /* -z: successful calls only */
-	uint8_t only_failed;   /* -Z: failed calls only */
+	uint8_t fd_kinds;      /* --decode-fds=SET: SONDE_FD_* shown with the
+				* descriptors | SONDE_FD_GIVEN; 0: as
+				* decode_fds (-y, -yy) says */
+	uint8_t status;        /* -z, -Z, -e status=: the SONDE_STATUS_*
+				* classes of calls shown, 0 = all */
 	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx) */
 	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
 	const char *ff_prefix; /* -ff -o PREFIX: each task's lines in

@@ -13,6 +13,15 @@
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 
+unsigned int sonde_syscall_status(const struct sonde_ev_syscall *e)
+{
+	if (e->hdr.flags & SONDE_SC_UNFINISHED)
+		return SONDE_STATUS_DETACHED;
+	if (e->hdr.flags & SONDE_SC_NO_RESULT)
+		return SONDE_STATUS_UNFINISHED;
+	return sonde_syscall_failed(e->ret) ? SONDE_STATUS_FAILED : SONDE_STATUS_SUCCESSFUL;
+}
+
 void sonde_filter_init(struct sonde_filter *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -148,17 +157,12 @@ int sonde_filter_match(const struct sonde_filter *f, const struct sonde_hdr *rec
 		return 0;
 	if (rec->type == SONDE_REC_SYSCALL && (f->has_sc || f->status != SONDE_STATUS_ANY)) {
 		const struct sonde_ev_syscall *e = (const void *)rec;
-		int returned;
 
 		if (!sonde_rec_fits(rec))
 			return 0;
 		if (f->has_sc && !sonde_sc_set_has(&f->sc, e->nr))
 			return 0;
-		returned = !(rec->flags & SONDE_SC_NO_RESULT);
-		if (f->status == SONDE_STATUS_FAILED && !(returned && sonde_syscall_failed(e->ret)))
-			return 0;
-		if (f->status == SONDE_STATUS_SUCCESSFUL &&
-		    !(returned && !sonde_syscall_failed(e->ret)))
+		if (f->status && !(f->status & sonde_syscall_status(e)))
 			return 0;
 	}
 	return 1;

@@ -87,13 +87,19 @@ static const char strace_usage[] =
 	"  -e quiet=SET  attach, exit, path-resolution, personality,\n"
 	"                thread-execve, all, none\n"
 	"  -e read=FDS, -e write=FDS  hexdump all data read from / written to FDS\n"
-	"  -e status=successful|failed, -e verbose=all\n"
+	"  -e status=SET successful, failed, unfinished (no result: exit_group,\n"
+	"                killed in the call), detached (still blocked when tracing\n"
+	"                stopped), unavailable, all, none; '!' negates\n"
+	"  -e verbose=all\n"
 	"  -e raw=SET    arguments and results of SET undecoded, in hex\n"
 	"  -V            sonde's version\n"
 	"  -E VAR=VAL, -E VAR  put VAR=VAL in, or take VAR out of, CMD's environment\n"
 	"  -u USER       run CMD as USER (its uid, gid and supplementary groups)\n"
 	"  --seccomp-bpf, -I N  accepted for scripts; no effect: sonde filters in\n"
 	"                the kernel always and never stops the traced program\n"
+	"  --decode-fds=SET  what follows a descriptor: path, socket (endpoints),\n"
+	"                dev (a device's numbers), pidfd (its pid), all, none;\n"
+	"                -y is path, -yy all\n"
 	"  long forms: --trace=, --signal=, --status=, --quiet[=SET], --raw=,\n"
 	"  --trace-path, --summary-only, --summary, --summary-sort-by,\n"
 	"  --summary-wall-clock, --summary-columns, --summary-syscall-overhead,\n"
@@ -140,6 +146,7 @@ enum {
 	OPT_RAW,    /* --raw=SET */
 	OPT_SECCOMP,
 	OPT_FF,     /* --output-separately: -ff */
+	OPT_DECODE_FDS, /* --decode-fds=SET */
 };
 
 static const struct option strace_longopts[] = {
@@ -167,6 +174,7 @@ static const struct option strace_longopts[] = {
 	{ "successful-only", no_argument, NULL, 'z' },
 	{ "failed-only", no_argument, NULL, 'Z' },
 	{ "raw", required_argument, NULL, OPT_RAW },
+	{ "decode-fds", required_argument, NULL, OPT_DECODE_FDS },
 	{ "syscall-number", no_argument, NULL, 'n' },
 	{ "interruptible", required_argument, NULL, 'I' },
 	{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
@@ -238,6 +246,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case OPT_STATUS: key = "status"; break;
 		case OPT_QUIET: key = optarg ? "quiet" : NULL; break;
 		case OPT_RAW: key = "raw"; break;
+		case OPT_DECODE_FDS: key = "decode-fds"; break;
 		}
 		if (key || opt == OPT_QUIET) {
 			if (strace_long_e(c, key, optarg))
@@ -573,9 +582,7 @@ static int live_json_init(struct live_out *lo, FILE *out)
 	sonde_filter_init(&lo->filter);
 	lo->filter.has_sc = so->filter_on;
 	lo->filter.sc = so->trace;
-	lo->filter.status = so->only_failed ? SONDE_STATUS_FAILED :
-			    so->only_ok	    ? SONDE_STATUS_SUCCESSFUL :
-					      SONDE_STATUS_ANY;
+	lo->filter.status = so->status;
 	if (lo->c->ropts.fd_paths) {
 		/* -y names descriptors from every call: the renderer sees them
 		 * all and applies -e trace=, -z and -Z itself, as strace. */

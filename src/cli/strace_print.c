@@ -53,8 +53,7 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 		 * and applies -e trace=, -z and -Z itself, as strace. */
 		o.filter_on = (uint8_t)scan->filter.has_sc;
 		o.trace = scan->filter.sc;
-		o.only_failed = scan->filter.status == SONDE_STATUS_FAILED;
-		o.only_ok = scan->filter.status == SONDE_STATUS_SUCCESSFUL;
+		o.status = scan->filter.status;
 		scan->filter.has_sc = 0;
 		scan->filter.status = SONDE_STATUS_ANY;
 	}

@@ -113,7 +113,8 @@ check_all "strace_compat: -V prints the version, status 0" \
 check_all "strace_compat: --seccomp-bpf and -I 2 change nothing" \
 	[ $? = 0 ] '&&' \
 	[ "$(python3 $L --order "$TMP/a")" = "$(python3 $L --order "$TMP/b")" ]
-for bad in "-I 5" "-e inject=openat:error=ENOENT" "-e raw=nosuchcall"; do
+for bad in "-I 5" "-e inject=openat:error=ENOENT" "-e raw=nosuchcall" "-y --decode-fds=path" \
+	"--decode-fds=bogus" "-e status=bogus"; do
 	# shellcheck disable=SC2086
 	strace $bad true > /dev/null 2>&1
 	r=$?
@@ -122,6 +123,20 @@ for bad in "-I 5" "-e inject=openat:error=ENOENT" "-e raw=nosuchcall"; do
 	check "strace_compat: $bad: refused as strace refuses it (status 2, with the reason)" \
 		[ $? = 2 -a $r != 0 -a -s "$TMP/bad.err" ]
 done
+# -e status=SET: each class, sets, "!" and none, on calls that succeed,
+# fail (modify_ldt's errors come as 32-bit numbers) and never return
+# (exit_group), line for line as strace.
+for st in successful failed unfinished 'failed,unfinished' '!failed' none all unavailable,detached; do
+	pid_headroom
+	strace -f -o "$TMP/st.strace" -e status="$st" "$FIX/strace_x_old" ldt > /dev/null 2>&1
+	pid_headroom
+	"$SONDE" strace -f -o "$TMP/st.sonde" -e status="$st" "$FIX/strace_x_old" ldt > /dev/null 2>&1
+	res=$(python3 tests/integration/strace_norm.py "$TMP/st.strace" "$TMP/st.sonde")
+	read -r _ m t <<<"$(head -1 <<<"$res")"
+	check "strace_compat: -e status=$st: $m/$t lines as strace" \
+		[ "$m" = "$t" -a "$(wc -l <<<"$res")" = 1 ]
+done
+
 # strace can inject faults; sonde cannot, and says why.
 "$SONDE" strace -e fault=openat true > /dev/null 2> "$TMP/fault.err"
 check_all "strace_compat: -e fault= is refused, naming the missing kprobes" \

@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sonde/analysis.h>
+
 #include "decode/strace/strace_int.h"
+
+#define STATUS_ALL                                                                  \
+	(SONDE_STATUS_SUCCESSFUL | SONDE_STATUS_FAILED | SONDE_STATUS_UNFINISHED |  \
+	 SONDE_STATUS_UNAVAILABLE | SONDE_STATUS_DETACHED)
 
 void sonde_strace_opts_init(struct sonde_strace_opts *o)
 {
@@ -102,6 +108,99 @@ static void quiet_update(struct sonde_strace_opts *o)
 
 /* quiet= sets: attach, exit, path-resolution, personality,
  * thread-execve (superseded), all, none; a leading '!' negates. */
+/* -y and --decode-fds say the same thing: strace refuses them together. */
+static int y_conflict(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "-y and --decode-fds cannot be given together");
+	return -EINVAL;
+}
+
+/* -e decode-fds=SET (--decode-fds): path, socket, dev, pidfd, all, none;
+ * -y is path, -yy all. */
+static int parse_decode_fds(struct sonde_strace_opts *o, const char *v, char *err,
+			    size_t errlen)
+{
+	static const struct {
+		const char *name;
+		uint8_t bit;
+	} names[] = {
+		{ "path", SONDE_FD_PATH }, { "socket", SONDE_FD_SOCKET }, { "dev", SONDE_FD_DEV },
+		{ "pidfd", SONDE_FD_PIDFD }, { "all", SONDE_FD_ALL }, { "none", 0 },
+	};
+	uint8_t set = 0;
+	int neg = *v == '!';
+	char *dup = strdup(v + neg), *tok, *save = NULL;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			snprintf(err, errlen,
+				 "-e decode-fds=: unknown '%s' (path, socket, dev, pidfd, all, none)", tok);
+			free(dup);
+			return -EINVAL;
+		}
+		set |= names[i].bit;
+	}
+	free(dup);
+	if (neg)
+		set = (uint8_t)(SONDE_FD_ALL & ~set);
+	if (o->decode_fds && !(o->fd_kinds & SONDE_FD_GIVEN))
+		return y_conflict(err, errlen);
+	o->fd_kinds = set | SONDE_FD_GIVEN;
+	/* what the recorder and the JSON output need: paths, or also the
+	 * sockets' endpoints */
+	o->decode_fds = !set ? 0 : set & ~SONDE_FD_PATH ? 2 : 1;
+	return 0;
+}
+
+/* -e status=SET: successful, failed, unfinished, unavailable, detached,
+ * all, none; "!" takes the complement. */
+static int parse_status(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		uint8_t bit;
+	} names[] = {
+		{ "successful", SONDE_STATUS_SUCCESSFUL }, { "failed", SONDE_STATUS_FAILED },
+		{ "unfinished", SONDE_STATUS_UNFINISHED }, { "unavailable", SONDE_STATUS_UNAVAILABLE },
+		{ "detached", SONDE_STATUS_DETACHED },	   { "all", STATUS_ALL },
+		{ "none", 0 },
+	};
+	uint8_t set = 0;
+	int neg = *v == '!';
+	char *dup = strdup(v + neg), *tok, *save = NULL;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			snprintf(err, errlen,
+				 "-e status=: unknown '%s' (successful, failed, unfinished, unavailable, detached, all, none)",
+				 tok);
+			free(dup);
+			return -EINVAL;
+		}
+		set |= names[i].bit;
+	}
+	free(dup);
+	if (neg)
+		set = (uint8_t)(STATUS_ALL & ~set);
+	/* all is no filter; an empty set shows no call */
+	o->status = set == STATUS_ALL ? 0 : set ? set : SONDE_STATUS_NONE;
+	return 0;
+}
+
 static int parse_quiet(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
 {
 	static const struct {
@@ -257,20 +356,8 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		o->verbose = strcmp(val, "none") != 0;
 		return 0;
 	}
-	if (klen == 6 && !strncmp(v, "status", 6)) {
-		if (!strcmp(val, "successful")) {
-			o->only_ok = 1;
-			return 0;
-		}
-		if (!strcmp(val, "failed")) {
-			o->only_failed = 1;
-			return 0;
-		}
-		if (!strcmp(val, "all"))
-			return 0;
-		snprintf(err, errlen, "-e status=%s: sonde knows successful, failed and all", val);
-		return -EINVAL;
-	}
+	if (klen == 6 && !strncmp(v, "status", 6))
+		return parse_status(o, val, err, errlen);
 	if ((klen == 6 && !strncmp(v, "signal", 6)) || (klen == 7 && !strncmp(v, "signals", 7)) ||
 	    (klen == 1 && v[0] == 's'))
 		return parse_sigset(&o->sig_hide, val, err, errlen);
@@ -279,6 +366,8 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		return parse_quiet(o, val, err, errlen);
 	if (klen == 3 && !strncmp(v, "raw", 3))
 		return sonde_sc_set_parse(&o->raw, val, err, errlen);
+	if (klen == 10 && !strncmp(v, "decode-fds", 10))
+		return parse_decode_fds(o, val, err, errlen);
 	if (klen == 6 && !strncmp(v, "abbrev", 6)) {
 		/* abbrev=none is -v; sonde abbreviates all-or-nothing. */
 		if (!strcmp(val, "none"))
@@ -321,9 +410,13 @@ int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 	case 'T': o->show_time = 1; return 0;
 	case 'n': o->show_nr = 1; return 0;
 	case 'v': o->verbose = 1; return 0;
-	case 'y': o->decode_fds = o->decode_fds ? 2 : 1; return 0;
-	case 'z': o->only_ok = 1; return 0;
-	case 'Z': o->only_failed = 1; return 0;
+	case 'y':
+		if (o->fd_kinds & SONDE_FD_GIVEN)
+			return y_conflict(err, errlen);
+		o->decode_fds = o->decode_fds ? 2 : 1;
+		return 0;
+	case 'z': o->status = SONDE_STATUS_SUCCESSFUL; return 0;
+	case 'Z': o->status = SONDE_STATUS_FAILED; return 0;
 	case 'x': o->xstr = o->xstr < 2 ? o->xstr + 1 : 2; return 0;
 	case 'q':
 		if (o->qflag < 3)

@@ -202,6 +202,14 @@ static void fdmap_add(struct sonde_line *l, int fd, const char *path)
 	sonde_line_json_str(l, path, strlen(path));
 }
 
+/* --decode-fds=SET, or what -y (paths) and -yy (all) mean. */
+static unsigned int fd_kinds(const struct sonde_strace_opts *o)
+{
+	if (o->fd_kinds & SONDE_FD_GIVEN)
+		return o->fd_kinds & SONDE_FD_ALL;
+	return o->decode_fds >= 2 ? SONDE_FD_ALL : o->decode_fds ? SONDE_FD_PATH : 0;
+}
+
 /*
  * -yy: a device's numbers, "<char 1:3>", as strace shows them after the
  * path. They come from the file system of the host that prints, so only
@@ -211,7 +219,7 @@ static const char *dev_suffix(struct st *s, const char *path, char *buf, size_t 
 {
 	struct stat sb;
 
-	if (s->opt->decode_fds < 2 || !s->opt->resolve_links || strncmp(path, "/dev/", 5) ||
+	if (!(fd_kinds(s->opt) & SONDE_FD_DEV) || !s->opt->resolve_links || strncmp(path, "/dev/", 5) ||
 	    stat(path, &sb) || !(S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)))
 		return "";
 	snprintf(buf, len, "<%s %u:%u>", S_ISCHR(sb.st_mode) ? "char" : "block",
@@ -219,30 +227,44 @@ static const char *dev_suffix(struct st *s, const char *path, char *buf, size_t 
 	return buf;
 }
 
-void pr_fd(struct st *s, int fd)
+/*
+ * What follows a descriptor, in strace's order: a socket's endpoints
+ * (printed raw) or a pidfd's pid, else the path with a device's numbers,
+ * else the path; each only if its kind is asked for.
+ */
+static void pr_fd_decor(struct st *s, int fd)
 {
-	const char *path;
+	unsigned int k = fd_kinds(s->opt);
+	const char *path = fdtab_path(s->fds, s->sc->hdr.tid, fd), *dev;
 	char yy[256];
 
+	if (!path)
+		return;
+	if ((k & (SONDE_FD_SOCKET | SONDE_FD_PIDFD)) &&
+	    fdtab_detail(s->fds, s->sc->hdr.tid, fd, s->sc->hdr.ts + (s->split ? s->sc->dur : 0),
+			 yy, sizeof(yy)) &&
+	    (k & (strncmp(yy, "pid:", 4) ? SONDE_FD_SOCKET : SONDE_FD_PIDFD))) {
+		sb_printf(s->o, "<%s>", yy);
+		path = yy;
+	} else {
+		dev = dev_suffix(s, path, yy, sizeof(yy));
+		if (!(k & SONDE_FD_PATH) && !*dev)
+			return;
+		pr_fd_path(s, path, dev);
+	}
+	if (s->fdmap)
+		fdmap_add(s->fdmap, fd, path);
+}
+
+void pr_fd(struct st *s, int fd)
+{
 	if (s->j) {
 		st_jint(s, fd);
 		return;
 	}
 	sb_printf(s->o, "%d", fd);
-	if (s->fds && s->opt->decode_fds && fd >= 0) {
-		path = fdtab_path(s->fds, s->sc->hdr.tid, fd);
-		/* -yy: a socket's endpoints, printed as strace does, raw. */
-		if (path && s->opt->decode_fds >= 2 &&
-		    fdtab_detail(s->fds, s->sc->hdr.tid, fd,
-				 s->sc->hdr.ts + (s->split ? s->sc->dur : 0), yy, sizeof(yy))) {
-			sb_printf(s->o, "<%s>", yy);
-			path = yy;
-		} else if (path) {
-			pr_fd_path(s, path, dev_suffix(s, path, yy, sizeof(yy)));
-		}
-		if (path && s->fdmap)
-			fdmap_add(s->fdmap, fd, path);
-	}
+	if (s->fds && fd_kinds(s->opt) && fd >= 0)
+		pr_fd_decor(s, fd);
 }
 
 void pr_dirfd(struct st *s, uint64_t v)
@@ -256,7 +278,7 @@ void pr_dirfd(struct st *s, uint64_t v)
 			sb_puts(s->o, "-100 /* AT_FDCWD */");
 		else
 			sb_puts(s->o, "AT_FDCWD");
-		if (!s->j && s->fds && s->opt->decode_fds) {
+		if (!s->j && s->fds && (fd_kinds(s->opt) & SONDE_FD_PATH)) {
 			const char *cwd = fdtab_path(s->fds, s->sc->hdr.tid, -100);
 			if (cwd)
 				pr_fd_path(s, cwd, "");

@@ -533,20 +533,18 @@ static int selected(struct sonde_strace *st, const struct sonde_call *c)
 	return !st->o.paths || pathtrace_match(st->o.paths, st->fds, c);
 }
 
-/* -z, -Z: which of the calls traced are printed. */
+/* -z, -Z, -e status=: which of the calls traced are printed. */
 static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *sc)
 {
-	int as_u32, failed = st_ret_errno(sc, &st->o, &as_u32) != 0;
+	unsigned int cls = sonde_syscall_status(sc);
+	int as_u32;
 
 	if (st->o.summary_only)
 		return 0;
-	/* A call without a result (exit_group's "= ?") did not succeed
-	 * either: strace's -z leaves it out too. */
-	if (st->o.only_ok && (failed || (sc->hdr.flags & SONDE_SC_NO_RESULT)))
-		return 0;
-	if (st->o.only_failed && !failed)
-		return 0;
-	return 1;
+	/* modify_ldt's errors come as u32 numbers (st_ret_errno) */
+	if (cls == SONDE_STATUS_SUCCESSFUL && st_ret_errno(sc, &st->o, &as_u32))
+		cls = SONDE_STATUS_FAILED;
+	return !st->o.status || (st->o.status & cls);
 }
 
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
