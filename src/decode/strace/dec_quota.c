@@ -170,74 +170,91 @@ static void ps_fs_disk_quota(struct st *s, int phase, uint64_t a)
 	st_obj_end(s);
 }
 
-/* fs_qfilestat_t and struct fs_qfilestatv print the same members. */
-static void pr_qfilestat(struct st *s, const char *name, uint64_t ino, uint64_t nblks,
-			 uint32_t nextents)
-{
-	st_field(s, name);
-	st_obj_begin(s);
-	pr_u64_field(s, "qfs_ino", ino);
-	pr_u64_field(s, "qfs_nblks", nblks);
-	pr_u32_field(s, "qfs_nextents", nextents);
-	st_obj_end(s);
-}
+/* fs_quota_stat and fs_quota_statv, as one: their members print alike. */
+struct qstat {
+	int version, btimelimit, itimelimit, rtbtimelimit;
+	uint32_t flags, incoredqs, bwarnlimit, iwarnlimit;
+	struct {
+		uint64_t ino, nblks;
+		uint32_t nextents;
+	} file[3]; /* user, group, project (statv only) */
+};
 
-/* The times and warning limits both stat structs end with. */
-#define PR_QSTAT_LIMITS(s, q)                                            \
-	do {                                                             \
-		pr_int_field(s, "qs_btimelimit", (q).qs_btimelimit);     \
-		pr_int_field(s, "qs_itimelimit", (q).qs_itimelimit);     \
-		pr_int_field(s, "qs_rtbtimelimit", (q).qs_rtbtimelimit); \
-		pr_u32_field(s, "qs_bwarnlimit", (q).qs_bwarnlimit);     \
-		pr_u32_field(s, "qs_iwarnlimit", (q).qs_iwarnlimit);     \
+#define QSTAT_FROM(d, q)                                                  \
+	do {                                                              \
+		(d)->version = (q).qs_version;                            \
+		(d)->flags = (q).qs_flags;                                \
+		(d)->incoredqs = (q).qs_incoredqs;                        \
+		(d)->btimelimit = (q).qs_btimelimit;                      \
+		(d)->itimelimit = (q).qs_itimelimit;                      \
+		(d)->rtbtimelimit = (q).qs_rtbtimelimit;                  \
+		(d)->bwarnlimit = (q).qs_bwarnlimit;                      \
+		(d)->iwarnlimit = (q).qs_iwarnlimit;                      \
+		(d)->file[0].ino = (q).qs_uquota.qfs_ino;                 \
+		(d)->file[0].nblks = (q).qs_uquota.qfs_nblks;             \
+		(d)->file[0].nextents = (q).qs_uquota.qfs_nextents;       \
+		(d)->file[1].ino = (q).qs_gquota.qfs_ino;                 \
+		(d)->file[1].nblks = (q).qs_gquota.qfs_nblks;             \
+		(d)->file[1].nextents = (q).qs_gquota.qfs_nextents;       \
 	} while (0)
 
-/* Q_XGETQSTAT: version, then the rest with -v. */
-static void ps_quota_stat(struct st *s, uint64_t a)
+static void pr_qfile(struct st *s, const struct qstat *q, int i)
 {
-	struct fs_quota_stat q;
+	static const char *const names[] = { "qs_uquota", "qs_gquota", "qs_pquota" };
 
-	if (!st_fetch(s, SONDE_PL_EXIT, a, &q, sizeof(q)))
-		return;
+	st_field(s, names[i]);
 	st_obj_begin(s);
-	pr_int_field(s, "qs_version", q.qs_version);
-	if (!s->j && !s->opt->verbose) {
-		st_obj_end_cut(s);
-		return;
-	}
-	pr_flags_field(s, "qs_flags", &x_xfs_quota_flags, q.qs_flags, "FS_QUOTA_???");
-	pr_qfilestat(s, "qs_uquota", q.qs_uquota.qfs_ino, q.qs_uquota.qfs_nblks,
-		     q.qs_uquota.qfs_nextents);
-	pr_qfilestat(s, "qs_gquota", q.qs_gquota.qfs_ino, q.qs_gquota.qfs_nblks,
-		     q.qs_gquota.qfs_nextents);
-	pr_u32_field(s, "qs_incoredqs", q.qs_incoredqs);
-	PR_QSTAT_LIMITS(s, q);
+	pr_u64_field(s, "qfs_ino", q->file[i].ino);
+	pr_u64_field(s, "qfs_nblks", q->file[i].nblks);
+	pr_u32_field(s, "qfs_nextents", q->file[i].nextents);
 	st_obj_end(s);
 }
 
-/* Q_XGETQSTATV: the same with the project quota file. */
-static void ps_quota_statv(struct st *s, uint64_t a)
+/* Version, then the rest with -v: the V form has the count of dquots
+ * before the files, and a project file. */
+static void pr_qstat(struct st *s, const struct qstat *q, int v)
 {
-	struct fs_quota_statv q;
-
-	if (!st_fetch(s, SONDE_PL_EXIT, a, &q, sizeof(q)))
-		return;
 	st_obj_begin(s);
-	pr_int_field(s, "qs_version", q.qs_version);
+	pr_int_field(s, "qs_version", q->version);
 	if (!s->j && !s->opt->verbose) {
 		st_obj_end_cut(s);
 		return;
 	}
-	pr_flags_field(s, "qs_flags", &x_xfs_quota_flags, q.qs_flags, "FS_QUOTA_???");
-	pr_u32_field(s, "qs_incoredqs", q.qs_incoredqs);
-	pr_qfilestat(s, "qs_uquota", q.qs_uquota.qfs_ino, q.qs_uquota.qfs_nblks,
-		     q.qs_uquota.qfs_nextents);
-	pr_qfilestat(s, "qs_gquota", q.qs_gquota.qfs_ino, q.qs_gquota.qfs_nblks,
-		     q.qs_gquota.qfs_nextents);
-	pr_qfilestat(s, "qs_pquota", q.qs_pquota.qfs_ino, q.qs_pquota.qfs_nblks,
-		     q.qs_pquota.qfs_nextents);
-	PR_QSTAT_LIMITS(s, q);
+	pr_flags_field(s, "qs_flags", &x_xfs_quota_flags, q->flags, "FS_QUOTA_???");
+	if (v)
+		pr_u32_field(s, "qs_incoredqs", q->incoredqs);
+	for (int i = 0; i < 2 + v; i++)
+		pr_qfile(s, q, i);
+	if (!v)
+		pr_u32_field(s, "qs_incoredqs", q->incoredqs);
+	pr_int_field(s, "qs_btimelimit", q->btimelimit);
+	pr_int_field(s, "qs_itimelimit", q->itimelimit);
+	pr_int_field(s, "qs_rtbtimelimit", q->rtbtimelimit);
+	pr_u32_field(s, "qs_bwarnlimit", q->bwarnlimit);
+	pr_u32_field(s, "qs_iwarnlimit", q->iwarnlimit);
 	st_obj_end(s);
+}
+
+/* Q_XGETQSTAT (v 0) or Q_XGETQSTATV (v 1), at exit. */
+static void ps_quota_stat(struct st *s, uint64_t a, int v)
+{
+	struct fs_quota_statv qv;
+	struct fs_quota_stat q;
+	struct qstat d;
+
+	if (v) {
+		if (!st_fetch(s, SONDE_PL_EXIT, a, &qv, sizeof(qv)))
+			return;
+		QSTAT_FROM(&d, qv);
+		d.file[2].ino = qv.qs_pquota.qfs_ino;
+		d.file[2].nblks = qv.qs_pquota.qfs_nblks;
+		d.file[2].nextents = qv.qs_pquota.qfs_nextents;
+	} else {
+		if (!st_fetch(s, SONDE_PL_EXIT, a, &q, sizeof(q)))
+			return;
+		QSTAT_FROM(&d, q);
+	}
+	pr_qstat(s, &d, v);
 }
 
 /* A u32 at a in brackets, named from x: [QFMT_VFS_V1], [FS_USER_QUOTA]. */
@@ -345,13 +362,9 @@ static void q_data_noid(struct st *s, uint32_t cmd, uint32_t id, uint64_t a, int
 	case Q_NEW(0x6): /* SETINFO */
 		ps_dqinfo(s, SONDE_PL_ENTRY, a);
 		return;
-	case Q_XQM(0x5): /* XGETQSTAT */
+	case Q_XQM(0x5): case Q_XQM(0x8): /* XGETQSTAT, XGETQSTATV */
 		st_entry_end(s);
-		ps_quota_stat(s, a);
-		return;
-	case Q_XQM(0x8): /* XGETQSTATV */
-		st_entry_end(s);
-		ps_quota_statv(s, a);
+		ps_quota_stat(s, a, cmd == Q_XQM(0x8));
 		return;
 	case Q_XQM(0x1):
 	case Q_XQM(0x2): /* XQUOTAON, XQUOTAOFF */

@@ -108,6 +108,50 @@ static void quiet_update(struct sonde_strace_opts *o)
 
 /* quiet= sets: attach, exit, path-resolution, personality,
  * thread-execve (superseded), all, none; a leading '!' negates. */
+/* A name of a set option and its bits. */
+struct name_bits {
+	const char *name;
+	uint8_t bits;
+};
+
+/*
+ * KEY=SET of names from a table, comma separated, "!" taking the
+ * complement within all: 0 with the set in *out, or -EINVAL naming the
+ * unknown one and listing the others (what, e.g. "status").
+ */
+static int parse_name_set(const struct name_bits *names, size_t n, uint8_t all,
+			  const char *what, const char *v, uint8_t *out, char *err,
+			  size_t errlen)
+{
+	int neg = *v == '!', e = 0;
+	char *dup = strdup(v + neg), *tok, *save = NULL;
+	uint8_t set = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok && !e; tok = strtok_r(NULL, ",", &save)) {
+		size_t i, len;
+
+		for (i = 0; i < n && strcmp(tok, names[i].name); i++)
+			;
+		if (i < n) {
+			set |= names[i].bits;
+			continue;
+		}
+		len = (size_t)snprintf(err, errlen, "-e %s=: unknown '%s' (", what, tok);
+		for (i = 0; i < n && len < errlen; i++)
+			len += (size_t)snprintf(err + len, errlen - len, "%s%s", i ? ", " : "",
+						names[i].name);
+		if (len < errlen)
+			snprintf(err + len, errlen - len, ")");
+		e = -EINVAL;
+	}
+	free(dup);
+	if (!e)
+		*out = neg ? (uint8_t)(all & ~set) : set;
+	return e;
+}
+
 /* -y and --decode-fds say the same thing: strace refuses them together. */
 static int y_conflict(char *err, size_t errlen)
 {
@@ -115,41 +159,20 @@ static int y_conflict(char *err, size_t errlen)
 	return -EINVAL;
 }
 
-/* -e decode-fds=SET (--decode-fds): path, socket, dev, pidfd, all, none;
- * -y is path, -yy all. */
+/* -e decode-fds=SET (--decode-fds): -y is path, -yy all. */
 static int parse_decode_fds(struct sonde_strace_opts *o, const char *v, char *err,
 			    size_t errlen)
 {
-	static const struct {
-		const char *name;
-		uint8_t bit;
-	} names[] = {
+	static const struct name_bits names[] = {
 		{ "path", SONDE_FD_PATH }, { "socket", SONDE_FD_SOCKET }, { "dev", SONDE_FD_DEV },
 		{ "pidfd", SONDE_FD_PIDFD }, { "all", SONDE_FD_ALL }, { "none", 0 },
 	};
-	uint8_t set = 0;
-	int neg = *v == '!';
-	char *dup = strdup(v + neg), *tok, *save = NULL;
+	uint8_t set;
+	int e = parse_name_set(names, sizeof(names) / sizeof(names[0]), SONDE_FD_ALL,
+			       "decode-fds", v, &set, err, errlen);
 
-	if (!dup)
-		return -ENOMEM;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (!strcmp(tok, names[i].name))
-				break;
-		if (i == sizeof(names) / sizeof(names[0])) {
-			snprintf(err, errlen,
-				 "-e decode-fds=: unknown '%s' (path, socket, dev, pidfd, all, none)", tok);
-			free(dup);
-			return -EINVAL;
-		}
-		set |= names[i].bit;
-	}
-	free(dup);
-	if (neg)
-		set = (uint8_t)(SONDE_FD_ALL & ~set);
+	if (e)
+		return e;
 	if (o->decode_fds && !(o->fd_kinds & SONDE_FD_GIVEN))
 		return y_conflict(err, errlen);
 	o->fd_kinds = set | SONDE_FD_GIVEN;
@@ -159,43 +182,21 @@ static int parse_decode_fds(struct sonde_strace_opts *o, const char *v, char *er
 	return 0;
 }
 
-/* -e status=SET: successful, failed, unfinished, unavailable, detached,
- * all, none; "!" takes the complement. */
+/* -e status=SET: how the calls shown ended. */
 static int parse_status(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
 {
-	static const struct {
-		const char *name;
-		uint8_t bit;
-	} names[] = {
+	static const struct name_bits names[] = {
 		{ "successful", SONDE_STATUS_SUCCESSFUL }, { "failed", SONDE_STATUS_FAILED },
 		{ "unfinished", SONDE_STATUS_UNFINISHED }, { "unavailable", SONDE_STATUS_UNAVAILABLE },
 		{ "detached", SONDE_STATUS_DETACHED },	   { "all", STATUS_ALL },
 		{ "none", 0 },
 	};
-	uint8_t set = 0;
-	int neg = *v == '!';
-	char *dup = strdup(v + neg), *tok, *save = NULL;
+	uint8_t set;
+	int e = parse_name_set(names, sizeof(names) / sizeof(names[0]), STATUS_ALL, "status", v,
+			       &set, err, errlen);
 
-	if (!dup)
-		return -ENOMEM;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (!strcmp(tok, names[i].name))
-				break;
-		if (i == sizeof(names) / sizeof(names[0])) {
-			snprintf(err, errlen,
-				 "-e status=: unknown '%s' (successful, failed, unfinished, unavailable, detached, all, none)",
-				 tok);
-			free(dup);
-			return -EINVAL;
-		}
-		set |= names[i].bit;
-	}
-	free(dup);
-	if (neg)
-		set = (uint8_t)(STATUS_ALL & ~set);
+	if (e)
+		return e;
 	/* all is no filter; an empty set shows no call */
 	o->status = set == STATUS_ALL ? 0 : set ? set : SONDE_STATUS_NONE;
 	return 0;
@@ -203,10 +204,7 @@ static int parse_status(struct sonde_strace_opts *o, const char *v, char *err, s
 
 static int parse_quiet(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
 {
-	static const struct {
-		const char *name;
-		uint8_t bit;
-	} names[] = {
+	static const struct name_bits names[] = {
 		{ "attach", SONDE_QUIET_ATTACH },
 		{ "exit", SONDE_QUIET_EXIT },
 		{ "exits", SONDE_QUIET_EXIT },
@@ -218,31 +216,12 @@ static int parse_quiet(struct sonde_strace_opts *o, const char *v, char *err, si
 		{ "all", SONDE_QUIET_ALL },
 		{ "none", 0 },
 	};
-	uint8_t set = 0;
-	int neg = *v == '!';
-	char *dup = strdup(v + neg), *tok, *save = NULL;
+	int e = parse_name_set(names, sizeof(names) / sizeof(names[0]), SONDE_QUIET_ALL, "quiet",
+			       v, &o->quiet_set, err, errlen);
 
-	if (!dup)
-		return -ENOMEM;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (!strcmp(tok, names[i].name))
-				break;
-		if (i == sizeof(names) / sizeof(names[0])) {
-			snprintf(err, errlen,
-				 "-e quiet=: unknown '%s' (attach, exit, path-resolution, personality, thread-execve, all, none)",
-				 tok);
-			free(dup);
-			return -EINVAL;
-		}
-		set |= names[i].bit;
-	}
-	free(dup);
-	o->quiet_set = neg ? (uint8_t)(SONDE_QUIET_ALL & ~set) : set;
-	quiet_update(o);
-	return 0;
+	if (!e)
+		quiet_update(o);
+	return e;
 }
 
 static int parse_uint(const char *v, unsigned int *out, unsigned int max)
