@@ -662,6 +662,12 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FIELD:
 		cap_len(c, a, cap_u64(addr + aux), size, size, size);
 		break;
+	case SONDE_CAP_STRUCTLEN: {
+		__u64 n = cap_u64(cap_arg(c, x) + size) & 0xffffffff;
+
+		cap_len(c, a, addr, n, n, n);
+		break;
+	}
 	case SONDE_CAP_FIELDN: {
 		/* the low half of the 8 bytes after the pointer: a u32 count */
 		__u64 n = (cap_u64(addr + aux + 8) & 0xffffffff) * size;

@@ -165,9 +165,9 @@ struct sonde_sockinfo {
  */
 #define SONDE_PLR_PHASE_FDPATH 4
 
-/* What to capture for a syscall: up to SONDE_CAP_ITEMS items (quotactl
- * needs 12: its data is a different struct for each command, in or out). */
-#define SONDE_CAP_ITEMS 12
+/* What to capture for a syscall: up to SONDE_CAP_ITEMS items (keyctl
+ * needs 16: strings, structs and buffers, different for each command). */
+#define SONDE_CAP_ITEMS 16
 
 enum sonde_cap_kind {
 	SONDE_CAP_NONE = 0,
@@ -216,6 +216,9 @@ enum sonde_cap_kind {
 			    * the u32 count right after the pointer times
 			    * size bytes (bpf's PROG_QUERY: prog_ids and
 			    * prog_cnt) */
+	SONDE_CAP_STRUCTLEN, /* bytes at arg, as many as the u32 at offset
+			      * size of the struct arg[aux] points to
+			      * (keyctl_pkey_params's in_len, out_len) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * strace decoders of old interfaces, the successful calls this kernel
- * cannot make (tests/fixtures/strace_x_old.c compares the failing ones
- * with strace 6.1): set_thread_area and get_thread_area are 32-bit calls,
- * lookup_dcookie is gone, and quotas need CONFIG_QUOTA. The expected text
- * follows strace 6.1's decoders (ldt.c, quota.c, dcookie.c) member by
- * member; the struct printers are the ones the fixture checks at entry.
+ * strace decoders of calls that succeed where the fixtures cannot make
+ * them succeed (tests/fixtures/strace_x_old.c and strace_x_keys.c
+ * compare the failing ones with strace 6.1): set_thread_area and
+ * get_thread_area are 32-bit calls, lookup_dcookie is gone, quotas need
+ * CONFIG_QUOTA, keyctl's public key commands a loaded asymmetric key and
+ * DH_COMPUTE keys of its own. The expected text follows strace 6.1's
+ * decoders (ldt.c, quota.c, dcookie.c, keyctl.c) member by member; the
+ * struct printers are the ones the fixtures check at entry.
  */
 #include <asm/ldt.h>
+#include <linux/keyctl.h>
 #include <linux/dqblk_xfs.h>
 #include <string.h>
 #include <sys/quota.h>
@@ -155,11 +158,47 @@ TEST(quota_xfs_getters)
 					  "qs_btimelimit=0, ") != NULL);
 }
 
+TEST(keyctl_crypto_success)
+{
+	struct keyctl_pkey_params pp = { .key_id = 7, .in_len = 3, .out_len = 4 };
+	struct keyctl_pkey_query q;
+	struct keyctl_dh_params dh = { .private = 1, .prime = 2, .base = 3 };
+
+	memset(&q, 0, sizeof(q));
+	q.supported_ops = KEYCTL_SUPPORTS_ENCRYPT | KEYCTL_SUPPORTS_VERIFY;
+	q.key_size = 2048;
+	q.max_data_size = q.max_sig_size = q.max_enc_size = q.max_dec_size = 256;
+	tc_new(&T, SYS_keyctl, 0, KEYCTL_PKEY_QUERY, 7, 0, 0x1000, 0x2000, 0);
+	tc_str(&T, 3, 0x1000, "enc=pkcs1");
+	tc_mem(&T, SONDE_PL_EXIT, 4, 0x2000, &q, sizeof(q));
+	CHECK_EQ_STR(tc_fmt(&T), "keyctl(KEYCTL_PKEY_QUERY, 7, 0, \"enc=pkcs1\", "
+				 "{supported_ops=KEYCTL_SUPPORTS_ENCRYPT|KEYCTL_SUPPORTS_VERIFY, "
+				 "key_size=2048, max_data_size=256, max_sig_size=256, "
+				 "max_enc_size=256, max_dec_size=256}) = 0");
+
+	/* the out buffer: out_len bytes, whatever the return value */
+	tc_new(&T, SYS_keyctl, 4, KEYCTL_PKEY_ENCRYPT, 0x1000, 0x1100, 0x1200, 0x2000, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &pp, sizeof(pp));
+	tc_str(&T, 2, 0x1100, "enc=raw");
+	tc_mem(&T, SONDE_PL_ENTRY, 3, 0x1200, "abc", 3);
+	tc_mem(&T, SONDE_PL_EXIT, 4, 0x2000, "\1\2\3\4", 4);
+	CHECK_EQ_STR(tc_fmt(&T), "keyctl(KEYCTL_PKEY_ENCRYPT, {key_id=7, in_len=3, out_len=4}, "
+				 "\"enc=raw\", \"abc\", \"\\1\\2\\3\\4\") = 4");
+
+	/* DH_COMPUTE's secret: at most buflen of the bytes it needs */
+	tc_new(&T, SYS_keyctl, 6, KEYCTL_DH_COMPUTE, 0x1000, 0x2000, 4, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, &dh, sizeof(dh));
+	tc_mem(&T, SONDE_PL_EXIT, 2, 0x2000, "secret", 6);
+	CHECK_EQ_STR(tc_fmt(&T), "keyctl(KEYCTL_DH_COMPUTE, {private=1, prime=2, base=3}, "
+				 "\"secr\", 4, NULL) = 6");
+}
+
 int main(void)
 {
 	RUN(thread_area_success);
 	RUN(dcookie_success);
 	RUN(quota_getters);
 	RUN(quota_xfs_getters);
+	RUN(keyctl_crypto_success);
 	CHECK_EXIT();
 }

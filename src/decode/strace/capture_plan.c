@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <linux/futex.h>
+#include <linux/keyctl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -67,6 +68,8 @@ static uint32_t struct_size(st_struct_fn fn)
 /* An item read only when argument w, minus base, is one of the bits of
  * mask (payload.h, the guard); B(n) is bit n. */
 #define IF(k, a, ph, x, sz, w, base, mask) { SONDE_CAP_##k, a, ph, x, sz, mask, base, w }
+/* keyctl's PKEY_ENCRYPT, _DECRYPT, _SIGN, _VERIFY */
+#define KEY_PKEY_OPS (B(25) | B(26) | B(27) | B(28))
 /* bpf's LOOKUP_BATCH, LOOKUP_AND_DELETE_BATCH, UPDATE_BATCH, DELETE_BATCH */
 #define BPF_BATCH_CMDS (B(24) | B(25) | B(26) | B(27))
 /* The same with the argument shifted right by sh first (payload.h). */
@@ -241,15 +244,29 @@ static const struct custom_plan custom_plans[] = {
 	{ __NR_add_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
 	{ __NR_request_key, { I(STR, 0, EN, 0, 0), I(STR, 1, EN, 0, 0), I(STR, 2, EN, 0, 0) } },
 	/* keyctl's arguments by command: a name (JOIN_SESSION_KEYRING),
-	 * strings (SEARCH, RESTRICT_KEYRING), a payload or its iovec
-	 * (UPDATE, INSTANTIATE[_IOV]), what DESCRIBE, READ and
-	 * GET_SECURITY wrote. */
+	 * strings (SEARCH, RESTRICT_KEYRING, the PKEY_* params), a payload
+	 * or its iovec (UPDATE, INSTANTIATE[_IOV]), what DESCRIBE, READ,
+	 * GET_SECURITY, DH_COMPUTE and CAPABILITIES wrote; DH_COMPUTE's
+	 * struct keyctl_dh_params, its keyctl_kdf_params with the hash name
+	 * and otherinfo; PKEY_QUERY's answer; the PKEY ops' struct
+	 * keyctl_pkey_params and the buffers of its lengths (in_len at 4,
+	 * out_len or in2_len at 8). */
 	{ __NR_keyctl, { IF(STR, 1, EN, 0, 0, 0, 0, B(1)),
-			 IF(STR, 2, EN, 0, 0, 0, 0, B(10) | B(29)),
-			 IF(STR, 3, EN, 0, 0, 0, 0, B(10) | B(29)),
+			 IF(STR, 2, EN, 0, 0, 0, 0, B(10) | B(29) | KEY_PKEY_OPS),
+			 IF(STR, 3, EN, 0, 0, 0, 0, B(10) | B(24) | B(29)),
 			 IF(ARGLEN, 2, EN, 3, 0, 0, 0, B(2) | B(12)),
 			 IF(IOV, 2, EN, 3, 0, 0, 0, B(20)),
-			 IF(RETLEN, 2, EX, 3, 0, 0, 0, B(6) | B(11) | B(17)) } },
+			 IF(RETLEN, 2, EX, 3, 0, 0, 0, B(6) | B(11) | B(17) | B(23)),
+			 IF(RETLEN, 1, EX, 0, 0, 0, 0, B(31)),
+			 IF(FIXED, 1, EN, 0, sizeof(struct keyctl_dh_params), 0, 0, B(23)),
+			 IF(FIXED, 4, EN, 0, sizeof(struct keyctl_kdf_params), 0, 0, B(23)),
+			 IF(FIELDSTR, 4, EN, 0, 0, 0, 0, B(23)),
+			 IF(FIELDN, 4, EN, 8, 1, 0, 0, B(23)),
+			 IF(FIXED, 4, EX, 0, sizeof(struct keyctl_pkey_query), 0, 0, B(24)),
+			 IF(FIXED, 1, EN, 0, sizeof(struct keyctl_pkey_params), 0, 0, KEY_PKEY_OPS),
+			 IF(STRUCTLEN, 3, EN, 1, 4, 0, 0, KEY_PKEY_OPS),
+			 IF(STRUCTLEN, 4, EX, 1, 8, 0, 0, B(25) | B(26) | B(27)),
+			 IF(STRUCTLEN, 4, EN, 1, 8, 0, 0, B(28)) } },
 	{ __NR_fanotify_mark, { I(STR, 4, EN, 0, 0) } },
 	/* struct file_handle: its size word, type and at most 128 bytes. */
 	{ __NR_name_to_handle_at, { I(STR, 1, EN, 0, 0), I(FIXED, 2, EN, 0, 4),

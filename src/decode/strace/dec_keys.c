@@ -73,7 +73,7 @@ static void pr_xval_d(struct st *s, const struct xlat *x, int32_t v, const char 
 		sb_puts(s->o, num);
 }
 
-static void pr_key(struct st *s, uint64_t v)
+void pr_key(struct st *s, uint64_t v)
 {
 	pr_xval_d(s, &x_key_spec, (int32_t)v, NULL);
 }
@@ -261,7 +261,7 @@ void dec_keyctl(struct st *s)
 		keyctl_read(s, cmd);
 		return;
 	}
-	if (keyctl_args(s, cmd) || keyctl_args_mem(s, cmd))
+	if (keyctl_args(s, cmd) || keyctl_args_mem(s, cmd) || keyctl_crypto(s, cmd))
 		return;
 	for (int i = 1; i < 5; i++) {
 		if (i > 1)

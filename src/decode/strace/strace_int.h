@@ -409,6 +409,12 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 #define IPC_MSQID_DS_SIZE 120
 #define IPC_SEMID_DS_SIZE 104
 
+/* dec_keys.c: a key serial number, or the name of a special one. */
+void pr_key(struct st *s, uint64_t v);
+/* dec_keys_crypto.c: the arguments after keyctl's command for
+ * DH_COMPUTE, the PKEY_* commands and CAPABILITIES; 0 for others. */
+int keyctl_crypto(struct st *s, int cmd);
+
 /* dec_ioctl_blk.c: the rest of the line of a block or loop device
  * request (its ", arg", or nothing when it takes none); 0 for others. */
 int ioctl_block(struct st *s, uint32_t req, uint64_t a);
