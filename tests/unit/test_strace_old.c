@@ -20,6 +20,9 @@
 
 static struct tcall T;
 
+/* sys/quota.h's QCMD shifts an int: Q_GETQUOTA << 8 overflows it. */
+#define QC(cmd, type) (((uint32_t)(cmd) << 8) | (uint32_t)(type))
+
 static void desc(struct user_desc *u, unsigned int entry)
 {
 	memset(u, 0, sizeof(*u));
@@ -76,7 +79,7 @@ TEST(quota_getters)
 	struct sonde_strace_opts o;
 	uint32_t fmt = QFMT_VFS_V1;
 
-	tc_new(&T, SYS_quotactl, 0, QCMD(Q_GETQUOTA, USRQUOTA), 0x1000, 1000, 0x2000, 0, 0);
+	tc_new(&T, SYS_quotactl, 0, QC(Q_GETQUOTA, USRQUOTA), 0x1000, 1000, 0x2000, 0, 0);
 	tc_str(&T, 1, 0x1000, "/dev/sda1");
 	tc_mem(&T, SONDE_PL_EXIT, 3, 0x2000, &dq, sizeof(dq));
 	CHECK_EQ_STR(tc_fmt(&T), "quotactl(QCMD(Q_GETQUOTA, USRQUOTA), \"/dev/sda1\", 1000, "
@@ -89,13 +92,13 @@ TEST(quota_getters)
 					  "QIF_INODES|QIF_BTIME|QIF_ITIME}) = 0") != NULL);
 
 	/* if_nextdqblk: the id it found shows before "..." */
-	tc_new(&T, SYS_quotactl, 0, QCMD(Q_GETNEXTQUOTA, USRQUOTA), 0x1000, 1000, 0x2000, 0, 0);
+	tc_new(&T, SYS_quotactl, 0, QC(Q_GETNEXTQUOTA, USRQUOTA), 0x1000, 1000, 0x2000, 0, 0);
 	tc_str(&T, 1, 0x1000, "/dev/sda1");
 	tc_mem(&T, SONDE_PL_EXIT, 3, 0x2000, &dq, sizeof(dq));
 	CHECK(strstr(tc_fmt(&T), "dqb_curinodes=3, dqb_id=1001, ...}) = 0") != NULL);
 	CHECK(strstr(tc_fmt_opts(&T, &o), "QIF_ITIME, dqb_id=1001}) = 0") != NULL);
 
-	tc_new(&T, SYS_quotactl, 0, QCMD(Q_GETFMT, GRPQUOTA), 0x1000, 0, 0x2000, 0, 0);
+	tc_new(&T, SYS_quotactl, 0, QC(Q_GETFMT, GRPQUOTA), 0x1000, 0, 0x2000, 0, 0);
 	tc_str(&T, 1, 0x1000, "/dev/sda1");
 	tc_mem(&T, SONDE_PL_EXIT, 3, 0x2000, &fmt, sizeof(fmt));
 	CHECK_EQ_STR(tc_fmt(&T),
@@ -116,7 +119,7 @@ TEST(quota_xfs_getters)
 	xq.d_id = 7;
 	xq.d_bcount = 16;
 	xq.d_btimer = -5;
-	tc_new(&T, SYS_quotactl, 0, QCMD(Q_XGETQUOTA, PRJQUOTA), 0x1000, 7, 0x2000, 0, 0);
+	tc_new(&T, SYS_quotactl, 0, QC(Q_XGETQUOTA, PRJQUOTA), 0x1000, 7, 0x2000, 0, 0);
 	tc_str(&T, 1, 0x1000, "/dev/sdb");
 	tc_mem(&T, SONDE_PL_EXIT, 3, 0x2000, &xq, sizeof(xq));
 	CHECK_EQ_STR(tc_fmt(&T), "quotactl(QCMD(Q_XGETQUOTA, PRJQUOTA), \"/dev/sdb\", 7, "
@@ -132,7 +135,7 @@ TEST(quota_xfs_getters)
 	st.qs_uquota.qfs_nextents = 1;
 	st.qs_incoredqs = 4;
 	st.qs_btimelimit = 604800;
-	tc_new(&T, SYS_quotactl, 0, QCMD(Q_XGETQSTAT, USRQUOTA), 0x1000, 0, 0x2000, 0, 0);
+	tc_new(&T, SYS_quotactl, 0, QC(Q_XGETQSTAT, USRQUOTA), 0x1000, 0, 0x2000, 0, 0);
 	tc_str(&T, 1, 0x1000, "/dev/sdb");
 	tc_mem(&T, SONDE_PL_EXIT, 3, 0x2000, &st, sizeof(st));
 	CHECK_EQ_STR(tc_fmt(&T), "quotactl(QCMD(Q_XGETQSTAT, USRQUOTA), \"/dev/sdb\", "
@@ -149,7 +152,7 @@ TEST(quota_xfs_getters)
 	memset(&sv, 0, sizeof(sv));
 	sv.qs_version = FS_QSTATV_VERSION1;
 	sv.qs_pquota.qfs_ino = 9;
-	tc_new(&T, SYS_quotactl, 0, QCMD(Q_XGETQSTATV, USRQUOTA), 0x1000, 0, 0x2000, 0, 0);
+	tc_new(&T, SYS_quotactl, 0, QC(Q_XGETQSTATV, USRQUOTA), 0x1000, 0, 0x2000, 0, 0);
 	tc_str(&T, 1, 0x1000, "/dev/sdb");
 	tc_mem(&T, SONDE_PL_EXIT, 3, 0x2000, &sv, sizeof(sv));
 	CHECK(strstr(tc_fmt_opts(&T, &o), "{qs_version=1, qs_flags=0, qs_incoredqs=0, qs_uquota="
