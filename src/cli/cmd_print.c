@@ -50,6 +50,8 @@
 	"                          to, 3</etc/passwd>, 4<socket:[1234]> (strace -y);\n"    \
 	"                          --json: \"fd_paths\", {\"4\":\"socket:[1234]\"};\n"  \
 	"                          -yy: sockets by endpoints, TCP:[1.2.3.4:80]\n"            \
+	"      --decode-fds SET    what -y shows, as strace: path socket dev pidfd\n"      \
+	"                          all none (-y is path, -yy all)\n"                         \
 	"  -T                      --strace: show durations <0.000012> (text\n"               \
 	"                          shows them unless --no-dur)\n"                             \
 	"  -P PATH                 --strace: only calls that access PATH, by a path\n"       \
@@ -88,6 +90,7 @@ enum {
 	OPT_RAW,
 	OPT_PAYLOAD,
 	OPT_SIGNAL,
+	OPT_DECODE_FDS,
 };
 
 static const struct option print_longopts[] = {
@@ -102,6 +105,7 @@ static const struct option print_longopts[] = {
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "payload", required_argument, NULL, OPT_PAYLOAD },
 	{ "signal", required_argument, NULL, OPT_SIGNAL },
+	{ "decode-fds", required_argument, NULL, OPT_DECODE_FDS },
 	{ "trace-path", required_argument, NULL, 'P' },
 	{ 0 },
 };
@@ -187,7 +191,7 @@ static int print_opts_finish(struct print_args *a)
 static int print_strace_expr(const char *v)
 {
 	static const char *const keys[] = { "signal", "signals", "s", "quiet", "silent",
-					     "silence", "q", "raw" };
+					     "silence", "q", "raw", "decode-fds" };
 	size_t n = strcspn(v, "=");
 
 	if (!v[n])
@@ -198,22 +202,27 @@ static int print_strace_expr(const char *v)
 	return 0;
 }
 
-/* -P, -q, -n, -e signal=/quiet=/raw=, --signal=: strace options of --strace. */
+/* -P, -q, -n, -e signal=/quiet=/raw=, --signal=: strace options of --strace;
+ * --decode-fds (-e decode-fds=), which -y's level follows. */
 static int print_strace_opt(struct print_args *a, int opt, const char *v)
 {
 	char err[256], *e = NULL;
 	int rc;
 
-	if (opt == OPT_SIGNAL && asprintf(&e, "signal=%s", v) < 0) {
+	if ((opt == OPT_SIGNAL || opt == OPT_DECODE_FDS) &&
+	    asprintf(&e, "%s=%s", opt == OPT_SIGNAL ? "signal" : "decode-fds", v) < 0) {
 		cli_err("print", "out of memory");
 		return -1;
 	}
-	rc = sonde_strace_opt(&a->so, opt == OPT_SIGNAL ? 'e' : opt, e ? e : v, err, sizeof(err));
+	rc = sonde_strace_opt(&a->so, e ? 'e' : opt, e ? e : v, err, sizeof(err));
 	free(e);
 	if (rc) {
 		cli_err("print", "%s", err);
 		return -1;
 	}
+	/* --decode-fds is -y's: every format has it */
+	if (opt == OPT_DECODE_FDS || (opt == 'e' && !strncmp(v, "decode-fds=", 11)))
+		return 0;
 	a->strace_only = opt == 'P'	    ? "-P"
 			 : opt == 'q'	    ? "-q"
 			 : opt == 'n'	    ? "-n"
@@ -235,7 +244,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qn", print_longopts,
 				  NULL)) != -1) {
-		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == OPT_SIGNAL ||
+		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == OPT_SIGNAL || opt == OPT_DECODE_FDS ||
 		    (opt == 'e' && print_strace_expr(optarg))) {
 			if (print_strace_opt(a, opt, optarg))
 				return -1;
@@ -343,6 +352,14 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			"'sonde strace -e read=FD')",
 			a->strace ? "--strace" : a->format);
 		return -1;
+	}
+	if (a->so.fd_kinds & SONDE_FD_GIVEN) {
+		/* --decode-fds: its level of -y */
+		if (a->fdpaths) {
+			cli_err("print", "-y and --decode-fds cannot be given together");
+			return -1;
+		}
+		a->fdpaths = a->so.decode_fds;
 	}
 	a->ropts.fd_paths = a->fdpaths;
 	if (a->fdpaths && !a->strace && strcmp(a->format, "json") && strcmp(a->format, "text")) {

@@ -7,11 +7,28 @@
 #include <sys/stat.h>
 
 #include <sonde/format.h>
+#include <sonde/strace.h>
 
 #include "cli/cli.h"
 #include "cli/filter_opts.h"
 
-/* -e accepts "trace=SET", "t=SET" and a bare SET, as strace does. */
+/* -e status=SET, as sonde strace (and strace) take it. */
+static int filter_opt_status(const char *cmd, const char *arg, struct sonde_scan_opts *o)
+{
+	struct sonde_strace_opts so;
+	char err[512];
+
+	sonde_strace_opts_init(&so);
+	if (sonde_strace_opt(&so, 'e', arg, err, sizeof(err))) {
+		cli_err(cmd, "%s", err);
+		return -1;
+	}
+	o->filter.status = so.status;
+	return 0;
+}
+
+/* -e accepts "trace=SET", "t=SET" and a bare SET, as strace does, and
+ * "status=SET". */
 static int filter_opt_expr(const char *cmd, const char *arg, struct sonde_scan_opts *o)
 {
 	const char *eq = strchr(arg, '=');
@@ -22,9 +39,11 @@ static int filter_opt_expr(const char *cmd, const char *arg, struct sonde_scan_o
 
 		if ((n == 5 && !strncmp(arg, "trace", 5)) || (n == 1 && arg[0] == 't')) {
 			arg = eq + 1;
+		} else if (n == 6 && !strncmp(arg, "status", 6)) {
+			return filter_opt_status(cmd, arg, o);
 		} else if (strcspn(arg, ",!%/?") > n) {
 			cli_err(cmd,
-				"-e %s: only the trace= qualifier is supported "
+				"-e %s: only the trace= and status= qualifiers are supported "
 				"here (e.g. -e trace=%%file,read)",
 				arg);
 			return -1;

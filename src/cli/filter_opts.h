@@ -41,6 +41,9 @@ enum {
 	"                          %clock %pure %stat %lstat %fstat %%stat %statfs\n"   \
 	"                          %fstatfs %%statfs, /regex, ?name, all, none,\n"      \
 	"                          leading ! to negate; only filters syscall records\n" \
+	"  -e status=SET           syscalls that ended so, as strace: successful\n"     \
+	"                          failed unfinished (no result) detached (blocked\n"  \
+	"                          when recording stopped) unavailable all none, !\n"  \
 	"  -Z, --failed-only       only syscalls that returned an error\n"              \
 	"  -z, --successful-only   only syscalls that returned without error\n"         \
 	"      --events LIST       record types to keep: syscall switch wakeup fork\n"  \

@@ -127,6 +127,24 @@ $SONDE strace -y -e trace=pipe2 -o "$TMP/p.txt" python3 -S -c 'import os; os.pip
 check "print_opts: -y: pipe2's descriptors decorated" \
 	grep -qE '^pipe2\(\[[0-9]+<pipe:\[[0-9]+\]>, [0-9]+<pipe:\[[0-9]+\]>\], O_CLOEXEC\) += 0$' "$TMP/p.txt"
 
+# -e status= and --decode-fds, offline as live: the same calls, the same
+# decorations; print's text and stat take -e status= as a filter.
+$SONDE strace -f -e status='failed,unfinished' --decode-fds=dev -o "$TMP/sd.live" \
+	--trace-file "$TMP/sd.sonde" sh -c 'exec 3</dev/null; ls /nonexistent; true <&3' \
+	> /dev/null 2>&1
+$SONDE print --strace -e status='failed,unfinished' --decode-fds=dev "$TMP/sd.sonde" > "$TMP/sd.off"
+check_all "print_opts: print --strace -e status= --decode-fds= prints what sonde strace printed" \
+	cmp -s "$TMP/sd.live" "$TMP/sd.off" '&&' \
+	grep -q '</dev/null<char 1:3>>' "$TMP/sd.off" '&&' \
+	grep -q 'exit_group(' "$TMP/sd.off" '&&' \
+	bash -c "! grep -qE ') += [0-9]' '$TMP/sd.off'"
+$SONDE stat -e status=failed "$TMP/sd.sonde" > "$TMP/sd.stat"
+check "print_opts: stat -e status=failed counts failed calls only" \
+	bash -c "awk '\$1 ~ /^[0-9.]+$/ && \$NF != \"total\" { n++; if (\$5 != \$6) bad = 1 } END { exit bad || !n }' '$TMP/sd.stat'"
+$SONDE print -y --decode-fds=dev "$TMP/sd.sonde" > /dev/null 2> "$TMP/yd.err"
+check_all "print_opts: -y with --decode-fds is refused, as strace refuses it" \
+	[ $? = 2 ] '&&' grep -q 'cannot be given together' "$TMP/yd.err"
+
 # -o naming the trace being read is refused, and the trace stays whole.
 cp "$T" "$TMP/keep.sonde"
 for c in print stat; do
