@@ -244,8 +244,8 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qn", print_longopts,
 				  NULL)) != -1) {
-		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == OPT_SIGNAL || opt == OPT_DECODE_FDS ||
-		    (opt == 'e' && print_strace_expr(optarg))) {
+		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == OPT_SIGNAL ||
+		    opt == OPT_DECODE_FDS || (opt == 'e' && print_strace_expr(optarg))) {
 			if (print_strace_opt(a, opt, optarg))
 				return -1;
 			continue;
