@@ -25,23 +25,10 @@ XLAT_DEF(x_loop_crypt, 0, XN(0, "LO_CRYPT_NONE"), XN(1, "LO_CRYPT_XOR"), XN(2, "
 XLAT_DEF(x_blkpg_ops, 0, XN(1, "BLKPG_ADD_PARTITION"), XN(2, "BLKPG_DEL_PARTITION"),
 	 XN(3, "BLKPG_RESIZE_PARTITION"));
 
-/* A char array up to its NUL: name="loop0". */
-static void pr_chars_field(struct st *s, const char *name, const void *v, size_t max)
-{
-	st_field(s, name);
-	pr_quoted(s, v, strnlen(v, max), 0, 0, 0);
-}
-
 static void pr_dev_field(struct st *s, const char *name, uint64_t dev)
 {
 	st_field(s, name);
 	pr_dev(s, major(dev), minor(dev));
-}
-
-static void pr_hex_field(struct st *s, const char *name, uint64_t v)
-{
-	st_field(s, name);
-	pr_hex(s, v);
 }
 
 /* lo_init=[0, 0] and the like: %#x each. */
@@ -103,12 +90,7 @@ static void ps_loop_info(struct st *s, int phase, uint64_t a)
 	init[1] = i.lo_init[1];
 	pr_hex_array_field(s, "lo_init", init, 2);
 	st_field(s, "reserved");
-	st_arr_begin(s);
-	for (size_t k = 0; k < sizeof(i.reserved); k++) {
-		st_elem(s);
-		pr_hex(s, (uint8_t)i.reserved[k]);
-	}
-	st_arr_end(s);
+	pr_local_array(s, (const uint8_t *)i.reserved, sizeof(i.reserved), 1, pr_hex);
 	st_obj_end(s);
 }
 

@@ -31,16 +31,7 @@ static void pr_spare(struct st *s, const uint32_t *v, size_t n)
 	if (i == n)
 		return;
 	st_field(s, "__spare");
-	st_arr_begin(s);
-	for (i = 0; i < n; i++) {
-		if (st_array_cut(s, i)) {
-			sb_puts(s->o, ", ...");
-			break;
-		}
-		st_elem(s);
-		pr_hex(s, v[i]);
-	}
-	st_arr_end(s);
+	pr_local_array(s, (const uint8_t *)v, n * sizeof(*v), sizeof(*v), pr_hex);
 }
 
 static void pr_key_field(struct st *s, const char *name, int32_t v)

@@ -164,12 +164,6 @@ static void pr_bits(struct st *s, const struct perf_event_attr *a)
 	}
 }
 
-static void pr_hex_field(struct st *s, const char *name, uint64_t v)
-{
-	st_field(s, name);
-	pr_hex(s, v);
-}
-
 /* The members after the flag bits (-v), as far as size reaches. */
 static void pr_tail(struct st *s, const struct perf_event_attr *a, uint32_t size)
 {

@@ -80,11 +80,6 @@ static void pr_qcmd(struct st *s, uint32_t qcmd)
 		pr_symexpr(s, num, sym);
 }
 
-static void pr_u64_field(struct st *s, const char *name, uint64_t v)
-{
-	pr_ulong_field(s, name, v);
-}
-
 static void pr_flags_field(struct st *s, const char *name, const struct xlat *x, uint64_t v,
 			   const char *dflt)
 {
@@ -101,20 +96,20 @@ static void ps_dqblk(struct st *s, int phase, uint64_t a, int next)
 	if (!st_fetch(s, phase, a, &d, next ? 72 : 68))
 		return;
 	st_obj_begin(s);
-	pr_u64_field(s, "dqb_bhardlimit", d.bhardlimit);
-	pr_u64_field(s, "dqb_bsoftlimit", d.bsoftlimit);
-	pr_u64_field(s, "dqb_curspace", d.curspace);
-	pr_u64_field(s, "dqb_ihardlimit", d.ihardlimit);
-	pr_u64_field(s, "dqb_isoftlimit", d.isoftlimit);
-	pr_u64_field(s, "dqb_curinodes", d.curinodes);
+	pr_ulong_field(s, "dqb_bhardlimit", d.bhardlimit);
+	pr_ulong_field(s, "dqb_bsoftlimit", d.bsoftlimit);
+	pr_ulong_field(s, "dqb_curspace", d.curspace);
+	pr_ulong_field(s, "dqb_ihardlimit", d.ihardlimit);
+	pr_ulong_field(s, "dqb_isoftlimit", d.isoftlimit);
+	pr_ulong_field(s, "dqb_curinodes", d.curinodes);
 	if (!s->j && !s->opt->verbose) {
 		if (next)
 			pr_u32_field(s, "dqb_id", d.id);
 		st_obj_end_cut(s);
 		return;
 	}
-	pr_u64_field(s, "dqb_btime", d.btime);
-	pr_u64_field(s, "dqb_itime", d.itime);
+	pr_ulong_field(s, "dqb_btime", d.btime);
+	pr_ulong_field(s, "dqb_itime", d.itime);
 	pr_flags_field(s, "dqb_valid", &x_dqblk_valid, d.valid, "QIF_???");
 	if (next)
 		pr_u32_field(s, "dqb_id", d.id);
@@ -128,8 +123,8 @@ static void ps_dqinfo(struct st *s, int phase, uint64_t a)
 	if (!st_fetch(s, phase, a, &d, sizeof(d)))
 		return;
 	st_obj_begin(s);
-	pr_u64_field(s, "dqi_bgrace", d.bgrace);
-	pr_u64_field(s, "dqi_igrace", d.igrace);
+	pr_ulong_field(s, "dqi_bgrace", d.bgrace);
+	pr_ulong_field(s, "dqi_igrace", d.igrace);
 	pr_flags_field(s, "dqi_flags", &x_dqinfo_flags, d.flags, "DQF_???");
 	pr_flags_field(s, "dqi_valid", &x_dqinfo_valid, d.valid, "IIF_???");
 	st_obj_end(s);
@@ -145,15 +140,14 @@ static void ps_fs_disk_quota(struct st *s, int phase, uint64_t a)
 	st_obj_begin(s);
 	pr_int_field(s, "d_version", d.d_version);
 	pr_flags_field(s, "d_flags", &x_xfs_dqblk_flags, (uint8_t)d.d_flags, "FS_???_QUOTA");
-	st_field(s, "d_fieldmask");
-	pr_hex(s, d.d_fieldmask);
+	pr_hex_field(s, "d_fieldmask", d.d_fieldmask);
 	pr_u32_field(s, "d_id", d.d_id);
-	pr_u64_field(s, "d_blk_hardlimit", d.d_blk_hardlimit);
-	pr_u64_field(s, "d_blk_softlimit", d.d_blk_softlimit);
-	pr_u64_field(s, "d_ino_hardlimit", d.d_ino_hardlimit);
-	pr_u64_field(s, "d_ino_softlimit", d.d_ino_softlimit);
-	pr_u64_field(s, "d_bcount", d.d_bcount);
-	pr_u64_field(s, "d_icount", d.d_icount);
+	pr_ulong_field(s, "d_blk_hardlimit", d.d_blk_hardlimit);
+	pr_ulong_field(s, "d_blk_softlimit", d.d_blk_softlimit);
+	pr_ulong_field(s, "d_ino_hardlimit", d.d_ino_hardlimit);
+	pr_ulong_field(s, "d_ino_softlimit", d.d_ino_softlimit);
+	pr_ulong_field(s, "d_bcount", d.d_bcount);
+	pr_ulong_field(s, "d_icount", d.d_icount);
 	if (!s->j && !s->opt->verbose) {
 		st_obj_end_cut(s);
 		return;
@@ -162,9 +156,9 @@ static void ps_fs_disk_quota(struct st *s, int phase, uint64_t a)
 	pr_int_field(s, "d_btimer", d.d_btimer);
 	pr_u32_field(s, "d_iwarns", d.d_iwarns);
 	pr_u32_field(s, "d_bwarns", d.d_bwarns);
-	pr_u64_field(s, "d_rtb_hardlimit", d.d_rtb_hardlimit);
-	pr_u64_field(s, "d_rtb_softlimit", d.d_rtb_softlimit);
-	pr_u64_field(s, "d_rtbcount", d.d_rtbcount);
+	pr_ulong_field(s, "d_rtb_hardlimit", d.d_rtb_hardlimit);
+	pr_ulong_field(s, "d_rtb_softlimit", d.d_rtb_softlimit);
+	pr_ulong_field(s, "d_rtbcount", d.d_rtbcount);
 	pr_int_field(s, "d_rtbtimer", d.d_rtbtimer);
 	pr_u32_field(s, "d_rtbwarns", d.d_rtbwarns);
 	st_obj_end(s);
@@ -204,8 +198,8 @@ static void pr_qfile(struct st *s, const struct qstat *q, int i)
 
 	st_field(s, names[i]);
 	st_obj_begin(s);
-	pr_u64_field(s, "qfs_ino", q->file[i].ino);
-	pr_u64_field(s, "qfs_nblks", q->file[i].nblks);
+	pr_ulong_field(s, "qfs_ino", q->file[i].ino);
+	pr_ulong_field(s, "qfs_nblks", q->file[i].nblks);
 	pr_u32_field(s, "qfs_nextents", q->file[i].nextents);
 	st_obj_end(s);
 }

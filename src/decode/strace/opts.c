@@ -106,8 +106,6 @@ static void quiet_update(struct sonde_strace_opts *o)
 	o->quiet = o->quiet_set | level[o->qflag < 3 ? o->qflag : 3];
 }
 
-/* quiet= sets: attach, exit, path-resolution, personality,
- * thread-execve (superseded), all, none; a leading '!' negates. */
 /* A name of a set option and its bits. */
 struct name_bits {
 	const char *name;
@@ -202,6 +200,8 @@ static int parse_status(struct sonde_strace_opts *o, const char *v, char *err, s
 	return 0;
 }
 
+/* quiet= sets: attach, exit, path-resolution, personality,
+ * thread-execve (superseded), all, none; a leading '!' negates. */
 static int parse_quiet(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
 {
 	static const struct name_bits names[] = {

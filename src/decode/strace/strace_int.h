@@ -371,6 +371,9 @@ void pr_u32_field(struct st *s, const char *name, uint32_t v);
 void pr_int_field(struct st *s, const char *name, int v);
 void pr_ulong_field(struct st *s, const char *name, uint64_t v);
 void pr_long_field(struct st *s, const char *name, int64_t v);
+void pr_hex_field(struct st *s, const char *name, uint64_t v); /* %#x */
+/* A char array of max bytes up to its NUL: name="loop0". */
+void pr_chars_field(struct st *s, const char *name, const void *v, size_t max);
 /* {tv_sec=1, tv_usec=2} of a struct timeval. */
 struct timeval;
 void pr_tv_fields(struct st *s, const struct timeval *tv);

@@ -277,6 +277,12 @@ void pr_int_field(struct st *s, const char *name, int v)
 	pr_int(s, (uint64_t)v);
 }
 
+void pr_hex_field(struct st *s, const char *name, uint64_t v)
+{
+	st_field(s, name);
+	pr_hex(s, v);
+}
+
 /* Fields of a statx timestamp the kernel filled (bit of stx_mask). */
 static void pr_statx_ts_if(struct st *s, uint32_t mask, uint32_t bit,
 			   const char *name, const struct statx_timestamp *t)

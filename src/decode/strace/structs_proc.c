@@ -83,11 +83,10 @@ void ps_rusage(struct st *s, int phase, uint64_t addr)
 	st_obj_end(s);
 }
 
-static void pr_field_str(struct st *s, const char *name, const char *v,
-			 size_t max)
+void pr_chars_field(struct st *s, const char *name, const void *v, size_t max)
 {
 	st_field(s, name);
-	pr_quoted(s, (const uint8_t *)v, strnlen(v, max), 0, 0, 0);
+	pr_quoted(s, v, strnlen(v, max), 0, 0, 0);
 }
 
 void ps_utsname(struct st *s, int phase, uint64_t addr)
@@ -98,16 +97,16 @@ void ps_utsname(struct st *s, int phase, uint64_t addr)
 	if (!st_fetch(s, phase, addr, &u, sizeof(u)))
 		return;
 	st_obj_begin(s);
-	pr_field_str(s, "sysname", u.sysname, m);
-	pr_field_str(s, "nodename", u.nodename, m);
+	pr_chars_field(s, "sysname", u.sysname, m);
+	pr_chars_field(s, "nodename", u.nodename, m);
 	if (!s->opt->verbose) {
 		st_obj_end_cut(s);
 		return;
 	}
-	pr_field_str(s, "release", u.release, m);
-	pr_field_str(s, "version", u.version, m);
-	pr_field_str(s, "machine", u.machine, m);
-	pr_field_str(s, "domainname", u.domainname, m);
+	pr_chars_field(s, "release", u.release, m);
+	pr_chars_field(s, "version", u.version, m);
+	pr_chars_field(s, "machine", u.machine, m);
+	pr_chars_field(s, "domainname", u.domainname, m);
 	st_obj_end(s);
 }
 
