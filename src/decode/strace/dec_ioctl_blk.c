@@ -245,108 +245,94 @@ static void pr_u64_pair(struct st *s, uint64_t a)
 	st_arr_end(s);
 }
 
-/* Requests that take nothing: the line ends after the request. */
-static int blk_noarg(uint32_t req)
-{
-	switch (req) {
-	case BLKRRPART: case BLKFLSBUF: case BLKTRACESTART: case BLKTRACESTOP:
-	case BLKTRACETEARDOWN: case LOOP_CLR_FD: case LOOP_SET_CAPACITY:
-	case LOOP_CTL_GET_FREE:
-		return 1;
-	}
-	return 0;
-}
+/* What a request's argument is. */
+enum blk_arg {
+	BA_NONE,	/* no argument: the line ends after the request */
+	BA_U16_OUT,	/* [N] written, by size and sign */
+	BA_S32_OUT,
+	BA_U32_OUT,
+	BA_S64_OUT,
+	BA_U64_OUT,
+	BA_ULONG,	/* the number itself */
+	BA_INT,
+	BA_FD,
+	BA_S32_IN,	/* [N] read */
+	BA_PAIR_IN,	/* [start, length] */
+	BA_BLKPG,
+	BA_TRACE_SETUP,
+	BA_INFO_IN,	/* struct loop_info */
+	BA_INFO_OUT,
+	BA_INFO64_IN,	/* struct loop_info64 */
+	BA_INFO64_OUT,
+	BA_CONFIG,	/* struct loop_config */
+};
 
-/* The getters, by the size and sign of what they write. */
-static int blk_getter(struct st *s, uint32_t req, uint64_t a)
+static const struct {
+	uint32_t req;
+	uint8_t arg;
+} blk_reqs[] = {
+	{ BLKRRPART, BA_NONE }, { BLKFLSBUF, BA_NONE }, { BLKTRACESTART, BA_NONE },
+	{ BLKTRACESTOP, BA_NONE }, { BLKTRACETEARDOWN, BA_NONE }, { LOOP_CLR_FD, BA_NONE },
+	{ LOOP_SET_CAPACITY, BA_NONE }, { LOOP_CTL_GET_FREE, BA_NONE },
+	{ BLKSECTGET, BA_U16_OUT }, { BLKROTATIONAL, BA_U16_OUT },
+	{ BLKROGET, BA_S32_OUT }, { BLKBSZGET, BA_S32_OUT }, { BLKSSZGET, BA_S32_OUT },
+	{ BLKALIGNOFF, BA_S32_OUT },
+	{ BLKPBSZGET, BA_U32_OUT }, { BLKIOMIN, BA_U32_OUT }, { BLKIOOPT, BA_U32_OUT },
+	{ BLKDISCARDZEROES, BA_U32_OUT }, { BLKGETZONESZ, BA_U32_OUT },
+	{ BLKGETNRZONES, BA_U32_OUT },
+	{ BLKRAGET, BA_S64_OUT }, { BLKFRAGET, BA_S64_OUT },
+	{ BLKGETSIZE, BA_U64_OUT }, { BLKGETSIZE64, BA_U64_OUT },
+	{ BLKRASET, BA_ULONG }, { BLKFRASET, BA_ULONG }, { LOOP_SET_DIRECT_IO, BA_ULONG },
+	{ LOOP_SET_BLOCK_SIZE, BA_ULONG },
+	{ LOOP_CTL_ADD, BA_INT }, { LOOP_CTL_REMOVE, BA_INT },
+	{ LOOP_SET_FD, BA_FD }, { LOOP_CHANGE_FD, BA_FD },
+	{ BLKROSET, BA_S32_IN }, { BLKBSZSET, BA_S32_IN },
+	{ BLKDISCARD, BA_PAIR_IN }, { BLKSECDISCARD, BA_PAIR_IN }, { BLKZEROOUT, BA_PAIR_IN },
+	{ BLKPG, BA_BLKPG }, { BLKTRACESETUP, BA_TRACE_SETUP },
+	{ LOOP_SET_STATUS, BA_INFO_IN }, { LOOP_GET_STATUS, BA_INFO_OUT },
+	{ LOOP_SET_STATUS64, BA_INFO64_IN }, { LOOP_GET_STATUS64, BA_INFO64_OUT },
+	{ LOOP_CONFIGURE, BA_CONFIG },
+};
+
+/* A struct the call fills: its address when the call failed. */
+static void pr_struct_out(struct st *s, uint64_t a, void (*ps)(struct st *, int, uint64_t))
 {
-	switch (req) {
-	case BLKSECTGET: case BLKROTATIONAL:
-		pr_num_out(s, a, 2, 0);
-		return 1;
-	case BLKROGET: case BLKBSZGET: case BLKSSZGET: case BLKALIGNOFF:
-		pr_num_out(s, a, 4, 1);
-		return 1;
-	case BLKPBSZGET: case BLKIOMIN: case BLKIOOPT: case BLKDISCARDZEROES:
-	case BLKGETZONESZ: case BLKGETNRZONES:
-		pr_num_out(s, a, 4, 0);
-		return 1;
-	case BLKRAGET: case BLKFRAGET:
-		pr_num_out(s, a, 8, 1);
-		return 1;
-	case BLKGETSIZE: case BLKGETSIZE64:
-		pr_num_out(s, a, 8, 0);
-		return 1;
-	case LOOP_GET_STATUS:
-		st_entry_end(s);
-		if (st_ok(s))
-			ps_loop_info(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
-		return 1;
-	case LOOP_GET_STATUS64:
-		st_entry_end(s);
-		if (st_ok(s))
-			ps_loop_info64(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
-		return 1;
-	}
-	return 0;
+	st_entry_end(s);
+	if (st_ok(s))
+		ps(s, SONDE_PL_EXIT, a);
+	else
+		pr_addr(s, a);
 }
 
 int ioctl_block(struct st *s, uint32_t req, uint64_t a)
 {
-	if (blk_noarg(req))
-		return 1;
-	switch (req) {
-	case BLKRASET: case BLKFRASET: case BLKRAGET: case BLKFRAGET: case BLKSECTGET:
-	case BLKROTATIONAL: case BLKROGET: case BLKBSZGET: case BLKSSZGET: case BLKALIGNOFF:
-	case BLKPBSZGET: case BLKIOMIN: case BLKIOOPT: case BLKDISCARDZEROES:
-	case BLKGETZONESZ: case BLKGETNRZONES: case BLKGETSIZE: case BLKGETSIZE64:
-	case BLKROSET: case BLKBSZSET: case BLKDISCARD: case BLKSECDISCARD: case BLKZEROOUT:
-	case BLKPG: case BLKTRACESETUP: case LOOP_SET_STATUS: case LOOP_GET_STATUS:
-	case LOOP_SET_STATUS64: case LOOP_GET_STATUS64: case LOOP_CONFIGURE:
-	case LOOP_SET_FD: case LOOP_CHANGE_FD: case LOOP_CTL_ADD: case LOOP_CTL_REMOVE:
-	case LOOP_SET_DIRECT_IO: case LOOP_SET_BLOCK_SIZE:
-		break;
-	default:
+	size_t i;
+
+	for (i = 0; i < sizeof(blk_reqs) / sizeof(blk_reqs[0]) && blk_reqs[i].req != req; i++)
+		;
+	if (i == sizeof(blk_reqs) / sizeof(blk_reqs[0]))
 		return 0;
-	}
-	st_sep(s);
-	if (blk_getter(s, req, a))
+	if (blk_reqs[i].arg == BA_NONE)
 		return 1;
-	switch (req) {
-	case BLKRASET: case BLKFRASET: case LOOP_SET_DIRECT_IO: case LOOP_SET_BLOCK_SIZE:
-		pr_ulong(s, a);
-		break;
-	case BLKROSET: case BLKBSZSET:
-		ps_int(s, SONDE_PL_ENTRY, a);
-		break;
-	case BLKDISCARD: case BLKSECDISCARD: case BLKZEROOUT:
-		pr_u64_pair(s, a);
-		break;
-	case BLKPG:
-		ps_blkpg(s, a);
-		break;
-	case BLKTRACESETUP:
-		ps_blktrace_setup(s, a);
-		break;
-	case LOOP_SET_STATUS:
-		ps_loop_info(s, SONDE_PL_ENTRY, a);
-		break;
-	case LOOP_SET_STATUS64:
-		ps_loop_info64(s, SONDE_PL_ENTRY, a);
-		break;
-	case LOOP_CONFIGURE:
-		ps_loop_config(s, a);
-		break;
-	case LOOP_SET_FD: case LOOP_CHANGE_FD:
-		pr_fd(s, (int)(uint32_t)a);
-		break;
-	case LOOP_CTL_ADD: case LOOP_CTL_REMOVE:
-		pr_int(s, (uint32_t)a);
-		break;
+	st_sep(s);
+	switch (blk_reqs[i].arg) {
+	case BA_U16_OUT: pr_num_out(s, a, 2, 0); break;
+	case BA_S32_OUT: pr_num_out(s, a, 4, 1); break;
+	case BA_U32_OUT: pr_num_out(s, a, 4, 0); break;
+	case BA_S64_OUT: pr_num_out(s, a, 8, 1); break;
+	case BA_U64_OUT: pr_num_out(s, a, 8, 0); break;
+	case BA_ULONG: pr_ulong(s, a); break;
+	case BA_INT: pr_int(s, (uint32_t)a); break;
+	case BA_FD: pr_fd(s, (int)(uint32_t)a); break;
+	case BA_S32_IN: ps_int(s, SONDE_PL_ENTRY, a); break;
+	case BA_PAIR_IN: pr_u64_pair(s, a); break;
+	case BA_BLKPG: ps_blkpg(s, a); break;
+	case BA_TRACE_SETUP: ps_blktrace_setup(s, a); break;
+	case BA_INFO_IN: ps_loop_info(s, SONDE_PL_ENTRY, a); break;
+	case BA_INFO_OUT: pr_struct_out(s, a, ps_loop_info); break;
+	case BA_INFO64_IN: ps_loop_info64(s, SONDE_PL_ENTRY, a); break;
+	case BA_INFO64_OUT: pr_struct_out(s, a, ps_loop_info64); break;
+	case BA_CONFIG: ps_loop_config(s, a); break;
 	}
 	return 1;
 }
