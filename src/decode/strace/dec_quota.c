@@ -277,26 +277,8 @@ static void q_id(struct st *s, uint32_t id, int idx)
 	st_sep_at(s, idx);
 }
 
-static int q_noid(uint32_t cmd)
-{
-	switch (cmd) {
-	case Q_NEW(0x4):
-	case Q_NEW(0x5):
-	case Q_NEW(0x6): /* GETFMT, GETINFO, SETINFO */
-	case Q_XQM(0x5):
-	case Q_XQM(0x8): /* XGETQSTAT, XGETQSTATV */
-	case Q_XQM(0x1):
-	case Q_XQM(0x2):
-	case Q_XQM(0x6): /* XQUOTAON, XQUOTAOFF, XQUOTARM */
-		return 1;
-	}
-	return 0;
-}
-
-static void q_data_noid(struct st *s, uint32_t cmd, uint32_t id, uint64_t a, int idx);
-
-/* The arguments after QCMD and special (or fd): by command. idx is the
- * data argument's index, the id's is idx - 1. */
+/* The arguments after QCMD and special (or fd), by command: the id
+ * (argument idx - 1) for the commands of one id, the data (idx). */
 static void q_data(struct st *s, uint32_t cmd, uint32_t id, uint64_t a, int idx)
 {
 	switch (cmd) {
@@ -330,44 +312,39 @@ static void q_data(struct st *s, uint32_t cmd, uint32_t id, uint64_t a, int idx)
 		q_id(s, id, idx);
 		ps_fs_disk_quota(s, SONDE_PL_ENTRY, a);
 		return;
-	}
-	q_data_noid(s, cmd, id, a, idx);
-}
-
-/* The commands whose data follows QCMD and special directly. */
-static void q_data_noid(struct st *s, uint32_t cmd, uint32_t id, uint64_t a, int idx)
-{
-	if (!q_noid(cmd)) {
-		/* Any other command: the id and the address. */
-		q_id(s, id, idx);
-		pr_addr(s, a);
-		return;
-	}
-	st_sep_at(s, idx);
-	switch (cmd) {
 	case Q_NEW(0x4): /* GETFMT */
+		st_sep_at(s, idx);
 		st_entry_end(s);
 		pr_q_word(s, SONDE_PL_EXIT, a, &x_quota_formats, "QFMT_VFS_???", 0);
 		return;
 	case Q_NEW(0x5): /* GETINFO */
+		st_sep_at(s, idx);
 		st_entry_end(s);
 		ps_dqinfo(s, SONDE_PL_EXIT, a);
 		return;
 	case Q_NEW(0x6): /* SETINFO */
+		st_sep_at(s, idx);
 		ps_dqinfo(s, SONDE_PL_ENTRY, a);
 		return;
-	case Q_XQM(0x5): case Q_XQM(0x8): /* XGETQSTAT, XGETQSTATV */
+	case Q_XQM(0x5):
+	case Q_XQM(0x8): /* XGETQSTAT, XGETQSTATV */
+		st_sep_at(s, idx);
 		st_entry_end(s);
 		ps_quota_stat(s, a, cmd == Q_XQM(0x8));
 		return;
 	case Q_XQM(0x1):
 	case Q_XQM(0x2): /* XQUOTAON, XQUOTAOFF */
+		st_sep_at(s, idx);
 		pr_q_word(s, SONDE_PL_ENTRY, a, &x_xfs_quota_flags, "FS_QUOTA_???", 1);
 		return;
 	case Q_XQM(0x6): /* XQUOTARM */
+		st_sep_at(s, idx);
 		pr_q_word(s, SONDE_PL_ENTRY, a, &x_xfs_dqblk_flags, "FS_???_QUOTA", 1);
 		return;
 	}
+	/* Any other command: the id and the address. */
+	q_id(s, id, idx);
+	pr_addr(s, a);
 }
 
 void dec_quotactl(struct st *s)
