@@ -12,6 +12,7 @@
 #include <linux/dqblk_xfs.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
+#include <linux/quota.h>
 #include <linux/futex.h>
 #include <linux/keyctl.h>
 #include <signal.h>
@@ -78,17 +79,20 @@ static uint32_t struct_size(st_struct_fn fn)
 /* quotactl's data (arg 3) by command, QCMD's cmd being the command
  * argument w shifted right by 8: the path of Q_QUOTAON and the struct of
  * each command that passes one, at entry; the struct each Q_GET* command
- * fills, at exit (if_dqblk and if_nextdqblk are both 72 bytes). */
+ * fills, at exit (if_dqblk and if_nextdqblk are both 72 bytes). The
+ * masks count from the base: Q_XQUOTAON's also takes Q_XQUOTAOFF (bit
+ * 1) and Q_XQUOTARM (5), Q_GETQUOTA's Q_GETNEXTQUOTA (2), Q_XGETQUOTA's
+ * Q_XGETNEXTQUOTA (6). */
 #define QUOTA_DATA(w)                                                                      \
-	IFS(STR, 3, EN, 0, w, 8, 0x800002, B(0)), IFS(FIXED, 3, EN, 72, w, 8, 0x800008, B(0)), \
-	IFS(FIXED, 3, EN, 24, w, 8, 0x800006, B(0)),                                        \
-	IFS(FIXED, 3, EN, sizeof(struct fs_disk_quota), w, 8, 0x5804, B(0)),                \
-	IFS(FIXED, 3, EN, 4, w, 8, 0x5801, B(0) | B(1) | B(5)),                             \
-	IFS(FIXED, 3, EX, 4, w, 8, 0x800004, B(0)), IFS(FIXED, 3, EX, 24, w, 8, 0x800005, B(0)), \
-	IFS(FIXED, 3, EX, 72, w, 8, 0x800007, B(0) | B(2)),                                 \
-	IFS(FIXED, 3, EX, sizeof(struct fs_disk_quota), w, 8, 0x5803, B(0) | B(6)),         \
-	IFS(FIXED, 3, EX, sizeof(struct fs_quota_stat), w, 8, 0x5805, B(0)),                \
-	IFS(FIXED, 3, EX, sizeof(struct fs_quota_statv), w, 8, 0x5808, B(0))
+	IFS(STR, 3, EN, 0, w, 8, Q_QUOTAON, B(0)), IFS(FIXED, 3, EN, 72, w, 8, Q_SETQUOTA, B(0)), \
+	IFS(FIXED, 3, EN, 24, w, 8, Q_SETINFO, B(0)),                                       \
+	IFS(FIXED, 3, EN, sizeof(struct fs_disk_quota), w, 8, Q_XSETQLIM, B(0)),            \
+	IFS(FIXED, 3, EN, 4, w, 8, Q_XQUOTAON, B(0) | B(1) | B(5)),                         \
+	IFS(FIXED, 3, EX, 4, w, 8, Q_GETFMT, B(0)), IFS(FIXED, 3, EX, 24, w, 8, Q_GETINFO, B(0)), \
+	IFS(FIXED, 3, EX, 72, w, 8, Q_GETQUOTA, B(0) | B(2)),                               \
+	IFS(FIXED, 3, EX, sizeof(struct fs_disk_quota), w, 8, Q_XGETQUOTA, B(0) | B(6)),    \
+	IFS(FIXED, 3, EX, sizeof(struct fs_quota_stat), w, 8, Q_XGETQSTAT, B(0)),           \
+	IFS(FIXED, 3, EX, sizeof(struct fs_quota_statv), w, 8, Q_XGETQSTATV, B(0))
 #define EN SONDE_CAP_ENTRY
 #define EX SONDE_CAP_EXIT
 #define BOTH (SONDE_CAP_ENTRY | SONDE_CAP_EXIT)

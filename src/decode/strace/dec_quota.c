@@ -6,13 +6,12 @@
  * whether the id is shown depend on cmd.
  */
 #include <linux/dqblk_xfs.h>
+#include <linux/quota.h>
 #include <stdio.h>
 
 #include "decode/strace/strace_int.h"
 
 #define Q_OLD(c) ((uint32_t)(c) << 8)
-#define Q_NEW(c) ((uint32_t)(c) | 0x800000)
-#define Q_XQM(c) (('X' << 8) + (uint32_t)(c))
 
 XLAT_DEF(x_quota_cmds, 0, XN(Q_OLD(0x1), "Q_V1_QUOTAON"), XN(Q_OLD(0x2), "Q_V1_QUOTAOFF"),
 	 XN(Q_OLD(0x3), "Q_V1_GETQUOTA"), XN(Q_OLD(0x4), "Q_V1_SETQUOTA"),
@@ -22,14 +21,14 @@ XLAT_DEF(x_quota_cmds, 0, XN(Q_OLD(0x1), "Q_V1_QUOTAON"), XN(Q_OLD(0x2), "Q_V1_Q
 	 XN(Q_OLD(0xf), "Q_V2_SETUSE"), XN(Q_OLD(0x9), "Q_V2_GETINFO"),
 	 XN(Q_OLD(0xa), "Q_V2_SETINFO"), XN(Q_OLD(0xb), "Q_V2_SETGRACE"),
 	 XN(Q_OLD(0xc), "Q_V2_SETFLAGS"), XN(Q_OLD(0x11), "Q_V2_GETSTATS"),
-	 XN(Q_NEW(0x1), "Q_SYNC"), XN(Q_NEW(0x2), "Q_QUOTAON"), XN(Q_NEW(0x3), "Q_QUOTAOFF"),
-	 XN(Q_NEW(0x4), "Q_GETFMT"), XN(Q_NEW(0x5), "Q_GETINFO"), XN(Q_NEW(0x6), "Q_SETINFO"),
-	 XN(Q_NEW(0x7), "Q_GETQUOTA"), XN(Q_NEW(0x8), "Q_SETQUOTA"),
-	 XN(Q_NEW(0x9), "Q_GETNEXTQUOTA"), XN(Q_XQM(0x1), "Q_XQUOTAON"),
-	 XN(Q_XQM(0x2), "Q_XQUOTAOFF"), XN(Q_XQM(0x3), "Q_XGETQUOTA"), XN(Q_XQM(0x4), "Q_XSETQLIM"),
-	 XN(Q_XQM(0x5), "Q_XGETQSTAT"), XN(Q_XQM(0x6), "Q_XQUOTARM"),
-	 XN(Q_XQM(0x7), "Q_XQUOTASYNC"), XN(Q_XQM(0x8), "Q_XGETQSTATV"),
-	 XN(Q_XQM(0x9), "Q_XGETNEXTQUOTA"));
+	 XE(Q_SYNC), XE(Q_QUOTAON), XE(Q_QUOTAOFF),
+	 XE(Q_GETFMT), XE(Q_GETINFO), XE(Q_SETINFO),
+	 XE(Q_GETQUOTA), XE(Q_SETQUOTA),
+	 XE(Q_GETNEXTQUOTA), XE(Q_XQUOTAON),
+	 XE(Q_XQUOTAOFF), XE(Q_XGETQUOTA), XE(Q_XSETQLIM),
+	 XE(Q_XGETQSTAT), XE(Q_XQUOTARM),
+	 XE(Q_XQUOTASYNC), XE(Q_XGETQSTATV),
+	 XE(Q_XGETNEXTQUOTA));
 XLAT_DEF(x_quota_types, 0, XN(0, "USRQUOTA"), XN(1, "GRPQUOTA"), XN(2, "PRJQUOTA"));
 XLAT_DEF(x_quota_formats, 0, XN(1, "QFMT_VFS_OLD"), XN(2, "QFMT_VFS_V0"), XN(3, "QFMT_OCFS2"),
 	 XN(4, "QFMT_VFS_V1"), XN(5, "QFMT_SHMEM"));
@@ -282,62 +281,62 @@ static void q_id(struct st *s, uint32_t id, int idx)
 static void q_data(struct st *s, uint32_t cmd, uint32_t id, uint64_t a, int idx)
 {
 	switch (cmd) {
-	case Q_NEW(0x1):
-	case Q_NEW(0x3):
-	case Q_XQM(0x7): /* SYNC, QUOTAOFF, XQUOTASYNC */
+	case Q_SYNC:
+	case Q_QUOTAOFF:
+	case Q_XQUOTASYNC:
 		return;
-	case Q_NEW(0x2): /* QUOTAON: the format and the quota file */
+	case Q_QUOTAON: /* the format and the quota file */
 		st_sep_at(s, idx - 1);
 		pr_xval(s, &x_quota_formats, id, "QFMT_VFS_???");
 		st_sep_at(s, idx);
 		pr_path(s, a);
 		return;
-	case Q_NEW(0x7):
-	case Q_NEW(0x9): /* GETQUOTA, GETNEXTQUOTA */
+	case Q_GETQUOTA:
+	case Q_GETNEXTQUOTA:
 		q_id(s, id, idx);
 		st_entry_end(s);
-		ps_dqblk(s, SONDE_PL_EXIT, a, cmd == Q_NEW(0x9));
+		ps_dqblk(s, SONDE_PL_EXIT, a, cmd == Q_GETNEXTQUOTA);
 		return;
-	case Q_NEW(0x8): /* SETQUOTA */
+	case Q_SETQUOTA:
 		q_id(s, id, idx);
 		ps_dqblk(s, SONDE_PL_ENTRY, a, 0);
 		return;
-	case Q_XQM(0x3):
-	case Q_XQM(0x9): /* XGETQUOTA, XGETNEXTQUOTA */
+	case Q_XGETQUOTA:
+	case Q_XGETNEXTQUOTA:
 		q_id(s, id, idx);
 		st_entry_end(s);
 		ps_fs_disk_quota(s, SONDE_PL_EXIT, a);
 		return;
-	case Q_XQM(0x4): /* XSETQLIM */
+	case Q_XSETQLIM:
 		q_id(s, id, idx);
 		ps_fs_disk_quota(s, SONDE_PL_ENTRY, a);
 		return;
-	case Q_NEW(0x4): /* GETFMT */
+	case Q_GETFMT:
 		st_sep_at(s, idx);
 		st_entry_end(s);
 		pr_q_word(s, SONDE_PL_EXIT, a, &x_quota_formats, "QFMT_VFS_???", 0);
 		return;
-	case Q_NEW(0x5): /* GETINFO */
+	case Q_GETINFO:
 		st_sep_at(s, idx);
 		st_entry_end(s);
 		ps_dqinfo(s, SONDE_PL_EXIT, a);
 		return;
-	case Q_NEW(0x6): /* SETINFO */
+	case Q_SETINFO:
 		st_sep_at(s, idx);
 		ps_dqinfo(s, SONDE_PL_ENTRY, a);
 		return;
-	case Q_XQM(0x5):
-	case Q_XQM(0x8): /* XGETQSTAT, XGETQSTATV */
+	case Q_XGETQSTAT:
+	case Q_XGETQSTATV:
 		st_sep_at(s, idx);
 		st_entry_end(s);
-		ps_quota_stat(s, a, cmd == Q_XQM(0x8));
+		ps_quota_stat(s, a, cmd == Q_XGETQSTATV);
 		return;
-	case Q_XQM(0x1):
-	case Q_XQM(0x2): /* XQUOTAON, XQUOTAOFF */
+	case Q_XQUOTAON:
+	case Q_XQUOTAOFF:
 		st_sep_at(s, idx);
 		pr_q_word(s, SONDE_PL_ENTRY, a, &x_xfs_quota_flags, "FS_QUOTA_???", 1);
 		return;
-	case Q_XQM(0x6): /* XQUOTARM */
+	case Q_XQUOTARM:
 		st_sep_at(s, idx);
 		pr_q_word(s, SONDE_PL_ENTRY, a, &x_xfs_dqblk_flags, "FS_???_QUOTA", 1);
 		return;
