@@ -54,9 +54,11 @@ const volatile __u64 cap_shed_at = 1 << 20;
 extern int bpf_probe_read_user_dynptr(struct bpf_dynptr *dptr, __u64 off, __u64 size,
 				      const void *unsafe_ptr__ign) __ksym;
 
+/* By number, then the i386 calls recorded as SONDE_NR_I386 + n at
+ * SONDE_NR_SYSCALLS + n (events.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SONDE_NR_SYSCALLS);
+	__uint(max_entries, SONDE_NR_SYSCALLS + SONDE_NR_I386_LEN);
 	__type(key, __u32);
 	__type(value, struct sonde_cap_plan);
 } cap_plan SEC(".maps");
@@ -89,6 +91,7 @@ struct cap_call {
 	__u32 phase;
 	__u32 quiet_fault; /* entry: a fault is retried at exit, not recorded */
 	__u32 faulted;
+	__u32 i386; /* an i386 call: 32-bit pointers and iovecs (events.h) */
 };
 
 /*
@@ -411,6 +414,7 @@ struct cap_vec {
 	struct cap_call *c;
 	__u64 addr, cnt, left;
 	__u32 arg;
+	__u32 i386; /* iovecs of two 32-bit words */
 };
 
 static long cap_iov_one(__u32 i, void *ctx)
@@ -420,8 +424,14 @@ static long cap_iov_one(__u32 i, void *ctx)
 
 	if (i >= v->cnt || !v->left)
 		return 1;
-	base = cap_u64(v->addr + i * 16);
-	len = cap_u64(v->addr + i * 16 + 8);
+	if (v->i386) {
+		len = cap_u64(v->addr + i * 8);
+		base = (__u32)len;
+		len >>= 32;
+	} else {
+		base = cap_u64(v->addr + i * 16);
+		len = cap_u64(v->addr + i * 16 + 8);
+	}
 	if (len > v->left)
 		len = v->left;
 	cap_len(v->c, v->arg, base, len, len, len);
@@ -434,20 +444,34 @@ static long cap_iov_one(__u32 i, void *ctx)
 __noinline int cap_iov(struct cap_call *c, __u32 arg, __u64 addr, __u64 cnt, __u64 left)
 {
 	struct cap_vec v = { .c = c, .addr = addr, .cnt = cnt > 64 ? 64 : cnt, .arg = arg };
+	__u64 n;
 
 	if (!c)
 		return 0;
+	v.i386 = c->i386;
+	n = v.cnt * (v.i386 ? 8 : 16);
 	v.left = c->phase ? left : ~0ULL;
-	cap_len(c, arg, addr, v.cnt * 16, v.cnt * 16, v.cnt * 16);
+	cap_len(c, arg, addr, n, n, n);
 	bpf_loop(64, cap_iov_one, &v, 0);
 	return 0;
+}
+
+/* Pointer i of an argv/envp array: 4 bytes in an i386 call. */
+static __always_inline __u64 cap_strv_ptr(struct cap_vec *v, __u32 i)
+{
+	__u32 p = 0;
+
+	if (!v->i386)
+		return cap_u64(v->addr + i * 8);
+	bpf_probe_read_user(&p, sizeof(p), (void *)(v->addr + i * 4));
+	return p;
 }
 
 static long cap_strv_count(__u32 i, void *ctx)
 {
 	struct cap_vec *v = ctx;
 
-	if (!cap_u64(v->addr + i * 8))
+	if (!cap_strv_ptr(v, i))
 		return 1;
 	v->cnt = i + 1;
 	return 0;
@@ -459,7 +483,7 @@ static long cap_strv_one(__u32 i, void *ctx)
 
 	if (i >= v->cnt)
 		return 1;
-	cap_str(v->c, v->arg, cap_u64(v->addr + i * 8));
+	cap_str(v->c, v->arg, cap_strv_ptr(v, i));
 	return 0;
 }
 
@@ -476,13 +500,15 @@ static long cap_strv_one(__u32 i, void *ctx)
 __noinline int cap_strv(struct cap_call *c, __u32 arg, __u64 addr)
 {
 	struct cap_vec v = { .c = c, .addr = addr, .arg = arg };
-	__u64 req, len;
+	__u64 req, len, psz;
 
 	if (!c || !addr)
 		return 0;
+	v.i386 = c->i386;
+	psz = v.i386 ? 4 : 8;
 	bpf_loop(SONDE_STRV_COUNT_MAX, cap_strv_count, &v, 0);
-	req = v.cnt < SONDE_STRV_COUNT_MAX ? (v.cnt + 1) * 8 : 0xffffffff;
-	len = v.cnt < SONDE_STRV_MAX ? (v.cnt + 1) * 8 : SONDE_STRV_MAX * 8;
+	req = v.cnt < SONDE_STRV_COUNT_MAX ? (v.cnt + 1) * psz : 0xffffffff;
+	len = v.cnt < SONDE_STRV_MAX ? (v.cnt + 1) * psz : SONDE_STRV_MAX * psz;
 	cap_len(c, arg, addr, req, req, len);
 	bpf_loop(SONDE_STRV_MAX, cap_strv_one, &v, 0);
 	return 0;
@@ -725,16 +751,21 @@ static __always_inline int cap_is_exec(__u32 nr)
 	return nr == 59 || nr == 322; /* execve, execveat */
 }
 
-static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, const __u64 *args,
+static __always_inline void capture(struct task_struct *t, const struct sonde_inflight *e,
 				    long ret, __u32 phase, __u32 late)
 {
 	struct sonde_cap_plan *pl;
-	struct cap_call c = { .ts = ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
+	__u32 nr = e->nr;
+	const __u64 *args = e->args;
+	struct cap_call c = { .ts = e->ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
 			      .phase = phase, .ret = ret,
-			      .quiet_fault = !phase && !late && !cap_is_exec(nr) };
+			      .quiet_fault = !phase && !late && !cap_is_exec(nr),
+			      .i386 = !!(e->flags & SONDE_SC_COMPAT) };
 	__u32 key = nr, retry = 0, *rp = NULL;
 
-	if (!cap_snaplen || nr >= SONDE_NR_SYSCALLS)
+	if (nr - SONDE_NR_I386 < SONDE_NR_I386_LEN)
+		key = SONDE_NR_SYSCALLS + nr - SONDE_NR_I386;
+	if (!cap_snaplen || key >= SONDE_NR_SYSCALLS + SONDE_NR_I386_LEN)
 		return;
 	pl = bpf_map_lookup_elem(&cap_plan, &key);
 	if (!pl)
@@ -796,7 +827,7 @@ static __always_inline void capture(struct task_struct *t, __u64 ts, __u32 nr, c
 /* Called by sys_enter once the in-flight slot is filled. */
 static __always_inline void capture_enter(struct task_struct *t, struct sonde_inflight *e)
 {
-	capture(t, e->ts, e->nr, e->args, 0, 0, 0);
+	capture(t, e, 0, 0, 0);
 }
 
 /*
@@ -806,13 +837,13 @@ static __always_inline void capture_enter(struct task_struct *t, struct sonde_in
  */
 static __always_inline void capture_enter_late(struct task_struct *t, struct sonde_inflight *e)
 {
-	capture(t, e->ts, e->nr, e->args, 0, 0, 1);
+	capture(t, e, 0, 0, 1);
 }
 
 /* Called by sys_exit before the syscall record is emitted. */
 static __always_inline void capture_exit(struct task_struct *t, struct sonde_inflight *e, long ret)
 {
-	capture(t, e->ts, e->nr, e->args, ret, 1, 0);
+	capture(t, e, ret, 1, 0);
 }
 
 #endif /* SONDE_BPF_CAPTURE_H */

@@ -113,6 +113,8 @@ static __always_inline int in_exec(struct task_struct *task)
 		return 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(cur);
 	nr = BPF_CORE_READ(regs, orig_ax);
+	if (cur->thread_info.status & TS_COMPAT)
+		return nr == NR32_EXECVE || nr == NR32_EXECVEAT;
 	return nr == NR_EXECVE || nr == NR_EXECVEAT;
 }
 

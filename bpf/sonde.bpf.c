@@ -40,6 +40,15 @@ char LICENSE[] SEC("license") = "GPL";
 #define NR_EXECVEAT 322
 #define NR_CLONE3 435
 
+/* i386 numbers of exec, which renames the task (exec.h); they are
+ * recorded as the x86-64 execve and execveat (events.h). */
+#define NR32_EXECVE 11
+#define NR32_EXECVEAT 358
+/* arch/x86/include/asm/thread_info.h: the task is in an i386 syscall. The
+ * kernel sets it on entry from 32-bit code or int $0x80 and clears it on
+ * the way back to user space, after the sys_exit tracepoint. */
+#define TS_COMPAT 0x0002
+
 /* <linux/sched.h> clone flags, for fork and vfork. */
 #define CLONE_VM 0x100
 #define CLONE_VFORK 0x4000
@@ -50,6 +59,10 @@ char LICENSE[] SEC("license") = "GPL";
  * the branches they disable). */
 const volatile __u64 sel[SONDE_NR_SYSCALLS / 64];
 const volatile bool sel_others; /* numbers >= SONDE_NR_SYSCALLS selected */
+/* i386 calls: the number each is recorded as, and the selection of the
+ * SONDE_NR_I386 range (the others go by their x86-64 twin's bit). */
+const volatile __u32 compat_nr[SONDE_NR_I386_LEN];
+const volatile __u64 sel_i386[SONDE_NR_I386_LEN / 64];
 const volatile bool failed_only;
 const volatile bool no_sched;
 const volatile bool comm_set;
@@ -67,9 +80,63 @@ struct {
  * kernel and fail with ENOSYS: recorded unless -e trace= left them out. */
 static __always_inline int nr_selected(__u32 nr)
 {
-	if (nr >= SONDE_NR_SYSCALLS)
-		return sel_others;
-	return (sel[nr / 64] >> (nr % 64)) & 1;
+	__u32 k = nr - SONDE_NR_I386;
+
+	if (nr < SONDE_NR_SYSCALLS)
+		return (sel[nr / 64] >> (nr % 64)) & 1;
+	if (k < SONDE_NR_I386_LEN)
+		return (sel_i386[k / 64] >> (k % 64)) & 1;
+	return sel_others;
+}
+
+/* What an i386 call is recorded as (events.h); past the table, out of
+ * every range, as any unknown number. */
+static __always_inline __u32 i386_nr(long id)
+{
+	__u32 n = id;
+
+	return n < SONDE_NR_I386_LEN ? compat_nr[n] : SONDE_NR_I386 + n;
+}
+
+/*
+ * Is the task in an i386 call (the kernel's TS_COMPAT)? The task's status
+ * costs a helper call, ~20 ns a syscall here, so it is asked only when
+ * the registers leave a doubt: 32-bit code runs with the 32-bit code
+ * segment, and the syscall instruction of 64-bit code leaves the return
+ * address in rcx, which the entry code saves as both cx and ip. What
+ * passes both tests is int $0x80 in 64-bit code (an i386 call), or a
+ * kernel whose entry does not clobber rcx (FRED), where the helper
+ * decides every time.
+ */
+#define USER_CS_64 0x33 /* __USER_CS */
+
+static __always_inline bool in_i386_call(struct pt_regs *regs)
+{
+	if (regs->cs != USER_CS_64)
+		return true;
+	if (regs->cx == regs->ip)
+		return false;
+	return bpf_get_current_task_btf()->thread_info.status & TS_COMPAT;
+}
+
+/* The six argument registers of the call's ABI. */
+static __always_inline void syscall_args(struct pt_regs *regs, bool i386, __u64 *a)
+{
+	if (i386) {
+		a[0] = (__u32)regs->bx;
+		a[1] = (__u32)regs->cx;
+		a[2] = (__u32)regs->dx;
+		a[3] = (__u32)regs->si;
+		a[4] = (__u32)regs->di;
+		a[5] = (__u32)regs->bp;
+		return;
+	}
+	a[0] = regs->di;
+	a[1] = regs->si;
+	a[2] = regs->dx;
+	a[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
+	a[4] = regs->r8;
+	a[5] = regs->r9;
 }
 
 /* The parent's clone flags are needed for fork records even when the
@@ -217,24 +284,28 @@ static __always_inline void id_forget(struct task_struct *p)
 			cpus[i].id_regs = 0;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
+/*
+ * The entry of call nr: its selection, then the CPU's slot (or, for exit
+ * and exit_group, which never return, the record at once). i386 is a
+ * constant at each of the two call sites, so that the x86-64 copy has no
+ * trace of the i386 ABI. Returns 1 when the slot holds a selected call
+ * whose memory is to be captured now.
+ */
+static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *cs, __u32 cpu,
+				 __u32 nr, const bool i386)
 {
-	struct sonde_cpu_state *cs;
-	__u32 nr = id, cpu;
+	__u16 flags = i386 ? SONDE_SC_COMPAT : 0;
 	__u64 now;
 
-	cs = current_id(regs, &cpu);
-	if (!cs || !tgid_traced(cs->id_tgid))
-		return 0;
 	if (!nr_selected(nr) && !nr_is_clone(nr))
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {
-		__u64 args[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
+		__u64 args[6];
 
+		syscall_args(regs, i386, args);
 		if (!failed_only)
-			emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN, now);
+			emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN | flags, now);
 		return 0;
 	}
 	if (cs->slot.e.active && cs->slot.task != cs->id_task)
@@ -243,18 +314,40 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	cs->slot.tgid = cs->id_tgid;
 	cs->slot.tid = cs->id_tid;
 	cs->slot.e.ts = now;
-	cs->slot.e.args[0] = regs->di;
-	cs->slot.e.args[1] = regs->si;
-	cs->slot.e.args[2] = regs->dx;
-	cs->slot.e.args[3] = regs->r10; /* the syscall ABI passes arg 4 in r10, not rcx */
-	cs->slot.e.args[4] = regs->r8;
-	cs->slot.e.args[5] = regs->r9;
+	syscall_args(regs, i386, cs->slot.e.args);
 	cs->slot.e.nr = nr;
 	cs->slot.e.active = 1;
+	cs->slot.e.flags = flags;
+	/* With --failed-only the entry items wait for sys_exit (see there). */
+	return cap_snaplen && !failed_only && nr_selected(nr);
+}
+
+/* i386 calls, rare: their copy of enter() stays off the hot path. */
+static __noinline int enter_i386(struct pt_regs *regs, struct sonde_cpu_state *cs, __u32 cpu,
+				 long id)
+{
+	if (!regs || !cs)
+		return 0;
+	return enter(regs, cs, cpu, i386_nr(id), true);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
+{
+	struct sonde_cpu_state *cs;
+	__u32 cpu;
+	int cap;
+
+	cs = current_id(regs, &cpu);
+	if (!cs || !tgid_traced(cs->id_tgid))
+		return 0;
+	if (in_i386_call(regs))
+		cap = enter_i386(regs, cs, cpu, id);
+	else
+		cap = enter(regs, cs, cpu, id, false);
 	/* Payload capture needs the trusted task (storage); the helper call
-	 * is only made when capture is on (cap_snaplen is in .rodata). With
-	 * --failed-only the entry items wait for sys_exit (see there). */
-	if (cap_snaplen && !failed_only && nr_selected(nr))
+	 * is only made when capture is on (cap_snaplen is in .rodata). */
+	if (cap)
 		capture_enter(bpf_get_current_task_btf(), &cs->slot.e);
 	return 0;
 }
@@ -307,7 +400,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		if (!e)
 			return 0;
 	}
-	flags = e->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0;
+	flags = (e->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0) | e->flags;
 	e->active = 0;
 	if (!nr_selected(e->nr))
 		return 0;

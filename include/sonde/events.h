@@ -72,8 +72,29 @@ struct sonde_hdr {
 				 * or execve): it never returned to user
 				 * space, so ret is the kernel's, not the
 				 * program's */
+#define SONDE_SC_COMPAT 0x10     /* an i386 call: see SONDE_NR_I386 */
 /* The calls whose result the program never saw. */
 #define SONDE_SC_NO_RESULT (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED | SONDE_SC_KILLED)
+
+/*
+ * i386 calls (SONDE_SC_COMPAT): a 32-bit program's syscalls, or int $0x80
+ * from 64-bit code, which the kernel runs from its i386 table with the
+ * arguments in ebx, ecx, edx, esi, edi, ebp. args are those registers,
+ * zero-extended. nr is the x86-64 number of the same call when the two
+ * take the same arguments with the same memory layouts (read, open,
+ * openat, socket, statx...: decoded and captured as that one), else
+ * SONDE_NR_I386 + the i386 number (mmap2, fstat64, _llseek, socketcall,
+ * the calls whose structs differ): named from the i386 table, printed
+ * raw. That range is far from any number a 64-bit program passes in
+ * practice (all of them fail with ENOSYS); a 64-bit call of one of those
+ * numbers would be named as the i386 call. Three calls of the same name
+ * are recorded as the x86-64 one although their memory differs, so that
+ * everything that knows them (exec, fork) keeps working, and their
+ * decoders read the i386 layout when the flag is set: execve and
+ * execveat (arrays of 32-bit pointers) and clone (tls before child_tid).
+ */
+#define SONDE_NR_I386 0xc0000000u
+#define SONDE_NR_I386_LEN 512
 
 /*
  * One fused record per syscall, written at exit from the entry state kept

@@ -175,7 +175,9 @@ enum sonde_cap_kind {
 	SONDE_CAP_FIXED,   /* size bytes at arg */
 	SONDE_CAP_ARGLEN,  /* arg[aux] * size bytes at arg (size 0 = 1) */
 	SONDE_CAP_RETLEN,  /* ret * size bytes at arg, exit only (size 0 = 1) */
-	SONDE_CAP_IOV,     /* iovec[arg[aux]] at arg, and each buffer */
+	SONDE_CAP_IOV,     /* iovec[arg[aux]] at arg, and each buffer
+			    * (two 32-bit words each for the calls of the
+			    * SONDE_NR_I386 range, events.h) */
 	SONDE_CAP_STRV,    /* NULL-terminated char *[] at arg, and each string */
 	SONDE_CAP_MSGHDR,  /* struct msghdr at arg, its name, iov, control;
 			    * size 1 at exit: also what the descriptors

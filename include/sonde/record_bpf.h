@@ -42,17 +42,21 @@
  * both at stop (task storage through a pidfd, pidfd_open(tid,
  * PIDFD_THREAD)) to record the calls still blocked as SONDE_SC_UNFINISHED.
  *
- *   0      8                                56     60     64
- *   +------+------------ args[6] -----------+------+------+
- *   |  ts  | di  si  dx  r10  r8  r9        |  nr  |active|
- *   +------+--------------------------------+------+------+
+ *   0      8                                56     60     62     64
+ *   +------+------------ args[6] -----------+------+------+------+
+ *   |  ts  | di  si  dx  r10  r8  r9        |  nr  |active|flags |
+ *   +------+--------------------------------+------+------+------+
+ *
+ * An i386 call holds ebx ecx edx esi edi ebp, its number as recorded
+ * (events.h, SONDE_SC_COMPAT) and that flag.
  */
 struct sonde_inflight {
 	__u64 ts;
 	__u64 args[6];
 	__u32 nr;
-	__u32 active; /* between sys_enter and sys_exit: 1, or
+	__u16 active; /* between sys_enter and sys_exit: 1, or
 		       * SONDE_INFLIGHT_ATTACHED */
+	__u16 flags;  /* SONDE_SC_COMPAT or 0 */
 };
 
 /*

@@ -45,13 +45,24 @@ struct sonde_syscall_info {
 	unsigned short classes; /* SONDE_SCC_* */
 };
 
+/*
+ * nr is a recorded number: an x86-64 one, or an i386 call's
+ * SONDE_NR_I386 + its number (events.h), which the same functions name
+ * from the i386 table.
+ */
 /* Name of syscall nr in the built-in table, or NULL. */
 const char *sonde_syscall_name(unsigned int nr);
 /* Number of a syscall name, or -1. */
 int sonde_syscall_lookup(const char *name);
 /* Class bits of syscall nr. */
 unsigned int sonde_syscall_classes(unsigned int nr);
-/* Number of entries in the built-in table (highest nr + 1). */
+/* What the i386 call n is recorded as: its x86-64 twin's number or
+ * SONDE_NR_I386 + n (events.h). */
+uint32_t sonde_syscall_i386_nr(unsigned int n);
+/* The x86-64 twin of a recorded i386 call of another name (getuid32:
+ * getuid), which takes the same arguments and layouts; -1 otherwise. */
+int sonde_syscall_i386_twin(uint32_t nr);
+/* Number of entries in the built-in x86-64 table (highest nr + 1). */
 unsigned int sonde_syscall_count(void);
 /* The built-in table, by number (NULL holes), for the trace header. */
 const char *const *sonde_syscall_table(void);
@@ -68,25 +79,33 @@ static inline int sonde_syscall_failed(int64_t ret)
 	return ret < 0 && ret >= -4095;
 }
 
-/* A set of syscalls as a bitmap over SONDE_NR_SYSCALLS numbers; others
- * stands for every number past them (none is a real x86-64 syscall:
+/* A set of syscalls as a bitmap over SONDE_NR_SYSCALLS numbers and one
+ * over the SONDE_NR_I386 range (the i386 calls without an x86-64 twin);
+ * others stands for every number past them (none is a real syscall:
  * invalid, negative or x32 numbers, which a program may still pass and
  * strace shows as syscall_0x186a0). */
 struct sonde_sc_set {
 	uint64_t bits[SONDE_NR_SYSCALLS / 64];
+	uint64_t bits_i386[SONDE_NR_I386_LEN / 64];
 	uint8_t others;
 };
 static inline int sonde_sc_set_has(const struct sonde_sc_set *s, unsigned nr)
 {
-	if (nr >= SONDE_NR_SYSCALLS)
-		return s->others;
-	return (s->bits[nr / 64] >> (nr % 64)) & 1;
+	unsigned int k = nr - SONDE_NR_I386;
+
+	if (nr < SONDE_NR_SYSCALLS)
+		return (s->bits[nr / 64] >> (nr % 64)) & 1;
+	if (k < SONDE_NR_I386_LEN)
+		return (s->bits_i386[k / 64] >> (k % 64)) & 1;
+	return s->others;
 }
 /* Every number, as when no -e trace= is given. */
 static inline void sonde_sc_set_fill(struct sonde_sc_set *s)
 {
 	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS / 64; i++)
 		s->bits[i] = ~(uint64_t)0;
+	for (unsigned int i = 0; i < SONDE_NR_I386_LEN / 64; i++)
+		s->bits_i386[i] = ~(uint64_t)0;
 	s->others = 1;
 }
 /* A recorded number as the program passed it: the kernel takes the
@@ -97,12 +116,16 @@ static inline uint64_t sonde_syscall_nr_wide(uint32_t nr)
 }
 static inline void sonde_sc_set_add(struct sonde_sc_set *s, unsigned nr)
 {
+	unsigned int k = nr - SONDE_NR_I386;
+
 	if (nr < SONDE_NR_SYSCALLS)
 		s->bits[nr / 64] |= (uint64_t)1 << (nr % 64);
+	else if (k < SONDE_NR_I386_LEN)
+		s->bits_i386[k / 64] |= (uint64_t)1 << (k % 64);
 }
 /* Every syscall of the table in one of the SONDE_SCC_* bits of mask. */
 void sonde_sc_set_classes(struct sonde_sc_set *s, unsigned int mask);
-/* Number of syscalls in the set. */
+/* Number of x86-64 syscalls in the set. */
 unsigned int sonde_sc_set_count(const struct sonde_sc_set *s);
 /*
  * Parses the value of strace's -e trace=EXPR: comma-separated syscall

@@ -143,6 +143,9 @@ static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	/* its task died before it returned to user space: ret is the kernel's */
 	if (rec->flags & SONDE_SC_KILLED)
 		sonde_line_printf(l, ",\"killed\":true");
+	/* the kernel ran it from its i386 table (events.h) */
+	if (rec->flags & SONDE_SC_COMPAT)
+		sonde_line_printf(l, ",\"i386\":true");
 }
 
 static void json_hex(struct sonde_line *l, const uint8_t *p, size_t n)

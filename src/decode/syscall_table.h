@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The built-in x86-64 table (syscall_table.c), private to src/decode/. */
+/* The built-in x86-64 and i386 tables, private to src/decode/. */
 #ifndef SONDE_DECODE_SYSCALL_TABLE_H
 #define SONDE_DECODE_SYSCALL_TABLE_H
 
@@ -9,5 +9,13 @@
 #define SONDE_SYSCALL_TAB_LEN 470
 
 extern const struct sonde_syscall_info sonde_syscall_tab[SONDE_SYSCALL_TAB_LEN];
+
+/* The i386 table (syscall_table_i386.c), by i386 number, as long. */
+struct sonde_syscall_i386 {
+	struct sonde_syscall_info info;
+	short twin; /* the x86-64 number of the same call and layouts, or -1 */
+};
+
+extern const struct sonde_syscall_i386 sonde_syscall_i386_tab[SONDE_SYSCALL_TAB_LEN];
 
 #endif

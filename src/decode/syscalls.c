@@ -22,11 +22,46 @@
 _Static_assert(SONDE_SYSCALL_TAB_LEN <= SONDE_NR_SYSCALLS,
 	       "the in-kernel bitmap must cover the whole table");
 
+_Static_assert(SONDE_SYSCALL_TAB_LEN <= SONDE_NR_I386_LEN, "the i386 range covers its table");
+
+/* The i386 entry of number n, or NULL for a hole. */
+static const struct sonde_syscall_i386 *sc_i386(unsigned int n)
+{
+	if (n >= SONDE_SYSCALL_TAB_LEN || !sonde_syscall_i386_tab[n].info.name)
+		return NULL;
+	return &sonde_syscall_i386_tab[n];
+}
+
 const struct sonde_syscall_info *sonde_syscall_info(unsigned int nr)
 {
+	const struct sonde_syscall_i386 *e = sc_i386(nr - SONDE_NR_I386);
+
+	if (nr - SONDE_NR_I386 < SONDE_NR_I386_LEN)
+		return e ? &e->info : NULL;
 	if (nr >= SONDE_SYSCALL_TAB_LEN || !sonde_syscall_tab[nr].name)
 		return NULL;
 	return &sonde_syscall_tab[nr];
+}
+
+/*
+ * A twin of the same name is recorded as the x86-64 number: nothing is
+ * lost, everything downstream knows it. One of another name keeps its
+ * own, so that it is named as strace names it.
+ */
+uint32_t sonde_syscall_i386_nr(unsigned int n)
+{
+	const struct sonde_syscall_i386 *e = sc_i386(n);
+
+	if (e && e->twin >= 0 && !strcmp(e->info.name, sonde_syscall_tab[e->twin].name))
+		return (uint32_t)e->twin;
+	return SONDE_NR_I386 + n;
+}
+
+int sonde_syscall_i386_twin(uint32_t nr)
+{
+	const struct sonde_syscall_i386 *e = sc_i386(nr - SONDE_NR_I386);
+
+	return nr - SONDE_NR_I386 < SONDE_NR_I386_LEN && e ? e->twin : -1;
 }
 
 const char *sonde_syscall_name(unsigned int nr)
@@ -79,11 +114,36 @@ const char *const *sonde_syscall_table(void)
 	return name_array;
 }
 
+/*
+ * The i386 calls recorded in the SONDE_NR_I386 range (sonde_syscall_i386_nr)
+ * whose name, or class, is selected; those with an x86-64 twin of the
+ * same name are recorded as the twin, which has the same classes.
+ */
+static unsigned int sc_i386_add(struct sonde_sc_set *s, const char *name, unsigned int mask,
+				const regex_t *rx)
+{
+	unsigned int hits = 0;
+
+	for (unsigned int n = 0; n < SONDE_SYSCALL_TAB_LEN; n++) {
+		const struct sonde_syscall_i386 *e = sc_i386(n);
+
+		if (!e || sonde_syscall_i386_nr(n) != SONDE_NR_I386 + n)
+			continue;
+		if ((name && !strcmp(e->info.name, name)) || (e->info.classes & mask) ||
+		    (rx && !regexec(rx, e->info.name, 0, NULL, 0))) {
+			sonde_sc_set_add(s, SONDE_NR_I386 + n);
+			hits++;
+		}
+	}
+	return hits;
+}
+
 void sonde_sc_set_classes(struct sonde_sc_set *s, unsigned int mask)
 {
 	for (unsigned int nr = 0; nr < SONDE_SYSCALL_TAB_LEN; nr++)
 		if (sonde_syscall_tab[nr].classes & mask)
 			sonde_sc_set_add(s, nr);
+	sc_i386_add(s, NULL, mask, NULL);
 }
 
 unsigned int sonde_sc_set_count(const struct sonde_sc_set *s)
@@ -188,6 +248,7 @@ static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err, siz
 			sonde_sc_set_add(set, nr);
 			hits++;
 		}
+	hits += sc_i386_add(set, NULL, 0, &rx);
 	regfree(&rx);
 	if (!hits) {
 		snprintf(err, errlen, "'/%s' matches no syscall name; check the regex", re);
@@ -236,11 +297,13 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 			 tok);
 		return -EINVAL;
 	}
+	/* A name of both tables (stat: x86-64 4 and i386 106, whose
+	 * struct differs) selects both calls. */
 	nr = sonde_syscall_lookup(tok);
-	if (nr >= 0) {
+	if (nr >= 0)
 		sonde_sc_set_add(set, nr);
+	if (sc_i386_add(set, tok, 0, NULL) || nr >= 0)
 		return 0;
-	}
 	mask = sc_class_find(tok, 0);
 	if (mask) {
 		sonde_sc_set_classes(set, mask);
@@ -253,7 +316,7 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 		snprintf(err, errlen, "unknown syscall '%s' (did you mean '%s'?)", tok, hint);
 	else
 		snprintf(err, errlen,
-			 "unknown syscall '%s'; use x86-64 names as strace "
+			 "unknown syscall '%s'; use names as strace "
 			 "spells them, %%classes, /regex or ?name",
 			 tok);
 	return -EINVAL;
@@ -291,6 +354,8 @@ int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err, si
 	if (neg) {
 		for (size_t i = 0; i < SONDE_NR_SYSCALLS / 64; i++)
 			set->bits[i] = ~set->bits[i];
+		for (size_t i = 0; i < SONDE_NR_I386_LEN / 64; i++)
+			set->bits_i386[i] = ~set->bits_i386[i];
 		set->others = !set->others;
 	}
 	return 0;

@@ -34,12 +34,15 @@ int rec_payload_plans(struct rec_bpf *b, const struct sonde_record_opts *o)
 
 	if (!o->snaplen)
 		return 0;
-	for (uint32_t nr = 0; nr < SONDE_NR_SYSCALLS; nr++) {
+	/* Slots past SONDE_NR_SYSCALLS: the i386 calls recorded as
+	 * SONDE_NR_I386 + n (bpf/capture.bpf.h, cap_plan). */
+	for (uint32_t k = 0; k < SONDE_NR_SYSCALLS + SONDE_NR_I386_LEN; k++) {
+		uint32_t nr = k < SONDE_NR_SYSCALLS ? k : SONDE_NR_I386 + k - SONDE_NR_SYSCALLS;
 		struct sonde_cap_plan p;
 
 		if (!sonde_strace_capture_plan(nr, &p))
 			continue;
-		if (bpf_map_update_elem(fd, &nr, &p, BPF_ANY))
+		if (bpf_map_update_elem(fd, &k, &p, BPF_ANY))
 			return -errno;
 	}
 	return 0;

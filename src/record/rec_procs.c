@@ -384,7 +384,7 @@ static void unfinished_emit(struct unfinished_ctx *u, pid_t tgid, pid_t tid,
 	r.hdr.type = SONDE_REC_SYSCALL;
 	r.hdr.size = sizeof(r);
 	r.hdr.cpu = cpu;
-	r.hdr.flags = SONDE_SC_UNFINISHED |
+	r.hdr.flags = SONDE_SC_UNFINISHED | (in->flags & SONDE_SC_COMPAT) |
 		      (in->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0);
 	memcpy(r.args, in->args, sizeof(r.args));
 	r.nr = in->nr;

@@ -57,6 +57,8 @@ static uint32_t struct_size(st_struct_fn fn)
 		{ ps_wait_status, 4 },
 		{ ps_siginfo, sizeof(siginfo_t) },
 		{ ps_sigevent, sizeof(struct sigevent) },
+		{ ps_stat64_i386, 96 },
+		{ ps_rlimit_i386, 8 },
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -105,6 +107,14 @@ struct custom_plan {
 /* Syscalls decoded by functions: their memory, listed by hand. */
 static const struct custom_plan custom_plans[] = {
 	{ __NR_open, { I(STR, 0, EN, 0, 0) } },
+	/* i386 calls of dec_i386.c (events.h, SONDE_NR_I386 + their number):
+	 * waitpid's status, _llseek's result, pread64's and pwrite64's
+	 * buffer, fcntl64's struct f_owner_ex (F_SETOWN_EX, F_GETOWN_EX). */
+	{ SONDE_NR_I386 + 7, { I(FIXED, 1, EX, 0, 4) } },
+	{ SONDE_NR_I386 + 140, { I(FIXED, 3, EX, 0, 8) } },
+	{ SONDE_NR_I386 + 180, { I(RETLEN, 1, EX, 2, 0) } },
+	{ SONDE_NR_I386 + 181, { I(ARGLEN, 1, EN, 2, 0) } },
+	{ SONDE_NR_I386 + 221, { IF(FIXED, 2, BOTH, 0, 8, 1, 0, B(15) | B(16)) } },
 	{ __NR_openat, { I(STR, 1, EN, 0, 0) } },
 	{ __NR_openat2, { I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
 	/* struct flock for F_GETLK, F_SETLK, F_SETLKW and their F_OFD_
@@ -446,18 +456,26 @@ static void plan_from_sig(const struct st_sig *sig, struct sonde_cap_plan *p)
 
 static void plan_memory(unsigned int nr, struct sonde_cap_plan *p)
 {
+	const struct st_sig *sig = st_sig_of(nr);
+
 	for (size_t i = 0; i < sizeof(custom_plans) / sizeof(custom_plans[0]); i++)
 		if (custom_plans[i].nr == nr) {
 			memcpy(p->it, custom_plans[i].it, sizeof(p->it));
 			return;
 		}
-	if (!st_sigs[nr].fn)
-		plan_from_sig(&st_sigs[nr], p);
+	if (sig && !sig->fn)
+		plan_from_sig(sig, p);
 }
 
 int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p)
 {
+	int twin = sonde_syscall_i386_twin(nr);
+
 	memset(p, 0, sizeof(*p));
+	/* An i386 call decoded as its twin of another name reads what the
+	 * twin reads (decode.c, st_as_twin). */
+	if (twin >= 0 && !st_sig_of(nr)->known)
+		nr = (unsigned int)twin;
 	if (sonde_strace_is_decoded(nr))
 		plan_memory(nr, p);
 	plan_add_fdinfo(nr, p);

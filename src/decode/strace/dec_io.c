@@ -501,6 +501,12 @@ void dec_recvfrom(struct st *s)
 
 void dec_mmap(struct st *s)
 {
+	pr_mmap(s, st_arg(s, 5));
+}
+
+/* mmap's arguments with the file offset in bytes (mmap2's are pages). */
+void pr_mmap(struct st *s, uint64_t off)
+{
 	uint32_t f = (uint32_t)st_arg(s, 3);
 	struct st_cap c;
 	struct st *t;
@@ -532,7 +538,7 @@ void dec_mmap(struct st *s)
 	st_sep(s);
 	pr_fd(s, (int)st_arg(s, 4));
 	st_sep(s);
-	pr_hex(s, st_arg(s, 5));
+	pr_hex(s, off);
 	s->rkind = R_HEX;
 }
 

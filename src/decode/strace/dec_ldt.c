@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86 segment descriptors as strace 6.1 prints them on x86-64: the
- * struct user_desc of modify_ldt, set_thread_area and get_thread_area
- * (the last two are 32-bit calls; a 64-bit caller gets ENOSYS, but
- * strace still shows what it passed).
+ * x86 segment descriptors as strace 6.1 prints them: the struct
+ * user_desc of modify_ldt, set_thread_area and get_thread_area (the last
+ * two are i386 calls, of the same layout; a 64-bit caller gets ENOSYS,
+ * but strace still shows what it passed).
  */
 #include <asm/ldt.h>
 #include <string.h>
@@ -31,7 +31,9 @@ static void pr_desc_rest(struct st *s, const struct user_desc *d)
 	pr_u32_field(s, "limit_in_pages", d->limit_in_pages);
 	pr_u32_field(s, "seg_not_present", d->seg_not_present);
 	pr_u32_field(s, "useable", d->useable);
-	pr_u32_field(s, "lm", d->lm);
+	/* 64-bit code segments: strace shows the bit to 64-bit callers only. */
+	if (!(s->sc->hdr.flags & SONDE_SC_COMPAT))
+		pr_u32_field(s, "lm", d->lm);
 	st_obj_end(s);
 }
 

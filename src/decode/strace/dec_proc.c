@@ -59,10 +59,12 @@ static void pr_pidfd(struct st *s, int fd)
 	sb_putc(s->o, ']');
 }
 
-/* x86-64 clone(flags, stack, parent_tid, child_tid, tls). */
+/* x86-64 clone(flags, stack, parent_tid, child_tid, tls); i386's
+ * (events.h, SONDE_SC_COMPAT) passes tls before child_tid. */
 void dec_clone(struct st *s)
 {
 	uint64_t f = st_arg(s, 0);
+	int i386 = !!(s->sc->hdr.flags & SONDE_SC_COMPAT), ctid = 3 + i386, tls = 4 - i386;
 
 	clone_arg(s, 1, "child_stack");
 	pr_addr(s, st_arg(s, 1));
@@ -84,12 +86,12 @@ void dec_clone(struct st *s)
 			pr_addr(s, st_arg(s, 2));
 	}
 	if (f & CLONE_SETTLS) {
-		clone_arg(s, 4, "tls");
-		pr_addr(s, st_arg(s, 4));
+		clone_arg(s, tls, "tls");
+		pr_addr(s, st_arg(s, tls));
 	}
 	if (f & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
-		clone_arg(s, 3, "child_tidptr");
-		pr_addr(s, st_arg(s, 3));
+		clone_arg(s, ctid, "child_tidptr");
+		pr_addr(s, st_arg(s, ctid));
 	}
 }
 
@@ -199,16 +201,25 @@ struct strv {
 	int more;
 };
 
+/* Element i of the pointer array at a, in the call's ABI. */
+static int strv_elem(struct st *s, uint64_t a, uint64_t i, uint64_t *ptr)
+{
+	unsigned int psz = st_ptr_size(s->sc);
+
+	*ptr = 0;
+	return st_peek(s, SONDE_PL_ENTRY, a + i * psz, ptr, psz);
+}
+
 static void strv_get(struct st *s, uint64_t a, struct strv *v)
 {
-	const struct sonde_payload *p = sonde_call_mem(s->c, SONDE_PL_ENTRY, a, 8);
+	unsigned int psz = st_ptr_size(s->sc);
+	const struct sonde_payload *p = sonde_call_mem(s->c, SONDE_PL_ENTRY, a, psz);
 	uint64_t ptr;
 
 	*v = (struct strv){ .have = -1, .n = -1 };
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE))
 		return;
-	for (v->have = 0; st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)v->have * 8, &ptr, 8);
-	     v->have++)
+	for (v->have = 0; strv_elem(s, a, (uint64_t)v->have, &ptr); v->have++)
 		if (!ptr) {
 			v->n = v->have;
 			return;
@@ -217,13 +228,13 @@ static void strv_get(struct st *s, uint64_t a, struct strv *v)
 	 * of an older sonde only says it had more. */
 	v->n = v->have;
 	v->more = 1;
-	if (p->addr != a || p->requested / 8 <= (uint64_t)v->have)
+	if (p->addr != a || p->requested / psz <= (uint64_t)v->have)
 		return;
 	if (p->requested == UINT32_MAX) {
 		v->n = SONDE_STRV_COUNT_MAX;
 		return;
 	}
-	v->n = p->requested / 8 - 1;
+	v->n = p->requested / psz - 1;
 	v->more = 0;
 }
 
@@ -266,7 +277,7 @@ static void pr_str_array(struct st *s, uint64_t a, const char *name)
 	st_arr_begin(s);
 	for (i = 0; i < v.have && !st_array_cut(s, (uint64_t)i); i++) {
 		st_elem(s);
-		st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)i * 8, &p, 8);
+		strv_elem(s, a, (uint64_t)i, &p);
 		pr_cstr(s, SONDE_PL_ENTRY, p);
 	}
 	/* Text only: JSON has all it has, and the count below. */
@@ -309,7 +320,7 @@ static void argv_from_exec(struct st *s, uint64_t a)
 
 	if (!s->j || !a)
 		return;
-	for (unsigned int i = 0; st_peek(s, SONDE_PL_ENTRY, a + (uint64_t)i * 8, &p, 8) && p; i++) {
+	for (unsigned int i = 0; strv_elem(s, a, i, &p) && p; i++) {
 		q = sonde_call_mem(s->c, SONDE_PL_ENTRY, p, 0);
 		if (!q || !(q->flags & SONDE_PLF_EXEC))
 			continue;
@@ -369,9 +380,11 @@ void dec_execveat(struct st *s)
 	argv_from_exec(s, st_arg(s, 2));
 }
 
-void dec_wait4(struct st *s)
+/* pid, the status the call stored, options: wait4's first three, all of
+ * i386's waitpid. */
+static void pr_wait_pid_status(struct st *s)
 {
-	uint64_t st_addr = st_arg(s, 1), ru = st_arg(s, 3);
+	uint64_t st_addr = st_arg(s, 1);
 
 	pr_int(s, st_arg(s, 0));
 	st_sep(s);
@@ -382,6 +395,18 @@ void dec_wait4(struct st *s)
 		pr_addr(s, st_addr);
 	st_sep(s);
 	pr_flags(s, &x_wait_opts, (uint32_t)st_arg(s, 2), "W???");
+}
+
+void dec_waitpid(struct st *s)
+{
+	pr_wait_pid_status(s);
+}
+
+void dec_wait4(struct st *s)
+{
+	uint64_t ru = st_arg(s, 3);
+
+	pr_wait_pid_status(s);
 	st_sep(s);
 	if (st_ok(s) && s->ret > 0)
 		ps_rusage(s, SONDE_PL_EXIT, ru);

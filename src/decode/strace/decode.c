@@ -184,23 +184,49 @@ static int kind_at_exit(uint8_t kind)
 	return kind == K_BUFO || kind == K_OUT || kind == K_IOVO || kind == K_SSETO;
 }
 
+/*
+ * An i386 call of another name than its x86-64 twin (getuid32,
+ * clock_gettime64) is decoded as the twin, which takes the same arguments
+ * and layouts: a copy of the call under the twin's number, so that the
+ * decoders' tests of the number hold. Others are returned as they are.
+ */
+static const struct sonde_call *st_as_twin(const struct sonde_call *c, struct sonde_call *tc,
+					   struct sonde_ev_syscall *tsc)
+{
+	int twin = sonde_syscall_i386_twin(c->sc->nr);
+
+	if (twin < 0 || st_sig_of(c->sc->nr)->known)
+		return c;
+	*tsc = *c->sc;
+	tsc->nr = (uint32_t)twin;
+	*tc = *c;
+	tc->sc = tsc;
+	return tc;
+}
+
 void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		     const struct sonde_call *c, struct fdtab *fds,
 		     struct strbuf *ret, void (*mid)(void *arg), void *arg,
 		     struct sonde_line *fdmap, size_t *split)
 {
-	const struct sonde_ev_syscall *sc = c->sc;
-	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
-	const char *name = sonde_syscall_name(sc->nr);
+	const uint32_t nr = c->sc->nr; /* named, and -e raw= tested, as recorded */
+	const char *name = sonde_syscall_name(nr);
+	struct sonde_ev_syscall tsc;
+	const struct sonde_ev_syscall *sc;
+	const struct st_sig *sig;
+	struct sonde_call tc;
 	struct st s;
 
+	c = st_as_twin(c, &tc, &tsc);
+	sc = c->sc;
+	sig = st_sig_of(sc->nr);
 	st_init(&s, o, opt, c, fds);
 	s.fdmap = fdmap;
 	if (name)
 		sb_printf(o, "%s(", name);
 	else
-		sb_printf(o, "syscall_%#llx(", (unsigned long long)sonde_syscall_nr_wide(sc->nr));
-	if (sig && sig->known && !sonde_sc_set_has(&opt->raw, sc->nr)) {
+		sb_printf(o, "syscall_%#llx(", (unsigned long long)sonde_syscall_nr_wide(nr));
+	if (sig && sig->known && !sonde_sc_set_has(&opt->raw, nr)) {
 		s.rkind = sig->rkind;
 		if (sig->fn)
 			sig->fn(&s);
@@ -218,9 +244,11 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		 * it takes; all six registers for an unknown number. strace
 		 * prints a raw call's result in hex too, an undecoded one's
 		 * in decimal. */
-		unsigned int n = sonde_syscall_nargs(sc->nr);
+		unsigned int n = sonde_syscall_nargs(nr);
 
-		if (sonde_sc_set_has(&opt->raw, sc->nr))
+		if (sonde_sc_set_has(&opt->raw, nr))
+			s.rkind = R_HEX;
+		else if (sonde_syscall_info(nr) && (sonde_syscall_info(nr)->flags & SONDE_SCF_RET_ADDR))
 			s.rkind = R_HEX;
 
 		for (unsigned int i = 0; i < n && i < 6; i++)
@@ -250,19 +278,24 @@ int st_format_json(struct sonde_line *args, struct sonde_line *res,
 		   const struct sonde_strace_opts *opt,
 		   const struct sonde_call *c)
 {
-	const struct sonde_ev_syscall *sc = c->sc;
-	const struct st_sig *sig = sc->nr < SONDE_NR_SYSCALLS ? &st_sigs[sc->nr] : NULL;
+	const struct sonde_ev_syscall *sc;
+	const struct st_sig *sig;
+	struct sonde_ev_syscall tsc;
+	struct sonde_call tc;
 	struct strbuf scratch;
 	unsigned int n;
 	struct st s;
 
+	c = st_as_twin(c, &tc, &tsc);
+	sc = c->sc;
+	sig = st_sig_of(sc->nr);
 	if (!sig || !sig->known)
 		return -1;
 	sb_init(&scratch);
 	st_init(&s, &scratch, opt, c, NULL);
 	s.j = args;
 	s.jres = res;
-	s.argnames = st_argnames[sc->nr];
+	s.argnames = sc->nr < SONDE_NR_SYSCALLS ? st_argnames[sc->nr] : NULL;
 	s.rkind = sig->rkind;
 	sonde_line_putc(args, '{');
 	if (sig->fn)

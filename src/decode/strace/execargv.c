@@ -70,14 +70,17 @@ static const char *exec_arg(const struct sonde_ev_exec *e, uint32_t i, size_t *l
 /* Element i of the pointer array at a; 0 when not captured (NULL ends it). */
 static int argv_elem(const struct sonde_call *c, uint64_t a, uint64_t i, uint64_t *v)
 {
+	/* 32-bit pointers in an i386 execve (events.h, SONDE_SC_COMPAT) */
+	unsigned int psz = c->sc->hdr.flags & SONDE_SC_COMPAT ? 4 : 8;
 	const struct sonde_payload *p;
 
-	if (i > (UINT64_MAX - a) / 8)
+	if (i > (UINT64_MAX - a) / psz)
 		return 0;
-	p = sonde_call_mem(c, SONDE_PL_ENTRY, a + i * 8, 8);
+	p = sonde_call_mem(c, SONDE_PL_ENTRY, a + i * psz, psz);
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE))
 		return 0;
-	memcpy(v, p->data + (a + i * 8 - p->addr), 8);
+	*v = 0;
+	memcpy(v, p->data + (a + i * psz - p->addr), psz);
 	return 1;
 }
 

@@ -256,11 +256,32 @@ void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len)
  * IOV_ADDRS instead shows iov_base as an address (the buffers of a
  * failed read). strace shows at most -s elements, then "...".
  */
+/* Element i of an iovec array: 16 bytes, or 8 (two 32-bit words) in an
+ * i386 call (events.h, SONDE_SC_COMPAT). */
+static int iov_get(struct st *s, int phase, uint64_t addr, uint64_t i, uint64_t *base,
+		   uint64_t *len)
+{
+	uint32_t w[2];
+	struct iovec v;
+
+	if (s->sc->hdr.flags & SONDE_SC_COMPAT) {
+		if (!st_peek(s, phase, addr + i * sizeof(w), w, sizeof(w)))
+			return 0;
+		*base = w[0];
+		*len = w[1];
+		return 1;
+	}
+	if (!st_peek(s, phase, addr + i * sizeof(v), &v, sizeof(v)))
+		return 0;
+	*base = (uint64_t)(uintptr_t)v.iov_base;
+	*len = v.iov_len;
+	return 1;
+}
+
 void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 	    uint64_t data_len)
 {
-	struct iovec v;
-	uint64_t left = data_len;
+	uint64_t left = data_len, base, len;
 	/* The array itself is an input: entry memory, else exit memory. */
 	int aphase = SONDE_PL_ENTRY;
 
@@ -268,27 +289,27 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 		pr_addr(s, 0);
 		return;
 	}
-	if (cnt && !st_peek(s, aphase, addr, &v, sizeof(v)))
+	if (cnt && !iov_get(s, aphase, addr, 0, &base, &len))
 		aphase = SONDE_PL_EXIT;
-	if (cnt > 1024 || (cnt && !st_peek(s, aphase, addr, &v, sizeof(v)))) {
+	if (cnt > 1024 || (cnt && !iov_get(s, aphase, addr, 0, &base, &len))) {
 		pr_unfetched(s, aphase, addr);
 		return;
 	}
 	st_arr_begin(s);
 	for (uint64_t i = 0; i < cnt; i++) {
-		uint64_t base, n;
+		uint64_t n;
 
 		st_elem(s);
 		if (st_array_cut(s, i)) {
 			sb_puts(s->o, "...");
 			break;
 		}
-		if (!st_peek(s, aphase, addr + i * sizeof(v), &v, sizeof(v))) {
-			pr_unfetched(s, aphase, addr + i * sizeof(v));
+		if (!iov_get(s, aphase, addr, i, &base, &len)) {
+			pr_unfetched(s, aphase,
+				     addr + i * (s->sc->hdr.flags & SONDE_SC_COMPAT ? 8 : 16));
 			break;
 		}
-		base = (uint64_t)(uintptr_t)v.iov_base;
-		n = v.iov_len < left ? v.iov_len : left;
+		n = len < left ? len : left;
 		st_obj_begin(s);
 		st_field(s, "iov_base");
 		if (data_len == IOV_ADDRS)
@@ -298,7 +319,7 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 		else
 			pr_buf(s, phase, base, n, 0);
 		st_field(s, "iov_len");
-		pr_ulong(s, v.iov_len);
+		pr_ulong(s, len);
 		st_obj_end(s);
 		left -= n;
 	}

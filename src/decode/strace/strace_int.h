@@ -346,6 +346,15 @@ void ps_stat(struct st *s, int phase, uint64_t addr);
 void ps_statx(struct st *s, int phase, uint64_t addr);
 void ps_statfs(struct st *s, int phase, uint64_t addr);
 void ps_rlimit(struct st *s, int phase, uint64_t addr);
+/* The printers behind ps_stat and ps_rlimit, for structs already read. */
+struct stat;
+void pr_stat(struct st *s, const struct stat *b);
+void pr_rlimit(struct st *s, const uint64_t r[2], uint64_t infinity);
+/* i386 layouts (dec_i386.c): struct stat64 and a 32-bit struct rlimit. */
+void ps_stat64_i386(struct st *s, int phase, uint64_t addr);
+/* dec_io.c: mmap's arguments, the offset given in bytes. */
+void pr_mmap(struct st *s, uint64_t off);
+void ps_rlimit_i386(struct st *s, int phase, uint64_t addr);
 void ps_rusage(struct st *s, int phase, uint64_t addr);
 void ps_utsname(struct st *s, int phase, uint64_t addr);
 void ps_sysinfo(struct st *s, int phase, uint64_t addr);
@@ -515,6 +524,16 @@ struct st_sig {
 };
 
 extern const struct st_sig st_sigs[SONDE_NR_SYSCALLS];
+/* The i386 calls recorded as SONDE_NR_I386 + n (events.h), by n. */
+extern const struct st_sig st_sigs_i386[SONDE_NR_I386_LEN];
+/* The signature of a recorded number, NULL past both tables. */
+const struct st_sig *st_sig_of(uint32_t nr);
+
+/* Bytes of a user pointer in the call's ABI: 4 in an i386 call. */
+static inline unsigned int st_ptr_size(const struct sonde_ev_syscall *sc)
+{
+	return sc->hdr.flags & SONDE_SC_COMPAT ? 4 : 8;
+}
 /* argnames.c (generated): the kernel's parameter names, by number. */
 extern const char *const st_argnames[SONDE_NR_SYSCALLS][6];
 
@@ -584,6 +603,8 @@ DEC(clock_adjtime); DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_seta
 DEC(ioprio_set); DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
 DEC(io_setup); DEC(io_submit); DEC(io_getevents); DEC(io_pgetevents); DEC(io_cancel);
 DEC(modify_ldt); DEC(set_thread_area); DEC(get_thread_area); DEC(quotactl); DEC(quotactl_fd);
+/* i386 calls: dec_i386.c; waitpid in dec_proc.c */
+DEC(mmap2); DEC(llseek); DEC(fcntl64); DEC(waitpid); DEC(pread64_i386); DEC(pwrite64_i386);
 #undef DEC
 
 #endif /* SONDE_STRACE_INT_H */

@@ -209,10 +209,16 @@ static void pr_stat_time(struct st *s, const char *name, const char *nsname,
 void ps_stat(struct st *s, int phase, uint64_t addr)
 {
 	struct stat b;
+
+	if (st_fetch(s, phase, addr, &b, sizeof(b)))
+		pr_stat(s, &b);
+}
+
+void pr_stat(struct st *s, const struct stat *p)
+{
+	struct stat b = *p;
 	int dev, v = s->opt->verbose;
 
-	if (!st_fetch(s, phase, addr, &b, sizeof(b)))
-		return;
 	dev = S_ISCHR(b.st_mode) || S_ISBLK(b.st_mode);
 	st_obj_begin(s);
 	if (v) {

@@ -20,21 +20,22 @@
 
 #include "decode/strace/strace_int.h"
 
-/* 8192*1024: strace shows limits divisible by 1 KiB that way. */
-static void pr_rlim(struct st *s, uint64_t v, const char *inf)
+/* 8192*1024: strace shows limits divisible by 1 KiB that way; infv is
+ * the infinity of the caller's ABI (a 32-bit one for i386 callers). */
+static void pr_rlim(struct st *s, uint64_t v, uint64_t infv, const char *inf)
 {
 	char num[24], sym[32];
 
-	if (s->j && v == UINT64_MAX) {
+	if (s->j && v == infv) {
 		pr_sym(s, inf);
 		return;
 	}
-	if (s->j || (v != UINT64_MAX && (v <= 1024 || v % 1024))) {
+	if (s->j || (v != infv && (v <= 1024 || v % 1024))) {
 		pr_ulong(s, v);
 		return;
 	}
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
-	if (v == UINT64_MAX)
+	if (v == infv)
 		snprintf(sym, sizeof(sym), "%s", inf);
 	else
 		snprintf(sym, sizeof(sym), "%llu*1024", (unsigned long long)(v / 1024));
@@ -44,15 +45,20 @@ static void pr_rlim(struct st *s, uint64_t v, const char *inf)
 void ps_rlimit(struct st *s, int phase, uint64_t addr)
 {
 	uint64_t r[2];
+
+	if (st_fetch(s, phase, addr, r, sizeof(r)))
+		pr_rlimit(s, r, UINT64_MAX);
+}
+
+void pr_rlimit(struct st *s, const uint64_t r[2], uint64_t infv)
+{
 	const char *inf = s->sc->nr == 302 ? "RLIM64_INFINITY" : "RLIM_INFINITY";
 
-	if (!st_fetch(s, phase, addr, r, sizeof(r)))
-		return;
 	st_obj_begin(s);
 	st_field(s, "rlim_cur");
-	pr_rlim(s, r[0], inf);
+	pr_rlim(s, r[0], infv, inf);
 	st_field(s, "rlim_max");
-	pr_rlim(s, r[1], inf);
+	pr_rlim(s, r[1], infv, inf);
 	st_obj_end(s);
 }
 

@@ -400,9 +400,45 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 	[__NR_semctl] = D(semctl),
 };
 
+/*
+ * The i386 calls recorded as SONDE_NR_I386 + n (events.h) whose arguments
+ * or structs differ from their x86-64 counterparts (dec_i386.c), by i386
+ * number. The others print raw, or as their x86-64 twin of another name
+ * (getuid32, clock_gettime64: decode.c).
+ */
+const struct st_sig st_sigs_i386[SONDE_NR_I386_LEN] = {
+	[7] = D(waitpid),
+	[75] = S(2, DEC, E(x_rlimit), IN(ps_rlimit_i386)),   /* setrlimit */
+	[76] = S(2, DEC, E(x_rlimit), OUT(ps_rlimit_i386)),  /* getrlimit */
+	[140] = D(llseek),
+	[145] = S(3, DEC, A(FD), AX(IOVO, 2), A(ULONG)), /* readv: 8-byte iovecs (pr_iov) */
+	[146] = S(3, DEC, A(FD), AX(IOVI, 2), A(ULONG)), /* writev */
+	[180] = D(pread64_i386),
+	[181] = D(pwrite64_i386),
+	[191] = S(2, DEC, E(x_rlimit), OUT(ps_rlimit_i386)), /* ugetrlimit */
+	[192] = D(mmap2),
+	[195] = S(2, DEC, A(PATH), OUT(ps_stat64_i386)),     /* stat64 */
+	[196] = S(2, DEC, A(PATH), OUT(ps_stat64_i386)),     /* lstat64 */
+	[197] = S(2, DEC, A(FD), OUT(ps_stat64_i386)),       /* fstat64 */
+	[221] = D(fcntl64),
+	[300] = S(4, DEC, A(DIRFD), A(PATH), OUT(ps_stat64_i386), F(x_at_flags)), /* fstatat64 */
+};
+
+const struct st_sig *st_sig_of(uint32_t nr)
+{
+	uint32_t k = nr - SONDE_NR_I386;
+
+	if (nr < SONDE_NR_SYSCALLS)
+		return &st_sigs[nr];
+	return k < SONDE_NR_I386_LEN ? &st_sigs_i386[k] : NULL;
+}
+
 int sonde_strace_is_decoded(unsigned int nr)
 {
-	return nr < SONDE_NR_SYSCALLS && st_sigs[nr].known;
+	const struct st_sig *sig = st_sig_of(nr);
+	int twin = sonde_syscall_i386_twin(nr);
+
+	return (sig && sig->known) || (twin >= 0 && st_sigs[twin].known);
 }
 
 unsigned int sonde_strace_decoded_count(void)

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * i386 calls (events.h, SONDE_SC_COMPAT): how they are numbered, named and
+ * selected, and the decoders of dec_i386.c for the cases the fixture
+ * (tests/fixtures/i386_calls.S, compared with strace 6.1 by
+ * tests/integration/strace_i386.sh) cannot produce: a failed _llseek, a
+ * file offset, an infinite limit, a lock command, a reaped child. The
+ * expected text follows strace 6.1's output for a 32-bit process.
+ */
+#include <string.h>
+#include <time.h>
+
+#include <sonde/syscalls.h>
+
+#include "check.h"
+#include "test_strace_util.h"
+
+#define I386(n) (SONDE_NR_I386 + (n))
+
+static struct tcall T;
+
+static void tc_i386(unsigned int n)
+{
+	T.sc.nr = sonde_syscall_i386_nr(n);
+	T.sc.hdr.flags |= SONDE_SC_COMPAT;
+}
+
+TEST(numbers_and_names)
+{
+	/* the same call under the same name: recorded as the x86-64 one */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(3), 0);     /* read */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(295), 257); /* openat */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(252), 231); /* exit_group */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(383), 332); /* statx */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(435), 435); /* clone3 */
+	/* another layout, or another name: its own number */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(197), I386(197)); /* fstat64 */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(106), I386(106)); /* stat: old struct */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(120), 56);	     /* clone: its decoder swaps */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(11), 59);	     /* execve: 32-bit argv */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(199), I386(199)); /* getuid32 */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(600), I386(600)); /* past the table */
+	CHECK_EQ_STR(sonde_syscall_name(I386(192)), "mmap2");
+	CHECK_EQ_STR(sonde_syscall_name(I386(140)), "_llseek");
+	CHECK_EQ_STR(sonde_syscall_name(I386(102)), "socketcall");
+	CHECK_EQ_STR(sonde_syscall_name(I386(403)), "clock_gettime64");
+	CHECK_EQ_STR(sonde_syscall_name(I386(462)), "mseal"); /* shared numbers */
+	CHECK(sonde_syscall_name(I386(222)) == NULL);	      /* hole */
+	CHECK(sonde_syscall_name(I386(600)) == NULL);
+	CHECK_EQ_INT(sonde_syscall_nargs(I386(192)), 6);
+	CHECK_EQ_INT(sonde_syscall_nargs(I386(140)), 5);
+	CHECK_EQ_INT(sonde_syscall_classes(I386(197)), SONDE_SCC_DESC | SONDE_SCC_FSTAT);
+	/* decoded as a twin of another name, not for another layout */
+	CHECK_EQ_INT(sonde_syscall_i386_twin(I386(199)), 102); /* getuid */
+	CHECK_EQ_INT(sonde_syscall_i386_twin(I386(403)), 228); /* clock_gettime */
+	CHECK_EQ_INT(sonde_syscall_i386_twin(I386(197)), -1);
+	CHECK_EQ_INT(sonde_syscall_i386_twin(5), -1);
+}
+
+static int set_has(const char *expr, uint32_t nr)
+{
+	struct sonde_sc_set s;
+	char err[256];
+
+	if (sonde_sc_set_parse(&s, expr, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", expr, err);
+		return -1;
+	}
+	return sonde_sc_set_has(&s, nr);
+}
+
+TEST(trace_sets)
+{
+	CHECK_EQ_INT(set_has("fstat64", I386(197)), 1);
+	CHECK_EQ_INT(set_has("fstat64", 5), 0);
+	CHECK_EQ_INT(set_has("fstat", I386(197)), 0);
+	/* both tables' calls of one name */
+	CHECK_EQ_INT(set_has("stat", 4), 1);
+	CHECK_EQ_INT(set_has("stat", I386(106)), 1);
+	CHECK_EQ_INT(set_has("%fstat", I386(197)), 1);
+	CHECK_EQ_INT(set_has("%fstat", I386(195)), 0);
+	CHECK_EQ_INT(set_has("%stat", I386(195)), 1); /* stat64 */
+	CHECK_EQ_INT(set_has("/^_llseek$", I386(140)), 1);
+	CHECK_EQ_INT(set_has("!mmap2", I386(192)), 0);
+	CHECK_EQ_INT(set_has("!mmap2", I386(197)), 1);
+	CHECK_EQ_INT(set_has("all", I386(102)), 1);
+	CHECK_EQ_INT(set_has("none", I386(102)), 0);
+	CHECK_EQ_INT(set_has("getuid32", I386(199)), 1);
+	CHECK_EQ_INT(set_has("getuid32", 102), 0);
+	CHECK_EQ_INT(set_has("%process", I386(7)), 1); /* waitpid */
+}
+
+/* struct stat64 of the i386 ABI, by offset (dec_i386.c draws it). */
+static void stat64_at(uint8_t *b, uint32_t mode, uint64_t size, uint64_t rdev)
+{
+	uint32_t v32;
+	uint64_t v64;
+
+	memset(b, 0, 96);
+#define PUT(off, v)                                                         \
+	(sizeof(v) == 4 ? (v32 = (uint32_t)(v), memcpy(b + (off), &v32, 4)) \
+			: (v64 = (uint64_t)(v), memcpy(b + (off), &v64, 8)))
+	PUT(0, (uint64_t)0x803); /* st_dev makedev(0x8, 0x3) */
+	PUT(12, (uint32_t)1234); /* __st_ino */
+	PUT(16, mode);
+	PUT(20, (uint32_t)1);	 /* st_nlink */
+	PUT(24, (uint32_t)1000); /* st_uid */
+	PUT(28, (uint32_t)100);	 /* st_gid */
+	PUT(32, rdev);
+	PUT(44, size);
+	PUT(52, (uint32_t)4096);       /* st_blksize */
+	PUT(56, (uint64_t)8);	       /* st_blocks */
+	PUT(64, (uint32_t)1700000000); /* st_atime */
+	PUT(68, (uint32_t)5);
+	PUT(72, (uint32_t)1700000001);
+	PUT(76, (uint32_t)6);
+	PUT(80, (uint32_t)1700000002);
+	PUT(84, (uint32_t)7);
+	PUT(88, (uint64_t)1234); /* st_ino */
+#undef PUT
+}
+
+TEST(stat64)
+{
+	struct sonde_strace_opts o;
+	uint8_t b[96];
+
+	stat64_at(b, 0100644, 5000000000ull, 0);
+	tc_new(&T, 0, 0, 3, 0x1000, 0, 0, 0, 0);
+	tc_i386(197);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, b, sizeof(b));
+	CHECK_EQ_STR(tc_fmt(&T), "fstat64(3, {st_mode=S_IFREG|0644, st_size=5000000000, ...}) = 0");
+	sonde_strace_opts_init(&o);
+	o.verbose = 1;
+	CHECK(strstr(tc_fmt_opts(&T, &o),
+		     "fstat64(3, {st_dev=makedev(0x8, 0x3), st_ino=1234, st_mode=S_IFREG|0644, "
+		     "st_nlink=1, st_uid=1000, st_gid=100, st_blksize=4096, st_blocks=8, "
+		     "st_size=5000000000, st_atime=1700000000 /* ") != NULL);
+	CHECK(strstr(T.out, ".000000005+0000 */, st_atime_nsec=5, st_mtime=1700000001 /* ") !=
+	      NULL);
+	/* a failed call: the address */
+	tc_new(&T, 0, -2, 0x2000, 0x1000, 0, 0, 0, 0);
+	tc_i386(195);
+	tc_str(&T, 0, 0x2000, "/nonexistent");
+	CHECK_EQ_STR(tc_fmt(&T),
+		     "stat64(\"/nonexistent\", 0x1000) = -1 ENOENT (No such file or directory)");
+}
+
+TEST(limits_and_offsets)
+{
+	uint32_t rl[2] = { 8192 * 1024, 0xffffffff };
+	uint64_t pos = 16;
+
+	tc_new(&T, 0, 0, 3, 0x1000, 0, 0, 0, 0);
+	tc_i386(191);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, rl, sizeof(rl));
+	CHECK_EQ_STR(tc_fmt(&T), "ugetrlimit(RLIMIT_STACK, {rlim_cur=8192*1024, "
+				 "rlim_max=RLIM_INFINITY}) = 0");
+	tc_new(&T, 0, 0, 7, 0x1000, 0, 0, 0, 0);
+	tc_i386(75);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, rl, sizeof(rl));
+	CHECK_EQ_STR(tc_fmt(&T), "setrlimit(RLIMIT_NOFILE, {rlim_cur=8192*1024, "
+				 "rlim_max=RLIM_INFINITY}) = 0");
+
+	/* _llseek joins the two halves of the offset */
+	tc_new(&T, 0, 0, 3, 1, 16, 0x1000, 0, 0);
+	tc_i386(140);
+	pos = (1ull << 32) + 16;
+	tc_mem(&T, SONDE_PL_EXIT, 3, 0x1000, &pos, sizeof(pos));
+	CHECK_EQ_STR(tc_fmt(&T), "_llseek(3, 4294967312, [4294967312], SEEK_SET) = 0");
+	tc_new(&T, 0, -22, 3, 0xffffffff, 0xfffffff0, 0x1000, 1, 0);
+	tc_i386(140);
+	CHECK_EQ_STR(tc_fmt(&T),
+		     "_llseek(3, -16, 0x1000, SEEK_CUR) = -1 EINVAL (Invalid argument)");
+
+	/* mmap2's offset counts pages */
+	tc_new(&T, 0, 0xf7d04000, 0xf7d04000, 1544192, 5, 0x812, 3, 0x22);
+	tc_i386(192);
+	CHECK_EQ_STR(tc_fmt(&T), "mmap2(0xf7d04000, 1544192, PROT_READ|PROT_EXEC, "
+				 "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE, 3, 0x22000) = 0xf7d04000");
+
+	/* pread64's offset in two registers, low word first */
+	tc_new(&T, 0, 3, 3, 0x1000, 16, 0x200, 1, 0);
+	tc_i386(180);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, "abc", 3);
+	CHECK_EQ_STR(tc_fmt(&T), "pread64(3, \"abc\", 16, 4294967808) = 3");
+	tc_new(&T, 0, 2, 4, 0x1000, 2, 8, 0, 0);
+	tc_i386(181);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, "hi", 2);
+	CHECK_EQ_STR(tc_fmt(&T), "pwrite64(4, \"hi\", 2, 8) = 2");
+}
+
+TEST(fcntl64_waitpid_iovec)
+{
+	int status = 3 << 8;
+	uint32_t iov[4] = { 0x1000, 2, 0x2000, 3 };
+
+	tc_new(&T, 0, 0, 3, 13, 0xffd0, 0, 0, 0);
+	tc_i386(221);
+	CHECK_EQ_STR(tc_fmt(&T), "fcntl64(3, F_SETLK64, 0xffd0) = 0");
+	tc_new(&T, 0, 1, 3, 1, 0, 0, 0, 0);
+	tc_i386(221);
+	CHECK_EQ_STR(tc_fmt(&T), "fcntl64(3, F_GETFD) = 0x1 (flags FD_CLOEXEC)");
+
+	tc_new(&T, 0, 1234, -1u, 0x1000, 0, 0, 0, 0);
+	tc_i386(7);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &status, sizeof(status));
+	CHECK_EQ_STR(tc_fmt(&T), "waitpid(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0) = 1234");
+
+	/* i386 iovecs are two 32-bit words */
+	tc_new(&T, 0, 5, 1, 0x3000, 2, 0, 0, 0);
+	tc_i386(146);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x3000, iov, sizeof(iov));
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, "hi", 2);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x2000, "you", 3);
+	CHECK_EQ_STR(tc_fmt(&T), "writev(1, [{iov_base=\"hi\", iov_len=2}, "
+				 "{iov_base=\"you\", iov_len=3}], 2) = 5");
+}
+
+TEST(twins_of_another_name)
+{
+	struct timespec ts = { 0, 1 };
+
+	tc_new(&T, 0, 0, 0, 0, 0, 0, 0, 0);
+	tc_i386(199);
+	CHECK_EQ_STR(tc_fmt(&T), "getuid32() = 0");
+	tc_new(&T, 0, 0, 1, 0x1000, 0, 0, 0, 0);
+	tc_i386(406);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, &ts, sizeof(ts));
+	CHECK_EQ_STR(tc_fmt(&T), "clock_getres_time64(CLOCK_MONOTONIC, {tv_sec=0, tv_nsec=1}) = 0");
+	/* no decoder: the raw arguments, an address returned in hex */
+	tc_new(&T, 0, 0xf7f00000, 0x1000, 0, 0, 0, 0, 0);
+	tc_i386(90);
+	CHECK_EQ_STR(tc_fmt(&T), "mmap(0x1000) = 0xf7f00000");
+}
+
+TEST(clone_and_execve)
+{
+	uint32_t argv[3] = { 0x2000, 0x2010, 0 };
+
+	/* i386 clone(flags, stack, parent_tid, tls, child_tid) */
+	tc_new(&T, 0, 77, 0x01080011, 0, 0, 0x3000, 0x4000, 0);
+	tc_i386(120);
+	CHECK_EQ_INT(T.sc.nr, 56);
+	CHECK_EQ_STR(tc_fmt(&T), "clone(child_stack=NULL, flags=CLONE_SETTLS|CLONE_CHILD_SETTID"
+				 "|SIGCHLD, tls=0x3000, child_tidptr=0x4000) = 77");
+	/* 32-bit pointer arrays */
+	tc_new(&T, 0, -2, 0x1000, 0x1800, 0, 0, 0, 0);
+	tc_i386(11);
+	tc_str(&T, 0, 0x1000, "/x");
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1800, argv, sizeof(argv));
+	tc_str(&T, 1, 0x2000, "/x");
+	tc_str(&T, 1, 0x2010, "-v");
+	CHECK_EQ_STR(tc_fmt(&T), "execve(\"/x\", [\"/x\", \"-v\"], NULL) = -1 ENOENT "
+				 "(No such file or directory)");
+}
+
+int main(void)
+{
+	RUN(numbers_and_names);
+	RUN(trace_sets);
+	RUN(stat64);
+	RUN(limits_and_offsets);
+	RUN(fcntl64_waitpid_iovec);
+	RUN(twins_of_another_name);
+	RUN(clone_and_execve);
+	CHECK_EXIT();
+}
