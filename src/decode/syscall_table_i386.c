@@ -20,10 +20,12 @@
  *    struct it points to has the same layout on both ABIs (open, read,
  *    openat, statx, socket, clone3...; also under another name: the
  *    32-bit-id calls getuid32..setfsgid32, sendfile64, and the _time64
- *    calls, whose timespec is the x86-64 one). execve, execveat and
- *    clone are paired too: their decoders and the capture read the i386
- *    layout (32-bit pointer arrays; tls before child_tid) when the call
- *    is marked i386. Pairs with a struct whose layout differs (stat,
+ *    calls, whose timespec is the x86-64 one). execve, execveat, clone,
+ *    rt_sigaction and ioctl are paired too: their decoders and the
+ *    capture read the i386 layout (32-bit pointer arrays; tls before
+ *    child_tid; a 20-byte struct sigaction; ioctl's terminal and integer
+ *    requests, the same, its block device ones shown by address) when
+ *    the call is marked i386. Pairs with a struct whose layout differs (stat,
  *    iovec, msghdr, timespec before the _time64 calls, sigaction, rlimit,
  *    timeval), with a 64-bit value split across two registers (pread64,
  *    ftruncate64, fadvise64_64) or with 16-bit ids (chown, setuid) are
@@ -91,7 +93,7 @@ const struct sonde_syscall_i386 sonde_syscall_i386_tab[SONDE_SYSCALL_TAB_LEN] = 
 	[51] = { { "acct", 1, 0, F }, 163 },
 	[52] = { { "umount2", 2, 0, F }, 166 },
 	[53] = { { "lock", 0, 0, 0 }, -1 },
-	[54] = { { "ioctl", 3, 0, D }, -1 },
+	[54] = { { "ioctl", 3, 0, D }, 16 },
 	[55] = { { "fcntl", 3, 0, D }, -1 },
 	[56] = { { "mpx", 0, 0, 0 }, -1 },
 	[57] = { { "setpgid", 2, 0, 0 }, 109 },
@@ -211,7 +213,7 @@ const struct sonde_syscall_i386 sonde_syscall_i386_tab[SONDE_SYSCALL_TAB_LEN] = 
 	[171] = { { "getresgid", 3, 0, C }, -1 },
 	[172] = { { "prctl", 5, 0, C }, -1 },
 	[173] = { { "rt_sigreturn", 0, 0, S }, -1 },
-	[174] = { { "rt_sigaction", 4, 0, S }, -1 },
+	[174] = { { "rt_sigaction", 4, 0, S }, 13 },
 	[175] = { { "rt_sigprocmask", 4, 0, S }, 14 },
 	[176] = { { "rt_sigpending", 2, 0, S }, 127 },
 	[177] = { { "rt_sigtimedwait", 4, 0, S }, -1 },

@@ -255,6 +255,20 @@ TEST(clone_and_execve)
 				 "(No such file or directory)");
 }
 
+TEST(sigaction)
+{
+	/* handler, flags (SA_RESTORER|SA_SIGINFO), restorer, mask [CHLD] */
+	uint32_t act[5] = { 0x8049000, 0x04000004, 0xf7f00000, 1 << 16, 0 };
+
+	tc_new(&T, 0, 0, 17, 0x1000, 0, 8, 0, 0);
+	tc_i386(174);
+	CHECK_EQ_INT(T.sc.nr, 13);
+	tc_mem(&T, SONDE_PL_ENTRY, 1, 0x1000, act, sizeof(act));
+	CHECK_EQ_STR(tc_fmt(&T), "rt_sigaction(SIGCHLD, {sa_handler=0x8049000, sa_mask=[CHLD], "
+				 "sa_flags=SA_RESTORER|SA_SIGINFO, sa_restorer=0xf7f00000}, NULL, "
+				 "8) = 0");
+}
+
 int main(void)
 {
 	RUN(numbers_and_names);
@@ -264,5 +278,6 @@ int main(void)
 	RUN(fcntl64_waitpid_iovec);
 	RUN(twins_of_another_name);
 	RUN(clone_and_execve);
+	RUN(sigaction);
 	CHECK_EXIT();
 }

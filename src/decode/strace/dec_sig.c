@@ -6,6 +6,7 @@
  * control are in dec_proc.c.
  */
 #include <linux/futex.h>
+#include <string.h>
 
 #include "decode/strace/strace_int.h"
 
@@ -172,13 +173,26 @@ void dec_futex(struct st *s)
 	}
 }
 
-/* Kernel struct sigaction on x86-64: handler, flags, restorer, mask. */
+/*
+ * Kernel struct sigaction: handler, flags, restorer, mask; 8 bytes each on
+ * x86-64, the first three 4 bytes for an i386 caller (20 bytes; the
+ * capture reads 32 all the same, events.h SONDE_SC_COMPAT).
+ */
 static void pr_sigaction(struct st *s, int phase, uint64_t a, uint64_t ssize)
 {
 	uint64_t k[4];
+	uint32_t w[5];
 
-	if (!st_fetch(s, phase, a, k, sizeof(k)))
+	if (s->sc->hdr.flags & SONDE_SC_COMPAT) {
+		if (!st_fetch(s, phase, a, w, sizeof(w)))
+			return;
+		k[0] = w[0];
+		k[1] = w[1];
+		k[2] = w[2];
+		memcpy(&k[3], &w[3], 8);
+	} else if (!st_fetch(s, phase, a, k, sizeof(k))) {
 		return;
+	}
 	st_obj_begin(s);
 	st_field(s, "sa_handler");
 	if (k[0] > 1)
