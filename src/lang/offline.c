@@ -499,6 +499,9 @@ static void on_record(struct ovm *vm, const struct sonde_hdr *h)
 		for (int k = 0; k < 6; k++)
 			memcpy(vm->regs + off[k], &e->args[k], 8);
 		memcpy(vm->regs + 120, &(uint64_t){ e->nr }, 8);
+		/* cs: the code segment the syscall provider tells i386 calls
+		 * by (prov_syscall.c), 32-bit for those the record marks so. */
+		memcpy(vm->regs + 136, &(uint64_t){ h->flags & SONDE_SC_COMPAT ? 0x23 : 0x33 }, 8);
 		current(vm, h, h->ts);
 		ctx[0] = (uint64_t)vm->regs;
 		ctx[1] = e->nr;

@@ -80,3 +80,13 @@ check "strace_i386: sonde stat counts the i386 calls by name" \
 grep -E '^[0-9]+ +[a-z_0-9]+\(' "$TMP/p2" | sed -E 's/^[0-9]+ +//; s/\(.*//' > "$TMP/p2.calls"
 check "strace_i386: record -e trace=mmap2,getuid32 keeps those only" \
 	[ "$(tr '\n' ' ' < "$TMP/p2.calls")" = "mmap2 getuid32 " ]
+
+# The script language's syscall provider knows x86-64 calls only: 32-bit
+# code fires none of its probes, live or offline (docs/lang.md); before,
+# its calls fired the probes of the x86-64 calls of the same numbers.
+S='syscall:::entry /execname == "i386_calls"/ { @[probefunc] = count(); }'
+"$SONDE" script -c "$X" "$S" > "$TMP/live.s" 2> /dev/null
+"$SONDE" script -r "$TMP/t" "$S" > "$TMP/off.s" 2> /dev/null
+check "strace_i386: script: no syscall probe fires for 32-bit code, live" \
+	[ "$(grep -c '[0-9]$' "$TMP/live.s")" = 0 ]
+check "strace_i386: script: nor offline" [ "$(grep -c '[0-9]$' "$TMP/off.s")" = 0 ]
