@@ -269,6 +269,20 @@ TEST(sigaction)
 				 "8) = 0");
 }
 
+TEST(old_time_t)
+{
+	int32_t tv[2] = { 1700000000, 5 };
+
+	tc_new(&T, 0, 0, 0x1000, 0, 0, 0, 0, 0);
+	tc_i386(79);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x1000, tv, sizeof(tv));
+	CHECK_EQ_STR(tc_fmt(&T), "settimeofday({tv_sec=1700000000, tv_usec=5}, NULL) = 0");
+	tc_new(&T, 0, -22, 1, 0x1000, 0, 0, 0, 0);
+	tc_i386(265);
+	CHECK_EQ_STR(tc_fmt(&T), "clock_gettime(CLOCK_MONOTONIC, 0x1000) = -1 EINVAL "
+				 "(Invalid argument)");
+}
+
 int main(void)
 {
 	RUN(numbers_and_names);
@@ -279,5 +293,6 @@ int main(void)
 	RUN(twins_of_another_name);
 	RUN(clone_and_execve);
 	RUN(sigaction);
+	RUN(old_time_t);
 	CHECK_EXIT();
 }

@@ -59,6 +59,8 @@ static uint32_t struct_size(st_struct_fn fn)
 		{ ps_sigevent, sizeof(struct sigevent) },
 		{ ps_stat64_i386, 96 },
 		{ ps_rlimit_i386, 8 },
+		{ ps_timespec_i386, 8 },
+		{ ps_timeval_i386, 8 },
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 
 #include "decode/strace/strace_int.h"
 
@@ -76,6 +77,24 @@ void ps_rlimit_i386(struct st *s, int phase, uint64_t addr)
 
 	if (st_fetch(s, phase, addr, r, sizeof(r)))
 		pr_rlimit(s, (const uint64_t[2]){ r[0], r[1] }, UINT32_MAX);
+}
+
+/* struct timespec and struct timeval before the _time64 calls: two
+ * 32-bit longs. */
+void ps_timespec_i386(struct st *s, int phase, uint64_t addr)
+{
+	int32_t t[2];
+
+	if (st_fetch(s, phase, addr, t, sizeof(t)))
+		pr_ts_fields(s, t[0], t[1]);
+}
+
+void ps_timeval_i386(struct st *s, int phase, uint64_t addr)
+{
+	int32_t t[2];
+
+	if (st_fetch(s, phase, addr, t, sizeof(t)))
+		pr_tv_fields(s, &(const struct timeval){ t[0], t[1] });
 }
 
 /* mmap2's last argument counts 4096-byte pages; strace shows bytes. */

@@ -355,6 +355,8 @@ void ps_stat64_i386(struct st *s, int phase, uint64_t addr);
 /* dec_io.c: mmap's arguments, the offset given in bytes. */
 void pr_mmap(struct st *s, uint64_t off);
 void ps_rlimit_i386(struct st *s, int phase, uint64_t addr);
+void ps_timespec_i386(struct st *s, int phase, uint64_t addr);
+void ps_timeval_i386(struct st *s, int phase, uint64_t addr);
 void ps_rusage(struct st *s, int phase, uint64_t addr);
 void ps_utsname(struct st *s, int phase, uint64_t addr);
 void ps_sysinfo(struct st *s, int phase, uint64_t addr);

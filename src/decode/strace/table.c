@@ -409,6 +409,8 @@ const struct st_sig st_sigs[SONDE_NR_SYSCALLS] = {
 const struct st_sig st_sigs_i386[SONDE_NR_I386_LEN] = {
 	[7] = D(waitpid),
 	[75] = S(2, DEC, E(x_rlimit), IN(ps_rlimit_i386)),   /* setrlimit */
+	[78] = S(2, DEC, OUT(ps_timeval_i386), OUT(ps_timezone)), /* gettimeofday */
+	[79] = S(2, DEC, IN(ps_timeval_i386), IN(ps_timezone)),   /* settimeofday */
 	[76] = S(2, DEC, E(x_rlimit), OUT(ps_rlimit_i386)),  /* getrlimit */
 	[140] = D(llseek),
 	[145] = S(3, DEC, A(FD), AX(IOVO, 2), A(ULONG)), /* readv: 8-byte iovecs (pr_iov) */
@@ -421,6 +423,8 @@ const struct st_sig st_sigs_i386[SONDE_NR_I386_LEN] = {
 	[196] = S(2, DEC, A(PATH), OUT(ps_stat64_i386)),     /* lstat64 */
 	[197] = S(2, DEC, A(FD), OUT(ps_stat64_i386)),       /* fstat64 */
 	[221] = D(fcntl64),
+	[265] = S(2, DEC, A(CLOCK), OUT(ps_timespec_i386)), /* clock_gettime */
+	[266] = S(2, DEC, A(CLOCK), OUT(ps_timespec_i386)), /* clock_getres */
 	[300] = S(4, DEC, A(DIRFD), A(PATH), OUT(ps_stat64_i386), F(x_at_flags)), /* fstatat64 */
 };
 
