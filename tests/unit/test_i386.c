@@ -7,6 +7,7 @@
  * file offset, an infinite limit, a lock command, a reaped child. The
  * expected text follows strace 6.1's output for a 32-bit process.
  */
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -283,6 +284,29 @@ TEST(old_time_t)
 				 "(Invalid argument)");
 }
 
+TEST(sigaltstack_both_abis)
+{
+	uint32_t ss32[3] = { 0, 2, 0 };
+	stack_t ss = { .ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0 };
+	struct sonde_strace_opts o;
+
+	tc_new(&T, 0, 0, 0, 0x1000, 0, 0, 0, 0);
+	tc_i386(186);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, ss32, sizeof(ss32));
+	CHECK_EQ_STR(tc_fmt(&T),
+		     "sigaltstack(NULL, {ss_sp=NULL, ss_flags=SS_DISABLE, ss_size=0}) = 0");
+	/* SS_DISABLE is 0x2 with -X raw, on x86-64 too */
+	tc_new(&T, SYS_sigaltstack, 0, 0x1000, 0, 0, 0, 0, 0);
+	tc_mem(&T, SONDE_PL_ENTRY, 0, 0x1000, &ss, sizeof(ss));
+	sonde_strace_opts_init(&o);
+	o.xlat = SONDE_XLAT_RAW;
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o),
+		     "sigaltstack({ss_sp=NULL, ss_flags=0x2, ss_size=0}, NULL) = 0");
+	o.xlat = SONDE_XLAT_VERBOSE;
+	CHECK_EQ_STR(tc_fmt_opts(&T, &o), "sigaltstack({ss_sp=NULL, ss_flags=0x2 /* SS_DISABLE */, "
+					  "ss_size=0}, NULL) = 0");
+}
+
 int main(void)
 {
 	RUN(numbers_and_names);
@@ -294,5 +318,6 @@ int main(void)
 	RUN(clone_and_execve);
 	RUN(sigaction);
 	RUN(old_time_t);
+	RUN(sigaltstack_both_abis);
 	CHECK_EXIT();
 }

@@ -61,6 +61,7 @@ static uint32_t struct_size(st_struct_fn fn)
 		{ ps_rlimit_i386, 8 },
 		{ ps_timespec_i386, 8 },
 		{ ps_timeval_i386, 8 },
+		{ ps_stack_t_i386, 12 },
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -117,6 +118,9 @@ static const struct custom_plan custom_plans[] = {
 	{ SONDE_NR_I386 + 180, { I(RETLEN, 1, EX, 2, 0) } },
 	{ SONDE_NR_I386 + 181, { I(ARGLEN, 1, EN, 2, 0) } },
 	{ SONDE_NR_I386 + 221, { IF(FIXED, 2, BOTH, 0, 8, 1, 0, B(15) | B(16)) } },
+	/* statfs64's path and fstatfs64's struct statfs64 (84 bytes) */
+	{ SONDE_NR_I386 + 268, { I(STR, 0, EN, 0, 0), I(FIXED, 2, EX, 0, 84) } },
+	{ SONDE_NR_I386 + 269, { I(FIXED, 2, EX, 0, 84) } },
 	{ __NR_openat, { I(STR, 1, EN, 0, 0) } },
 	{ __NR_openat2, { I(STR, 1, EN, 0, 0), I(ARGLEN, 2, EN, 3, 0) } },
 	/* struct flock for F_GETLK, F_SETLK, F_SETLKW and their F_OFD_

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 
 #include "decode/strace/strace_int.h"
@@ -95,6 +96,78 @@ void ps_timeval_i386(struct st *s, int phase, uint64_t addr)
 
 	if (st_fetch(s, phase, addr, t, sizeof(t)))
 		pr_tv_fields(s, &(const struct timeval){ t[0], t[1] });
+}
+
+/* stack_t of 32-bit words: ss_sp, ss_flags, ss_size. */
+void ps_stack_t_i386(struct st *s, int phase, uint64_t addr)
+{
+	uint32_t w[3];
+	stack_t ss;
+
+	if (!st_fetch(s, phase, addr, w, sizeof(w)))
+		return;
+	ss.ss_sp = (void *)(uintptr_t)w[0];
+	ss.ss_flags = (int)w[1];
+	ss.ss_size = w[2];
+	pr_stack_t(s, &ss);
+}
+
+/*
+ * struct statfs64 of the i386 ABI (asm-generic/statfs.h, packed to
+ * 4-byte alignment), 84 bytes: f_type and f_bsize 32-bit, five 64-bit
+ * counts from offset 8, f_fsid at 48, f_namelen, f_frsize, f_flags at
+ * 56, 60, 64, then spare words.
+ */
+#define STATFS64_I386_SIZE 84
+
+static void ps_statfs64_i386(struct st *s, int phase, uint64_t addr)
+{
+	uint8_t r[STATFS64_I386_SIZE];
+	struct statfs b;
+
+	if (!st_fetch(s, phase, addr, r, sizeof(r)))
+		return;
+	memset(&b, 0, sizeof(b));
+	b.f_type = get32(r, 0);
+	b.f_bsize = get32(r, 4);
+	b.f_blocks = get64(r, 8);
+	b.f_bfree = get64(r, 16);
+	b.f_bavail = get64(r, 24);
+	b.f_files = get64(r, 32);
+	b.f_ffree = get64(r, 40);
+	memcpy(&b.f_fsid, r + 48, sizeof(b.f_fsid));
+	b.f_namelen = get32(r, 56);
+	b.f_frsize = get32(r, 60);
+	b.f_flags = get32(r, 64);
+	pr_statfs(s, &b);
+}
+
+/* statfs64(path, size, buf) and fstatfs64(fd, size, buf): the struct
+ * only when size is its size, as the kernel takes it. */
+static void pr_statfs64_rest(struct st *s)
+{
+	uint64_t sz = st_arg(s, 1), a = st_arg(s, 2);
+
+	st_sep(s);
+	pr_ulong(s, sz);
+	st_sep(s);
+	st_entry_end(s);
+	if (st_ok(s) && sz == STATFS64_I386_SIZE)
+		ps_statfs64_i386(s, SONDE_PL_EXIT, a);
+	else
+		pr_addr(s, a);
+}
+
+void dec_statfs64(struct st *s)
+{
+	pr_path(s, st_arg(s, 0));
+	pr_statfs64_rest(s);
+}
+
+void dec_fstatfs64(struct st *s)
+{
+	pr_fd(s, (int)st_arg(s, 0));
+	pr_statfs64_rest(s);
 }
 
 /* mmap2's last argument counts 4096-byte pages; strace shows bytes. */

@@ -12,6 +12,7 @@
 #ifndef SONDE_STRACE_INT_H
 #define SONDE_STRACE_INT_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -346,9 +347,13 @@ void ps_stat(struct st *s, int phase, uint64_t addr);
 void ps_statx(struct st *s, int phase, uint64_t addr);
 void ps_statfs(struct st *s, int phase, uint64_t addr);
 void ps_rlimit(struct st *s, int phase, uint64_t addr);
-/* The printers behind ps_stat and ps_rlimit, for structs already read. */
+/* The printers behind ps_stat, ps_statfs, ps_stack_t and ps_rlimit, for
+ * structs already read. */
 struct stat;
+struct statfs;
 void pr_stat(struct st *s, const struct stat *b);
+void pr_statfs(struct st *s, const struct statfs *b);
+void pr_stack_t(struct st *s, const stack_t *ss);
 void pr_rlimit(struct st *s, const uint64_t r[2], uint64_t infinity);
 /* i386 layouts (dec_i386.c): struct stat64 and a 32-bit struct rlimit. */
 void ps_stat64_i386(struct st *s, int phase, uint64_t addr);
@@ -356,6 +361,7 @@ void ps_stat64_i386(struct st *s, int phase, uint64_t addr);
 void pr_mmap(struct st *s, uint64_t off);
 void ps_rlimit_i386(struct st *s, int phase, uint64_t addr);
 void ps_timespec_i386(struct st *s, int phase, uint64_t addr);
+void ps_stack_t_i386(struct st *s, int phase, uint64_t addr);
 void ps_timeval_i386(struct st *s, int phase, uint64_t addr);
 void ps_rusage(struct st *s, int phase, uint64_t addr);
 void ps_utsname(struct st *s, int phase, uint64_t addr);
@@ -607,6 +613,7 @@ DEC(io_setup); DEC(io_submit); DEC(io_getevents); DEC(io_pgetevents); DEC(io_can
 DEC(modify_ldt); DEC(set_thread_area); DEC(get_thread_area); DEC(quotactl); DEC(quotactl_fd);
 /* i386 calls: dec_i386.c; waitpid in dec_proc.c */
 DEC(mmap2); DEC(llseek); DEC(fcntl64); DEC(waitpid); DEC(pread64_i386); DEC(pwrite64_i386);
+DEC(statfs64); DEC(fstatfs64);
 #undef DEC
 
 #endif /* SONDE_STRACE_INT_H */

@@ -385,10 +385,16 @@ void pr_long_field(struct st *s, const char *name, int64_t v)
 void ps_statfs(struct st *s, int phase, uint64_t addr)
 {
 	struct statfs b;
+
+	if (st_fetch(s, phase, addr, &b, sizeof(b)))
+		pr_statfs(s, &b);
+}
+
+void pr_statfs(struct st *s, const struct statfs *p)
+{
+	struct statfs b = *p;
 	int32_t fsid[2];
 
-	if (!st_fetch(s, phase, addr, &b, sizeof(b)))
-		return;
 	memcpy(fsid, &b.f_fsid, sizeof(fsid));
 	st_obj_begin(s);
 	st_field(s, "f_type");

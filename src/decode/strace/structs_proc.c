@@ -181,18 +181,25 @@ void ps_stack_t(struct st *s, int phase, uint64_t addr)
 {
 	stack_t ss;
 
-	if (!st_fetch(s, phase, addr, &ss, sizeof(ss)))
-		return;
+	if (st_fetch(s, phase, addr, &ss, sizeof(ss)))
+		pr_stack_t(s, &ss);
+}
+
+void pr_stack_t(struct st *s, const stack_t *p)
+{
+	stack_t ss = *p;
+
 	st_obj_begin(s);
 	st_field(s, "ss_sp");
 	pr_addr(s, (uint64_t)(uintptr_t)ss.ss_sp);
 	st_field(s, "ss_flags");
-	if (ss.ss_flags == SS_ONSTACK)
-		pr_sym(s, "SS_ONSTACK");
-	else if (ss.ss_flags == SS_DISABLE)
-		pr_sym(s, "SS_DISABLE");
-	else
+	if (ss.ss_flags != SS_ONSTACK && ss.ss_flags != SS_DISABLE)
 		pr_hex(s, (unsigned)ss.ss_flags);
+	else if (s->j)
+		pr_sym(s, ss.ss_flags == SS_ONSTACK ? "SS_ONSTACK" : "SS_DISABLE");
+	else /* 0x2 with -X raw, 0x2 / * SS_DISABLE * / with -X verbose */
+		pr_symexpr(s, ss.ss_flags == SS_ONSTACK ? "0x1" : "0x2",
+			   ss.ss_flags == SS_ONSTACK ? "SS_ONSTACK" : "SS_DISABLE");
 	st_field(s, "ss_size");
 	pr_ulong(s, ss.ss_size);
 	st_obj_end(s);

@@ -422,9 +422,12 @@ const struct st_sig st_sigs_i386[SONDE_NR_I386_LEN] = {
 	[195] = S(2, DEC, A(PATH), OUT(ps_stat64_i386)),     /* stat64 */
 	[196] = S(2, DEC, A(PATH), OUT(ps_stat64_i386)),     /* lstat64 */
 	[197] = S(2, DEC, A(FD), OUT(ps_stat64_i386)),       /* fstat64 */
+	[186] = S(2, DEC, IN(ps_stack_t_i386), OUT(ps_stack_t_i386)), /* sigaltstack */
 	[221] = D(fcntl64),
 	[265] = S(2, DEC, A(CLOCK), OUT(ps_timespec_i386)), /* clock_gettime */
 	[266] = S(2, DEC, A(CLOCK), OUT(ps_timespec_i386)), /* clock_getres */
+	[268] = D(statfs64),
+	[269] = D(fstatfs64),
 	[300] = S(4, DEC, A(DIRFD), A(PATH), OUT(ps_stat64_i386), F(x_at_flags)), /* fstatat64 */
 };
 
