@@ -87,11 +87,13 @@ struct sonde_hdr {
  * the calls whose structs differ): named from the i386 table, printed
  * raw. That range is far from any number a 64-bit program passes in
  * practice (all of them fail with ENOSYS); a 64-bit call of one of those
- * numbers would be named as the i386 call. Three calls of the same name
+ * numbers would be named as the i386 call. Ten calls of the same name
  * are recorded as the x86-64 one although their memory differs, so that
- * everything that knows them (exec, fork) keeps working, and their
- * decoders read the i386 layout when the flag is set: execve and
- * execveat (arrays of 32-bit pointers) and clone (tls before child_tid).
+ * everything that knows them (exec, fork, descriptors) keeps working,
+ * and their decoders read the i386 layout when the flag is set: execve
+ * and execveat (arrays of 32-bit pointers), clone (tls before
+ * child_tid), rt_sigaction, ioctl, stat, lstat, fstat, nanosleep and
+ * clock_nanosleep (src/decode/syscall_table_i386.c).
  */
 #define SONDE_NR_I386 0xc0000000u
 #define SONDE_NR_I386_LEN 512

@@ -21,11 +21,12 @@
  *    openat, statx, socket, clone3...; also under another name: the
  *    32-bit-id calls getuid32..setfsgid32, sendfile64, and the _time64
  *    calls, whose timespec is the x86-64 one). execve, execveat, clone,
- *    rt_sigaction and ioctl are paired too: their decoders and the
- *    capture read the i386 layout (32-bit pointer arrays; tls before
- *    child_tid; a 20-byte struct sigaction; ioctl's terminal and integer
- *    requests, the same, its block device ones shown by address) when
- *    the call is marked i386. Pairs with a struct whose layout differs (stat,
+ *    rt_sigaction, ioctl, stat, lstat, fstat, nanosleep and
+ *    clock_nanosleep are paired too: their decoders and the capture read
+ *    the i386 layout (32-bit pointer arrays; tls before child_tid; a
+ *    20-byte struct sigaction; ioctl's terminal and integer requests, the
+ *    same, its block device ones shown by address; the 64-byte struct
+ *    stat; a timespec of 32-bit longs) when the call is marked i386. Pairs with a struct whose layout differs (stat,
  *    iovec, msghdr, timespec before the _time64 calls, sigaction, rlimit,
  *    timeval), with a 64-bit value split across two registers (pread64,
  *    ftruncate64, fadvise64_64) or with 16-bit ids (chown, setuid) are
@@ -145,9 +146,9 @@ const struct sonde_syscall_i386 sonde_syscall_i386_tab[SONDE_SYSCALL_TAB_LEN] = 
 	[103] = { { "syslog", 3, 0, 0 }, 103 },
 	[104] = { { "setitimer", 3, 0, 0 }, -1 },
 	[105] = { { "getitimer", 2, 0, 0 }, -1 },
-	[106] = { { "stat", 2, 0, F | ST }, -1 },
-	[107] = { { "lstat", 2, 0, F | LST }, -1 },
-	[108] = { { "fstat", 2, 0, D | FST }, -1 },
+	[106] = { { "stat", 2, 0, F | ST }, 4 },
+	[107] = { { "lstat", 2, 0, F | LST }, 6 },
+	[108] = { { "fstat", 2, 0, D | FST }, 5 },
 	[109] = { { "olduname", 1, 0, 0 }, -1 },
 	[110] = { { "iopl", 1, 0, 0 }, -1 },
 	[111] = { { "vhangup", 0, 0, 0 }, -1 },
@@ -201,7 +202,7 @@ const struct sonde_syscall_i386 sonde_syscall_i386_tab[SONDE_SYSCALL_TAB_LEN] = 
 	[159] = { { "sched_get_priority_max", 1, 0, 0 }, 146 },
 	[160] = { { "sched_get_priority_min", 1, 0, 0 }, 147 },
 	[161] = { { "sched_rr_get_interval", 2, 0, 0 }, -1 },
-	[162] = { { "nanosleep", 2, 0, 0 }, -1 },
+	[162] = { { "nanosleep", 2, 0, 0 }, 35 },
 	[163] = { { "mremap", 5, RA, M }, 25 },
 	[164] = { { "setresuid", 3, 0, C }, -1 },
 	[165] = { { "getresuid", 3, 0, C }, -1 },
@@ -303,7 +304,7 @@ const struct sonde_syscall_i386 sonde_syscall_i386_tab[SONDE_SYSCALL_TAB_LEN] = 
 	[264] = { { "clock_settime", 2, 0, CL }, -1 },
 	[265] = { { "clock_gettime", 2, 0, CL }, -1 },
 	[266] = { { "clock_getres", 2, 0, CL }, -1 },
-	[267] = { { "clock_nanosleep", 4, 0, 0 }, -1 },
+	[267] = { { "clock_nanosleep", 4, 0, 0 }, 230 },
 	[268] = { { "statfs64", 3, 0, F | SF }, -1 },
 	[269] = { { "fstatfs64", 3, 0, D | FSF }, -1 },
 	[270] = { { "tgkill", 3, 0, P | S }, 234 },

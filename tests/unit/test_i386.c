@@ -36,7 +36,8 @@ TEST(numbers_and_names)
 	CHECK_EQ_INT(sonde_syscall_i386_nr(435), 435); /* clone3 */
 	/* another layout, or another name: its own number */
 	CHECK_EQ_INT(sonde_syscall_i386_nr(197), I386(197)); /* fstat64 */
-	CHECK_EQ_INT(sonde_syscall_i386_nr(106), I386(106)); /* stat: old struct */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(106), 4);	     /* stat: its decoder reads 64 bytes */
+	CHECK_EQ_INT(sonde_syscall_i386_nr(141), I386(141)); /* getdents: 32-bit d_ino */
 	CHECK_EQ_INT(sonde_syscall_i386_nr(120), 56);	     /* clone: its decoder swaps */
 	CHECK_EQ_INT(sonde_syscall_i386_nr(11), 59);	     /* execve: 32-bit argv */
 	CHECK_EQ_INT(sonde_syscall_i386_nr(199), I386(199)); /* getuid32 */
@@ -76,8 +77,8 @@ TEST(trace_sets)
 	CHECK_EQ_INT(set_has("fstat64", 5), 0);
 	CHECK_EQ_INT(set_has("fstat", I386(197)), 0);
 	/* both tables' calls of one name */
-	CHECK_EQ_INT(set_has("stat", 4), 1);
-	CHECK_EQ_INT(set_has("stat", I386(106)), 1);
+	CHECK_EQ_INT(set_has("getdents", 78), 1);
+	CHECK_EQ_INT(set_has("getdents", I386(141)), 1);
 	CHECK_EQ_INT(set_has("%fstat", I386(197)), 1);
 	CHECK_EQ_INT(set_has("%fstat", I386(195)), 0);
 	CHECK_EQ_INT(set_has("%stat", I386(195)), 1); /* stat64 */
@@ -307,6 +308,29 @@ TEST(sigaltstack_both_abis)
 					  "ss_size=0}, NULL) = 0");
 }
 
+TEST(old_stat)
+{
+	uint8_t b[64] = { 0 };
+	uint32_t v = 0x803, size = 1234, mode = 0100600;
+	uint16_t ids[2] = { 1000, 100 };
+	struct sonde_strace_opts o;
+
+	memcpy(b, &v, 4);	  /* st_dev */
+	memcpy(b + 8, &mode, 2);  /* st_mode */
+	memcpy(b + 12, ids, 4);	  /* st_uid, st_gid: 16 bits */
+	memcpy(b + 20, &size, 4); /* st_size */
+	tc_new(&T, 0, 0, 3, 0x1000, 0, 0, 0, 0);
+	tc_i386(108);
+	CHECK_EQ_INT(T.sc.nr, 5);
+	tc_mem(&T, SONDE_PL_EXIT, 1, 0x1000, b, sizeof(b));
+	CHECK_EQ_STR(tc_fmt(&T), "fstat(3, {st_mode=S_IFREG|0600, st_size=1234, ...}) = 0");
+	sonde_strace_opts_init(&o);
+	o.verbose = 1;
+	CHECK(strstr(tc_fmt_opts(&T, &o), "{st_dev=makedev(0x8, 0x3), st_ino=0, "
+					  "st_mode=S_IFREG|0600, st_nlink=0, st_uid=1000, "
+					  "st_gid=100, ") != NULL);
+}
+
 int main(void)
 {
 	RUN(numbers_and_names);
@@ -319,5 +343,6 @@ int main(void)
 	RUN(sigaction);
 	RUN(old_time_t);
 	RUN(sigaltstack_both_abis);
+	RUN(old_stat);
 	CHECK_EXIT();
 }

@@ -71,6 +71,43 @@ void ps_stat64_i386(struct st *s, int phase, uint64_t addr)
 	pr_stat(s, &b);
 }
 
+/*
+ * struct stat of the i386 ABI (the kernel's struct compat_stat), 64 bytes:
+ *
+ *   0 st_dev  4 st_ino  8 st_mode(2)  10 st_nlink(2)  12 st_uid(2)
+ *  14 st_gid(2)  16 st_rdev  20 st_size  24 st_blksize  28 st_blocks
+ *  32 st_atime  36 st_atime_nsec  40 st_mtime  44 st_mtime_nsec
+ *  48 st_ctime  52 st_ctime_nsec  56 unused(8)
+ */
+void ps_stat_i386(struct st *s, int phase, uint64_t addr)
+{
+	uint8_t r[64];
+	uint16_t h[4];
+	struct stat b;
+
+	if (!st_fetch(s, phase, addr, r, sizeof(r)))
+		return;
+	memcpy(h, r + 8, sizeof(h));
+	memset(&b, 0, sizeof(b));
+	b.st_dev = get32(r, 0);
+	b.st_ino = get32(r, 4);
+	b.st_mode = h[0];
+	b.st_nlink = h[1];
+	b.st_uid = h[2];
+	b.st_gid = h[3];
+	b.st_rdev = get32(r, 16);
+	b.st_size = get32(r, 20);
+	b.st_blksize = get32(r, 24);
+	b.st_blocks = get32(r, 28);
+	b.st_atim.tv_sec = get32(r, 32);
+	b.st_atim.tv_nsec = get32(r, 36);
+	b.st_mtim.tv_sec = get32(r, 40);
+	b.st_mtim.tv_nsec = get32(r, 44);
+	b.st_ctim.tv_sec = get32(r, 48);
+	b.st_ctim.tv_nsec = get32(r, 52);
+	pr_stat(s, &b);
+}
+
 /* struct rlimit of 32-bit longs; the i386 RLIM_INFINITY is ~0UL. */
 void ps_rlimit_i386(struct st *s, int phase, uint64_t addr)
 {

@@ -535,10 +535,20 @@ void dec_setgroups(struct st *s)
  * the call then ends with a restart code (ERESTART_RESTARTBLOCK; the
  * kernel turns it into EINTR for a handler only after sys_exit).
  */
+/* The timespec of the call's ABI: 32-bit longs in an i386 nanosleep or
+ * clock_nanosleep (events.h). */
+static void ps_sleep_ts(struct st *s, int phase, uint64_t a)
+{
+	if (s->sc->hdr.flags & SONDE_SC_COMPAT)
+		ps_timespec_i386(s, phase, a);
+	else
+		ps_timespec(s, phase, a);
+}
+
 static void pr_rem(struct st *s, uint64_t a)
 {
 	if ((s->err >= 512 && s->err <= 514) || s->err == 516)
-		ps_timespec(s, SONDE_PL_EXIT, a);
+		ps_sleep_ts(s, SONDE_PL_EXIT, a);
 	else
 		pr_addr(s, a);
 }
@@ -566,7 +576,7 @@ void dec_restart_syscall(struct st *s)
 
 void dec_nanosleep(struct st *s)
 {
-	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 0));
+	ps_sleep_ts(s, SONDE_PL_ENTRY, st_arg(s, 0));
 	st_sep(s);
 	st_entry_end(s);
 	pr_rem(s, st_arg(s, 1));
@@ -578,7 +588,7 @@ void dec_clock_nanosleep(struct st *s)
 	st_sep(s);
 	pr_flags(s, &x_timer_flags, (uint32_t)st_arg(s, 1), "TIMER_???");
 	st_sep(s);
-	ps_timespec(s, SONDE_PL_ENTRY, st_arg(s, 2));
+	ps_sleep_ts(s, SONDE_PL_ENTRY, st_arg(s, 2));
 	st_sep(s);
 	st_entry_end(s);
 	pr_rem(s, st_arg(s, 3));

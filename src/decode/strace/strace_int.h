@@ -357,6 +357,7 @@ void pr_stack_t(struct st *s, const stack_t *ss);
 void pr_rlimit(struct st *s, const uint64_t r[2], uint64_t infinity);
 /* i386 layouts (dec_i386.c): struct stat64 and a 32-bit struct rlimit. */
 void ps_stat64_i386(struct st *s, int phase, uint64_t addr);
+void ps_stat_i386(struct st *s, int phase, uint64_t addr);
 /* dec_io.c: mmap's arguments, the offset given in bytes. */
 void pr_mmap(struct st *s, uint64_t off);
 void ps_rlimit_i386(struct st *s, int phase, uint64_t addr);

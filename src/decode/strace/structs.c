@@ -210,7 +210,10 @@ void ps_stat(struct st *s, int phase, uint64_t addr)
 {
 	struct stat b;
 
-	if (st_fetch(s, phase, addr, &b, sizeof(b)))
+	/* i386 stat, lstat and fstat, recorded as these (events.h) */
+	if (s->sc->hdr.flags & SONDE_SC_COMPAT)
+		ps_stat_i386(s, phase, addr);
+	else if (st_fetch(s, phase, addr, &b, sizeof(b)))
 		pr_stat(s, &b);
 }
 
