@@ -475,13 +475,8 @@ static void plan_memory(unsigned int nr, struct sonde_cap_plan *p)
 
 int sonde_strace_capture_plan(unsigned int nr, struct sonde_cap_plan *p)
 {
-	int twin = sonde_syscall_i386_twin(nr);
-
 	memset(p, 0, sizeof(*p));
-	/* An i386 call decoded as its twin of another name reads what the
-	 * twin reads (decode.c, st_as_twin). */
-	if (twin >= 0 && !st_sig_of(nr)->known)
-		nr = (unsigned int)twin;
+	nr = st_decoded_nr(nr);
 	if (sonde_strace_is_decoded(nr))
 		plan_memory(nr, p);
 	plan_add_fdinfo(nr, p);

@@ -185,20 +185,19 @@ static int kind_at_exit(uint8_t kind)
 }
 
 /*
- * An i386 call of another name than its x86-64 twin (getuid32,
- * clock_gettime64) is decoded as the twin, which takes the same arguments
- * and layouts: a copy of the call under the twin's number, so that the
- * decoders' tests of the number hold. Others are returned as they are.
+ * A call decoded under another number (st_decoded_nr: getuid32 as getuid)
+ * is a copy under that number, so that the decoders' tests of the number
+ * hold. Others are returned as they are.
  */
 static const struct sonde_call *st_as_twin(const struct sonde_call *c, struct sonde_call *tc,
 					   struct sonde_ev_syscall *tsc)
 {
-	int twin = sonde_syscall_i386_twin(c->sc->nr);
+	uint32_t nr = st_decoded_nr(c->sc->nr);
 
-	if (twin < 0 || st_sig_of(c->sc->nr)->known)
+	if (nr == c->sc->nr)
 		return c;
 	*tsc = *c->sc;
-	tsc->nr = (uint32_t)twin;
+	tsc->nr = nr;
 	*tc = *c;
 	tc->sc = tsc;
 	return tc;
@@ -244,11 +243,10 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		 * it takes; all six registers for an unknown number. strace
 		 * prints a raw call's result in hex too, an undecoded one's
 		 * in decimal. */
+		const struct sonde_syscall_info *si = sonde_syscall_info(nr);
 		unsigned int n = sonde_syscall_nargs(nr);
 
-		if (sonde_sc_set_has(&opt->raw, nr))
-			s.rkind = R_HEX;
-		else if (sonde_syscall_info(nr) && (sonde_syscall_info(nr)->flags & SONDE_SCF_RET_ADDR))
+		if (sonde_sc_set_has(&opt->raw, nr) || (si && (si->flags & SONDE_SCF_RET_ADDR)))
 			s.rkind = R_HEX;
 
 		for (unsigned int i = 0; i < n && i < 6; i++)

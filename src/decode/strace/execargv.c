@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 
 #include "decode/strace/execargv.h"
+#include "decode/strace/strace_int.h"
 
 /* Array argument of the call: execve's argv is argument 1, execveat's 2. */
 static int argv_arg(uint32_t nr)
@@ -70,8 +71,7 @@ static const char *exec_arg(const struct sonde_ev_exec *e, uint32_t i, size_t *l
 /* Element i of the pointer array at a; 0 when not captured (NULL ends it). */
 static int argv_elem(const struct sonde_call *c, uint64_t a, uint64_t i, uint64_t *v)
 {
-	/* 32-bit pointers in an i386 execve (events.h, SONDE_SC_COMPAT) */
-	unsigned int psz = c->sc->hdr.flags & SONDE_SC_COMPAT ? 4 : 8;
+	unsigned int psz = st_ptr_size(c->sc); /* 4 in an i386 execve */
 	const struct sonde_payload *p;
 
 	if (i > (UINT64_MAX - a) / psz)

@@ -256,15 +256,20 @@ void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len)
  * IOV_ADDRS instead shows iov_base as an address (the buffers of a
  * failed read). strace shows at most -s elements, then "...".
  */
-/* Element i of an iovec array: 16 bytes, or 8 (two 32-bit words) in an
- * i386 call (events.h, SONDE_SC_COMPAT). */
+/* Bytes of an iovec: 16, or 8 (two 32-bit words) in an i386 call. */
+static unsigned int iov_size(const struct st *s)
+{
+	return 2 * st_ptr_size(s->sc);
+}
+
+/* Element i of an iovec array. */
 static int iov_get(struct st *s, int phase, uint64_t addr, uint64_t i, uint64_t *base,
 		   uint64_t *len)
 {
 	uint32_t w[2];
 	struct iovec v;
 
-	if (s->sc->hdr.flags & SONDE_SC_COMPAT) {
+	if (iov_size(s) == sizeof(w)) {
 		if (!st_peek(s, phase, addr + i * sizeof(w), w, sizeof(w)))
 			return 0;
 		*base = w[0];
@@ -305,8 +310,7 @@ void pr_iov(struct st *s, int phase, uint64_t addr, uint64_t cnt,
 			break;
 		}
 		if (!iov_get(s, aphase, addr, i, &base, &len)) {
-			pr_unfetched(s, aphase,
-				     addr + i * (s->sc->hdr.flags & SONDE_SC_COMPAT ? 8 : 16));
+			pr_unfetched(s, aphase, addr + i * iov_size(s));
 			break;
 		}
 		n = len < left ? len : left;

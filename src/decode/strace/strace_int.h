@@ -537,6 +537,11 @@ extern const struct st_sig st_sigs[SONDE_NR_SYSCALLS];
 extern const struct st_sig st_sigs_i386[SONDE_NR_I386_LEN];
 /* The signature of a recorded number, NULL past both tables. */
 const struct st_sig *st_sig_of(uint32_t nr);
+/* The number whose decoder and capture plan a recorded call takes: an
+ * i386 call without its own signature takes its x86-64 twin's of another
+ * name (getuid32: getuid), the same arguments and layouts; others their
+ * own. */
+uint32_t st_decoded_nr(uint32_t nr);
 
 /* Bytes of a user pointer in the call's ABI: 4 in an i386 call. */
 static inline unsigned int st_ptr_size(const struct sonde_ev_syscall *sc)

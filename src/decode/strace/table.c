@@ -440,12 +440,18 @@ const struct st_sig *st_sig_of(uint32_t nr)
 	return k < SONDE_NR_I386_LEN ? &st_sigs_i386[k] : NULL;
 }
 
-int sonde_strace_is_decoded(unsigned int nr)
+uint32_t st_decoded_nr(uint32_t nr)
 {
-	const struct st_sig *sig = st_sig_of(nr);
 	int twin = sonde_syscall_i386_twin(nr);
 
-	return (sig && sig->known) || (twin >= 0 && st_sigs[twin].known);
+	return twin >= 0 && !st_sig_of(nr)->known ? (uint32_t)twin : nr;
+}
+
+int sonde_strace_is_decoded(unsigned int nr)
+{
+	const struct st_sig *sig = st_sig_of(st_decoded_nr(nr));
+
+	return sig && sig->known;
 }
 
 unsigned int sonde_strace_decoded_count(void)
