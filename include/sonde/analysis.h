@@ -47,6 +47,15 @@ struct sonde_task {
 	uint32_t ppid;		       /* parent process; 0 until known */
 	char comm[SONDE_COMM_LEN + 1]; /* NUL-terminated */
 	uint32_t nr;		       /* strace -n: the last call it entered */
+	/* strace -Y: the name its lines start with (strace reads it again
+	 * only as some calls return: decode/strace/pidname.h), until when a
+	 * call that renames it runs, whether its last traced call failed,
+	 * and since when its /proc entry is gone (a thread that exited, a
+	 * process reaped; 0: it is not) */
+	char lead[SONDE_COMM_LEN + 1];
+	uint64_t refresh_end;
+	uint8_t last_failed;
+	uint64_t gone_at;
 };
 
 struct sonde_tasks;

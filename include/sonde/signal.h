@@ -27,6 +27,10 @@ size_t sonde_siginfo_format(char *buf, size_t len, const struct sonde_siginfo *s
 /* The same in strace's -X style xlat (enum sonde_xlat_style: 0 names, 1
  * numbers, 2 numbers with the names in comments). */
 size_t sonde_siginfo_format_x(char *buf, size_t len, const struct sonde_siginfo *si, int xlat);
+/* The same, after_pid (when not NULL) printed right after si_pid's value:
+ * strace -Y's "<comm>". */
+size_t sonde_siginfo_format_pid(char *buf, size_t len, const struct sonde_siginfo *si, int xlat,
+				const char *after_pid);
 /* The same fields as JSON members, each preceded by a comma:
  * ,"si_pid":N,"si_uid":N,... (the fields strace would print). */
 size_t sonde_siginfo_json(char *buf, size_t len, const struct sonde_siginfo *si);

@@ -107,6 +107,8 @@ enum sonde_xlat_style {
 #define SONDE_FD_ALL 0xf
 #define SONDE_FD_GIVEN 0x80 /* fd_kinds came from --decode-fds (none included) */
 
+struct sonde_tasks;
+
 struct sonde_strace_opts {
 	unsigned int strsize;  /* -s N: string bytes shown (default 32) */
 	unsigned int acolumn;  /* -a N: column of " = " (default 40) */
@@ -134,6 +136,12 @@ struct sonde_strace_opts {
 				* /proc/PID/fd shows them (live, same host) */
 	uint8_t summary_only;  /* -c: calls go to on_call, no line is printed */
 	uint8_t show_nr;       /* -n: "[NR] " before each line (strace's scno) */
+	uint8_t decode_pids;   /* -Y: "PID<comm>" in line prefixes, arguments,
+				* results and structs */
+	uint8_t pids_proc;     /* -Y: a pid the trace never named is looked up
+				* in /proc (live, as strace does) */
+	/* -Y: the renderer's names of tasks, set by it (NULL: none) */
+	const struct sonde_tasks *pid_names;
 	uint64_t sig_hide;     /* -e signal=: bit N-1 set hides signal N */
 	struct sonde_strace_paths *paths; /* -P: NULL shows every call */
 	/* -c with -P: each call -e trace= and -P select (whatever -z/-Z

@@ -62,6 +62,8 @@
 	"  -q, -qq, -qqq           --strace: -qq drops +++ exited lines; -e quiet=SET\n"      \
 	"                          as strace (quiet=path-resolution: no -P notes)\n"        \
 	"  -n                      --strace: syscall numbers, [ 257] openat(...)\n"         \
+	"  -Y, --decode-pids=comm  --strace: command names after pids, 1234<sh>\n"        \
+	"                          (strace -Y; names the trace knows)\n"                  \
 	"  -e raw=SET              --strace: SET's arguments and results in hex\n"          \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
@@ -91,6 +93,7 @@ enum {
 	OPT_PAYLOAD,
 	OPT_SIGNAL,
 	OPT_DECODE_FDS,
+	OPT_DECODE_PIDS,
 };
 
 static const struct option print_longopts[] = {
@@ -106,6 +109,7 @@ static const struct option print_longopts[] = {
 	{ "payload", required_argument, NULL, OPT_PAYLOAD },
 	{ "signal", required_argument, NULL, OPT_SIGNAL },
 	{ "decode-fds", required_argument, NULL, OPT_DECODE_FDS },
+	{ "decode-pids", required_argument, NULL, OPT_DECODE_PIDS },
 	{ "trace-path", required_argument, NULL, 'P' },
 	{ 0 },
 };
@@ -191,7 +195,7 @@ static int print_opts_finish(struct print_args *a)
 static int print_strace_expr(const char *v)
 {
 	static const char *const keys[] = { "signal", "signals", "s", "quiet", "silent",
-					     "silence", "q", "raw", "decode-fds" };
+					     "silence", "q", "raw", "decode-fds", "decode-pids" };
 	size_t n = strcspn(v, "=");
 
 	if (!v[n])
@@ -209,8 +213,10 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 	char err[256], *e = NULL;
 	int rc;
 
-	if ((opt == OPT_SIGNAL || opt == OPT_DECODE_FDS) &&
-	    asprintf(&e, "%s=%s", opt == OPT_SIGNAL ? "signal" : "decode-fds", v) < 0) {
+	if ((opt == OPT_SIGNAL || opt == OPT_DECODE_FDS || opt == OPT_DECODE_PIDS) &&
+	    asprintf(&e, "%s=%s",
+		     opt == OPT_SIGNAL ? "signal" : opt == OPT_DECODE_FDS ? "decode-fds" : "decode-pids",
+		     v) < 0) {
 		cli_err("print", "out of memory");
 		return -1;
 	}
@@ -226,6 +232,7 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 	a->strace_only = opt == 'P'	    ? "-P"
 			 : opt == 'q'	    ? "-q"
 			 : opt == 'n'	    ? "-n"
+			 : opt == 'Y' || opt == OPT_DECODE_PIDS ? "-Y"
 			 : opt == OPT_SIGNAL ? "--signal"
 					     : "-e signal=/quiet=/raw=";
 	return 0;
@@ -242,10 +249,10 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_strace_opts_init(&a->so);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qn", print_longopts,
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qnY", print_longopts,
 				  NULL)) != -1) {
-		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == OPT_SIGNAL ||
-		    opt == OPT_DECODE_FDS || (opt == 'e' && print_strace_expr(optarg))) {
+		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == 'Y' || opt == OPT_SIGNAL ||
+		    opt == OPT_DECODE_FDS || opt == OPT_DECODE_PIDS || (opt == 'e' && print_strace_expr(optarg))) {
 			if (print_strace_opt(a, opt, optarg))
 				return -1;
 			continue;

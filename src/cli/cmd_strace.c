@@ -90,6 +90,11 @@ static const char strace_usage[] =
 	"  -e status=SET successful, failed, unfinished (no result: exit_group,\n"
 	"                killed in the call), detached (still blocked when tracing\n"
 	"                stopped), unavailable, all, none; '!' negates\n"
+	"  -Y, --decode-pids=comm  command names after pids, 1234<sh>: in the\n"
+	"                line prefix (the name at the task's creation, last execve\n"
+	"                and last prctl(PR_SET_NAME), as strace), in arguments,\n"
+	"                results and structs (none for groups, sessions, or a pid\n"
+	"                no longer in /proc); --decode-pids=pidns is refused\n"
 	"  -e verbose=all\n"
 	"  -e raw=SET    arguments and results of SET undecoded, in hex\n"
 	"  -V            sonde's version\n"
@@ -104,7 +109,8 @@ static const char strace_usage[] =
 	"  --trace-path, --summary-only, --summary, --summary-sort-by,\n"
 	"  --summary-wall-clock, --summary-columns, --summary-syscall-overhead,\n"
 	"  --follow-forks, --output-separately (-ff), --successful-only,\n"
-	"  --failed-only, --syscall-number, --interruptible, --env, --user,\n"
+	"  --failed-only, --syscall-number, --decode-pids, --interruptible, --env,\n"
+	"  --user,\n"
 	"  --output, --version\n"
 	"\n"
 	"sonde options:\n"
@@ -113,7 +119,7 @@ static const char strace_usage[] =
 	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
 	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
 	"                    -s is given), -y adds \"fd_paths\"; the text options\n"
-	"                    -a -t -r -T -n -v -x -X -q -w -U -e signal=\n"
+	"                    -a -t -r -T -n -Y -v -x -X -q -w -U -e signal=\n"
 	"                    -e raw= -e read=/write= do not (every object has ts and\n"
 	"                    dur); -P is refused; -O applies to the -c report.\n"
 	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
@@ -147,6 +153,7 @@ enum {
 	OPT_SECCOMP,
 	OPT_FF,     /* --output-separately: -ff */
 	OPT_DECODE_FDS, /* --decode-fds=SET */
+	OPT_DECODE_PIDS, /* --decode-pids=SET */
 };
 
 static const struct option strace_longopts[] = {
@@ -175,6 +182,7 @@ static const struct option strace_longopts[] = {
 	{ "failed-only", no_argument, NULL, 'Z' },
 	{ "raw", required_argument, NULL, OPT_RAW },
 	{ "decode-fds", required_argument, NULL, OPT_DECODE_FDS },
+	{ "decode-pids", required_argument, NULL, OPT_DECODE_PIDS },
 	{ "syscall-number", no_argument, NULL, 'n' },
 	{ "interruptible", required_argument, NULL, 'I' },
 	{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
@@ -236,7 +244,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yxzZqe:P:S:U:O:whnVI:E:u:", strace_longopts,
+	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnVI:E:u:", strace_longopts,
 				  NULL)) != -1) {
 		const char *key = NULL;
 
@@ -247,6 +255,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case OPT_QUIET: key = optarg ? "quiet" : NULL; break;
 		case OPT_RAW: key = "raw"; break;
 		case OPT_DECODE_FDS: key = "decode-fds"; break;
+		case OPT_DECODE_PIDS: key = "decode-pids"; break;
 		}
 		if (key || opt == OPT_QUIET) {
 			if (strace_long_e(c, key, optarg))
@@ -396,8 +405,11 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		c->ropts.strsize = c->so.strsize;
 	strace_report_paths(&c->so, "strace");
 	c->ropts.fd_paths = c->so.decode_fds;
-	/* Printed live, on the traced program's own file system. */
+	/* Printed live, on the traced program's own file system and while
+	 * its processes run (-Y reads /proc for pids the trace never named,
+	 * as strace does for every pid). */
 	c->so.resolve_links = 1;
+	c->so.pids_proc = 1;
 	return 0;
 }
 

@@ -47,10 +47,12 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 
 	o.pid_prefix = 1;
 	o.resolve_links = sonde_meta_this_host(m);
-	if (o.decode_fds || o.paths || o.show_nr) {
+	if (o.decode_fds || o.paths || o.show_nr || o.decode_pids) {
 		/* -y and -P name descriptors from every call, -n numbers a
-		 * task's lines with its last call: the renderer sees them all
-		 * and applies -e trace=, -z and -Z itself, as strace. */
+		 * task's lines with its last call, -Y's names change with
+		 * execve and prctl and end with the calls that reap: the
+		 * renderer sees them all and applies -e trace=, -z and -Z
+		 * itself, as strace. */
 		o.filter_on = (uint8_t)scan->filter.has_sc;
 		o.trace = scan->filter.sc;
 		o.status = scan->filter.status;

@@ -111,7 +111,7 @@ const char *sonde_sig_result_name(int result)
 }
 
 /* How a field's value is written. */
-enum fkind { F_INT, F_UINT, F_HEX, F_LONG, F_PTR, F_SIG, F_CLOCK, F_ERRNO, F_SYSCALL, F_ARCH };
+enum fkind { F_INT, F_PID, F_UINT, F_HEX, F_LONG, F_PTR, F_SIG, F_CLOCK, F_ERRNO, F_SYSCALL, F_ARCH };
 
 struct field {
 	const char *name;
@@ -132,7 +132,7 @@ static unsigned int add(struct field *f, unsigned int n, const char *name, enum 
 
 static unsigned int f_source(struct field *f, unsigned int n, const siginfo_t *s)
 {
-	n = add(f, n, "si_pid", F_INT, s->si_pid);
+	n = add(f, n, "si_pid", F_PID, s->si_pid);
 	return add(f, n, "si_uid", F_UINT, s->si_uid);
 }
 
@@ -244,13 +244,14 @@ static void put_named(struct out *o, int xlat, const char *num, const char *name
 		put(o, "%s", name);
 }
 
-static void put_value(struct out *o, const struct field *f, int xlat)
+static void put_value(struct out *o, const struct field *f, int xlat, const char *after_pid)
 {
 	char b[16], num[16];
 	const char *n;
 
 	switch (f->kind) {
 	case F_INT: put(o, "%d", (int)f->v); return;
+	case F_PID: put(o, "%d%s", (int)f->v, after_pid ? after_pid : ""); return;
 	case F_UINT: put(o, "%u", (unsigned int)f->v); return;
 	case F_HEX: put(o, f->v ? "%#x" : "%u", (unsigned int)f->v); return;
 	case F_LONG: put(o, "%lld", (long long)f->v); return;
@@ -309,6 +310,12 @@ size_t sonde_siginfo_format(char *buf, size_t len, const struct sonde_siginfo *s
 
 size_t sonde_siginfo_format_x(char *buf, size_t len, const struct sonde_siginfo *si, int xlat)
 {
+	return sonde_siginfo_format_pid(buf, len, si, xlat, NULL);
+}
+
+size_t sonde_siginfo_format_pid(char *buf, size_t len, const struct sonde_siginfo *si, int xlat,
+				const char *after_pid)
+{
 	struct out o = { buf, len, 0 };
 	struct field f[MAX_FIELDS];
 	unsigned int n = siginfo_fields(si, f);
@@ -318,7 +325,7 @@ size_t sonde_siginfo_format_x(char *buf, size_t len, const struct sonde_siginfo 
 	put_head(&o, si, xlat);
 	for (unsigned int i = 0; i < n; i++) {
 		put(&o, ", %s=", f[i].name);
-		put_value(&o, &f[i], xlat);
+		put_value(&o, &f[i], xlat, after_pid);
 	}
 	put(&o, "}");
 	return o.len;
@@ -341,6 +348,7 @@ size_t sonde_siginfo_json(char *buf, size_t len, const struct sonde_siginfo *si)
 		case F_SIG:
 		case F_ERRNO:
 		case F_INT:
+		case F_PID:
 		case F_LONG:
 		case F_CLOCK:
 			put(&o, ",\"%s\":%lld", f[i].name, (long long)f[i].v);

@@ -36,6 +36,23 @@ $SONDE print --strace -r -e trace=close "$T" > "$TMP/r.txt"
 check "print_opts: print --strace -r: relative times" \
 	grep -qE '^[0-9]+ +0\.[0-9]{6} close\(3\) += 0$' "$TMP/r.txt"
 
+# -Y offline: the names come from the trace (forks, execs, renames, the
+# calls that reap), so print --strace -Y prints what sonde strace -Y
+# printed live, which strace_exact.sh holds against strace's; the
+# recorder, the command's parent, is named from the trace too.
+(cd "$TMP" && $SONDE strace -f -Y -o "$TMP/yl.txt" --trace-file "$TMP/y.sonde" \
+	"$FIX/strace_x_pids" names > /dev/null)
+$SONDE print --strace -Y "$TMP/y.sonde" > "$TMP/yo.txt"
+check "print_opts: print --strace -Y prints what sonde strace -Y printed" \
+	cmp -s "$TMP/yl.txt" "$TMP/yo.txt"
+check "print_opts: ... -Y: the renamed task's prefix and result, escaped as strace" \
+	grep -qE '^[0-9]+<odd\\74na\\76me\\t> getpid\(\) += [0-9]+<odd\\74na\\76me\\t>$' "$TMP/yo.txt"
+check "print_opts: ... -Y: the command's parent is the recorder" \
+	grep -qE '^[0-9]+<pids-names> getppid\(\) += [0-9]+<sonde>$' "$TMP/yo.txt"
+$SONDE print -Y "$T" > /dev/null 2> "$TMP/yerr.txt"
+check "print_opts: print -Y without --strace is refused" \
+	grep -q -- "-Y is for --strace" "$TMP/yerr.txt"
+
 # --- print's text: -X, -x, -y ------------------------------------------------
 $SONDE print -X verbose -e trace=openat "$T" > "$TMP/xv.txt"
 check "print_opts: print -X verbose: numbers and names" \

@@ -26,10 +26,11 @@ import difflib
 import re
 import sys
 
-LINE = re.compile(r'^(\d+)\s+(.*)$')
-# -n puts "[ NR] " before the text.
-NR = r'(?:\[\s*\d+\] )?'
-FORK = re.compile(r'^' + NR + r'(clone3?|fork|vfork)\(.*\)\s+= (\d+)$')
+# -Y puts the task's name after the pid: "1234<sh> ", kept before the text.
+LINE = re.compile(r'^(\d+)(<[^>]*>)?\s+(.*)$')
+# -Y's name, then -n's "[ NR] ", before the call.
+NR = r'(?:<[^>]*> )?(?:\[\s*\d+\] )?'
+FORK = re.compile(r'^' + NR + r'(clone3?|fork|vfork)\(.*\)\s+= (\d+)(?:<[^>]*>)?$')
 
 
 def parse(path):
@@ -39,7 +40,9 @@ def parse(path):
             m = LINE.match(raw.rstrip('\n'))
             if not m:
                 continue
-            pid, text = int(m.group(1)), m.group(2)
+            pid, text = int(m.group(1)), m.group(3)
+            if m.group(2):
+                text = m.group(2) + ' ' + text
             if text.endswith(' <unfinished ...>'):
                 pending[pid] = text[:-len(' <unfinished ...>')]
                 continue
@@ -138,10 +141,12 @@ def norm(text, names):
     text = re.sub(r'(si_utime|si_stime)=\d+( /\* [0-9.]+ s \*/)?', r'\1=N', text)
     text = re.sub(r'getrandom\("[^"]*"', 'getrandom("RANDOM"', text)
     # Machine state sampled at two different moments.
-    text = re.sub(r'^sysinfo\(\{.*\}\)', 'sysinfo({STATE})', text)
+    text = re.sub(r'^((?:<[^>]*> )?)sysinfo\(\{.*\}\)', r'\1sysinfo({STATE})', text)
     text = re.sub(r'(f_bfree|f_bavail|f_ffree)=\d+', r'\1=N', text)
     # The tracer itself is the traced command's parent.
-    text = re.sub(r'^getppid\(\) = \d+$', 'getppid() = TRACER', text)
+    text = re.sub(r'^(<[^>]*> )?getppid\(\) = \d+(<[^>]*>)?$', r'\1getppid() = TRACER', text)
+    # -Y: the tracer's name (its child's before the first execve).
+    text = re.sub(r'<(strace|sonde)>', '<TRACER>', text)
     for pid, name in names.items():
         text = re.sub(r'\b%d\b' % pid, name, text)
     return text

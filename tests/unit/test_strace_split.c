@@ -36,13 +36,7 @@ static const char *close_out(struct sonde_strace *st)
 /* A call of tid entering at ts (µs) and lasting dur (µs). */
 static void call(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint64_t dur)
 {
-	T.sc.hdr.tid = T.sc.hdr.pid = tid;
-	T.sc.hdr.ts = ts * 1000;
-	T.sc.dur = dur * 1000;
-	T.call.sc = &T.sc;
-	T.call.pl = T.pl;
-	T.call.npl = T.npl;
-	CHECK_EQ_INT(sonde_strace_call(st, &T.call), 0);
+	CHECK_EQ_INT(tc_feed(st, &T, tid, tid, ts, dur), 0);
 }
 
 static struct sonde_strace *opts_pid(struct sonde_strace_opts *o)

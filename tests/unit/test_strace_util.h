@@ -42,6 +42,21 @@ static inline struct tcall *tc_new(struct tcall *t, unsigned int nr, int64_t ret
 	return t;
 }
 
+/* Hands t to the renderer as a call of tid (in process pid) entering at
+ * ts and lasting dur, in µs; returns what sonde_strace_call does. */
+static inline int tc_feed(struct sonde_strace *st, struct tcall *t, uint32_t tid, uint32_t pid,
+			  uint64_t ts, uint64_t dur)
+{
+	t->sc.hdr.tid = tid;
+	t->sc.hdr.pid = pid;
+	t->sc.hdr.ts = ts * 1000;
+	t->sc.dur = dur * 1000;
+	t->call.sc = &t->sc;
+	t->call.pl = t->pl;
+	t->call.npl = t->npl;
+	return sonde_strace_call(st, &t->call);
+}
+
 /* Captured memory at addr. */
 static inline void tc_mem(struct tcall *t, int phase, int arg, uint64_t addr,
 			  const void *data, size_t len)

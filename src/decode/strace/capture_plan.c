@@ -48,7 +48,7 @@ static uint32_t struct_size(st_struct_fn fn)
 		{ ps_utsname, sizeof(struct utsname) },
 		{ ps_sysinfo, sizeof(struct sysinfo) },
 		{ ps_tms, sizeof(struct tms) },
-		{ ps_int, 4 }, { ps_uint, 4 }, { ps_ulong, 8 }, { ps_off, 8 },
+		{ ps_int, 4 }, { ps_uint, 4 }, { ps_ulong, 8 }, { ps_uptr, 8 }, { ps_off, 8 },
 		{ ps_fdpair, 8 },
 		{ ps_sched_param, 4 },
 		{ ps_utimbuf, 16 },

@@ -74,7 +74,8 @@ static void pr_cap_header(struct st *s, uint64_t a)
 	st_obj_begin(s);
 	st_field(s, "version");
 	pr_xval(s, &x_cap_version, h[0], "_LINUX_CAPABILITY_VERSION_???");
-	pr_int_field(s, "pid", (int32_t)h[1]);
+	st_field(s, "pid");
+	pr_pid(s, (uint64_t)(int64_t)(int32_t)h[1]);
 	st_obj_end(s);
 }
 
@@ -200,7 +201,7 @@ void dec_sched_getattr(struct st *s)
 	uint32_t usize = (uint32_t)st_arg(s, 2), size;
 	struct sched_attr_k a;
 
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	st_entry_end(s);
 	size = usize < sizeof(a) ? usize : sizeof(a);
@@ -238,7 +239,7 @@ void dec_sched_setattr(struct st *s)
 	struct sched_attr_k a;
 	uint32_t usize, size;
 
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	memset(&a, 0, sizeof(a));
 	if (!addr || !st_peek(s, SONDE_PL_ENTRY, addr, &a.size, sizeof(a.size))) {
@@ -281,11 +282,15 @@ static void pr_ioprio_json(struct st *s, uint32_t v)
 	st_obj_end(s);
 }
 
+/* who: a process (-Y names it), a process group or a user. */
 static void pr_ioprio_who(struct st *s)
 {
 	pr_xval(s, &x_ioprio_who, st_arg(s, 0), "IOPRIO_WHO_???");
 	st_sep(s);
-	pr_int(s, st_arg(s, 1));
+	if (st_arg(s, 0) == 1 /* IOPRIO_WHO_PROCESS */)
+		pr_pid(s, st_arg(s, 1));
+	else
+		pr_int(s, st_arg(s, 1));
 }
 
 void dec_ioprio_set(struct st *s)

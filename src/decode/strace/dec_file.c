@@ -77,7 +77,7 @@ static void pr_flock(struct st *s, int phase, uint64_t addr, int with_pid)
 	pr_long(s, (uint64_t)f.l_len);
 	if (with_pid) {
 		st_field(s, "l_pid");
-		pr_int(s, (uint64_t)f.l_pid);
+		pr_pid(s, (uint64_t)f.l_pid);
 	}
 	st_obj_end(s);
 }
@@ -110,7 +110,10 @@ static void pr_owner_ex(struct st *s, int phase, uint64_t addr)
 	st_field(s, "type");
 	pr_xval(s, &x_owner_type, (uint32_t)o.type, "F_OWNER_???");
 	st_field(s, "pid");
-	pr_int(s, (uint64_t)o.pid);
+	if (o.type == F_OWNER_TID || o.type == F_OWNER_PID)
+		pr_pid(s, (uint64_t)o.pid);
+	else
+		pr_int(s, (uint64_t)o.pid);
 	st_obj_end(s);
 }
 
@@ -225,7 +228,7 @@ void dec_fcntl(struct st *s)
 		break;
 	case F_SETOWN:
 		st_sep(s);
-		pr_int(s, a);
+		pr_pid(s, a); /* -pgid: a process group, no name */
 		break;
 	case F_SETPIPE_SZ:
 		st_sep(s);
@@ -266,6 +269,8 @@ void dec_fcntl(struct st *s)
 		rv_signame(s);
 		break;
 	case F_GETOWN:
+		s->rkind = R_PID;
+		break;
 	case F_GETPIPE_SZ:
 		break;
 	default:

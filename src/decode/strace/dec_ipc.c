@@ -73,8 +73,10 @@ static void pr_shmid_ds(struct st *s, const struct shmid64_ds *d, int set)
 	pr_ipc_perm(s, &d->shm_perm, set);
 	if (!set) {
 		pr_ulong_field(s, "shm_segsz", d->shm_segsz);
-		pr_int_field(s, "shm_cpid", d->shm_cpid);
-		pr_int_field(s, "shm_lpid", d->shm_lpid);
+		st_field(s, "shm_cpid");
+		pr_pid(s, (uint64_t)(int64_t)d->shm_cpid);
+		st_field(s, "shm_lpid");
+		pr_pid(s, (uint64_t)(int64_t)d->shm_lpid);
 		pr_ulong_field(s, "shm_nattch", d->shm_nattch);
 		pr_ulong_field(s, "shm_atime", (uint64_t)d->shm_atime);
 		pr_ulong_field(s, "shm_dtime", (uint64_t)d->shm_dtime);

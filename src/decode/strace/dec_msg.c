@@ -102,7 +102,7 @@ static void pr_remote_iov(struct st *s)
 /* The local vector holds what the call read, printed at exit. */
 void dec_process_vm_readv(struct st *s)
 {
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	st_entry_end(s);
 	pr_iov(s, SONDE_PL_EXIT, st_arg(s, 1), st_arg(s, 2),
@@ -115,7 +115,7 @@ void dec_process_vm_readv(struct st *s)
 
 void dec_process_vm_writev(struct st *s)
 {
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	pr_iov(s, SONDE_PL_ENTRY, st_arg(s, 1), st_arg(s, 2), UINT64_MAX);
 	st_sep(s);

@@ -73,9 +73,9 @@ void dec_kcmp(struct st *s)
 {
 	uint32_t type = (uint32_t)st_arg(s, 2);
 
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
-	pr_int(s, st_arg(s, 1));
+	pr_pid(s, st_arg(s, 1));
 	st_sep(s);
 	pr_xval(s, &x_kcmp, type, "KCMP_???");
 	switch (type) {

@@ -148,7 +148,7 @@ void dec_get_mempolicy(struct st *s)
 
 void dec_migrate_pages(struct st *s)
 {
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 1));
 	st_sep(s);
@@ -162,7 +162,7 @@ void dec_move_pages(struct st *s)
 {
 	uint64_t n = st_arg(s, 1);
 
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	pr_ulong(s, n);
 	st_sep(s);

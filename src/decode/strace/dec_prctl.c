@@ -338,7 +338,7 @@ static void prctl_print_ptracer(struct st *s)
 {
 	st_sep(s);
 	if ((int)st_arg(s, 1) != -1 || s->j)
-		pr_int(s, st_arg(s, 1));
+		pr_pid(s, st_arg(s, 1));
 	else
 		pr_symexpr(s, "-1", "PR_SET_PTRACER_ANY");
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 
 #include "decode/strace/strace_int.h"
 #include <sonde/payload.h>
@@ -66,6 +67,7 @@ void dec_clone(struct st *s)
 	uint64_t f = st_arg(s, 0);
 	int i386 = !!(s->sc->hdr.flags & SONDE_SC_COMPAT), ctid = 3 + i386, tls = 4 - i386;
 
+	s->rkind = R_CHILD;
 	clone_arg(s, 1, "child_stack");
 	pr_addr(s, st_arg(s, 1));
 	clone_arg(s, 0, "flags");
@@ -81,7 +83,7 @@ void dec_clone(struct st *s)
 		if (st_ok(s) && (f & CLONE_PIDFD) && st_peek(s, SONDE_PL_EXIT, st_arg(s, 2), &v, 4))
 			pr_pidfd(s, v);
 		else if (st_ok(s))
-			ps_int(s, SONDE_PL_EXIT, st_arg(s, 2));
+			ps_child(s, SONDE_PL_EXIT, st_arg(s, 2));
 		else
 			pr_addr(s, st_arg(s, 2));
 	}
@@ -125,7 +127,7 @@ static void clone3_out(struct st *s, const struct clone_args_k *ca)
 	}
 	if (ca->flags & CLONE_PARENT_SETTID) {
 		st_field(&t, "parent_tid");
-		ps_int(&t, SONDE_PL_EXIT, ca->parent_tid);
+		ps_child(&t, SONDE_PL_EXIT, ca->parent_tid);
 	}
 	if (!s->j)
 		st_obj_end(&t);
@@ -139,6 +141,7 @@ void dec_clone3(struct st *s)
 	uint64_t a = st_arg(s, 0), size = st_arg(s, 1);
 	size_t n = size < sizeof(ca) ? (size_t)size : sizeof(ca);
 
+	s->rkind = R_CHILD;
 	if (n < 64 || !st_fetch(s, SONDE_PL_ENTRY, a, &ca, n)) {
 		if (n < 64)
 			pr_unfetched(s, SONDE_PL_ENTRY, a);
@@ -386,7 +389,8 @@ static void pr_wait_pid_status(struct st *s)
 {
 	uint64_t st_addr = st_arg(s, 1);
 
-	pr_int(s, st_arg(s, 0));
+	/* (its result, the child reaped, is gone from /proc: no -Y name) */
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	st_entry_end(s);
 	if (st_ok(s) && s->ret && st_addr)
@@ -416,13 +420,19 @@ void dec_wait4(struct st *s)
 
 void dec_waitid(struct st *s)
 {
-	pr_xval(s, &x_idtype, (uint32_t)st_arg(s, 0), "P_???");
+	uint32_t idtype = (uint32_t)st_arg(s, 0);
+
+	pr_xval(s, &x_idtype, idtype, "P_???");
 	st_sep(s);
-	pr_int(s, st_arg(s, 1));
+	if (idtype == P_PID)
+		pr_pid(s, st_arg(s, 1));
+	else
+		pr_int(s, st_arg(s, 1));
 	st_sep(s);
 	st_entry_end(s);
+	/* The child it reaped is gone from /proc (-Y), unless WNOWAIT. */
 	if (st_ok(s))
-		ps_siginfo(s, SONDE_PL_EXIT, st_arg(s, 2));
+		ps_siginfo_named(s, SONDE_PL_EXIT, st_arg(s, 2), !!(st_arg(s, 3) & WNOWAIT));
 	else
 		pr_addr(s, st_arg(s, 2));
 	st_sep(s);
@@ -458,7 +468,7 @@ void dec_arch_prctl(struct st *s)
 
 void dec_prlimit64(struct st *s)
 {
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	pr_xval(s, &x_rlimit, (uint32_t)st_arg(s, 1), "RLIMIT_???");
 	st_sep(s);
@@ -486,7 +496,7 @@ void dec_getrandom(struct st *s)
 
 void dec_sched_getaffinity(struct st *s)
 {
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 1));
 	st_sep(s);
@@ -499,7 +509,7 @@ void dec_sched_getaffinity(struct st *s)
 
 void dec_sched_setaffinity(struct st *s)
 {
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	st_sep(s);
 	pr_ulong(s, st_arg(s, 1));
 	st_sep(s);

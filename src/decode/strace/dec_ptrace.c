@@ -450,7 +450,7 @@ void dec_ptrace(struct st *s)
 	if (req == PT_TRACEME)
 		return;
 	st_sep(s);
-	pr_int(s, st_arg(s, 1));
+	pr_pid(s, st_arg(s, 1));
 	if (req == PT_ATTACH || req == PT_INTERRUPT || req == PT_KILL || req == PT_LISTEN)
 		return;
 	st_sep(s);

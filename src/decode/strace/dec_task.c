@@ -5,6 +5,7 @@
  * policy).
  */
 #include <sys/personality.h>
+#include <sys/resource.h>
 
 #include "decode/strace/strace_int.h"
 
@@ -54,7 +55,7 @@ void dec_sched_getscheduler(struct st *s)
 	struct strbuf b;
 	struct st t;
 
-	pr_int(s, st_arg(s, 0));
+	pr_pid(s, st_arg(s, 0));
 	if (!st_ok(s) || !n)
 		return;
 	st_res_begin(s, &t, &b, "policy");
@@ -62,4 +63,27 @@ void dec_sched_getscheduler(struct st *s)
 	pr_sym(&t, n);
 	sb_putc(&b, ')');
 	st_res_end(s, &t, &b);
+}
+
+/* which, who: a process (-Y names it), a process group or a user. */
+static void pr_prio_who(struct st *s)
+{
+	pr_xval(s, &x_prio_which, (uint32_t)st_arg(s, 0), NULL);
+	st_sep(s);
+	if ((uint32_t)st_arg(s, 0) == PRIO_PROCESS)
+		pr_pid(s, st_arg(s, 1));
+	else
+		pr_int(s, st_arg(s, 1));
+}
+
+void dec_getpriority(struct st *s)
+{
+	pr_prio_who(s);
+}
+
+void dec_setpriority(struct st *s)
+{
+	pr_prio_who(s);
+	st_sep(s);
+	pr_int(s, st_arg(s, 2));
 }

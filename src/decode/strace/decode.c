@@ -21,6 +21,7 @@ void st_print_arg(struct st *s, const struct st_arg *a, int i)
 
 	switch (a->kind) {
 	case K_INT: pr_int(s, v); break;
+	case K_PID: pr_pid(s, v); break;
 	case K_UINT: pr_uint(s, v); break;
 	case K_LONG: pr_long(s, v); break;
 	case K_ULONG: pr_ulong(s, v); break;
@@ -127,6 +128,12 @@ static void pr_ret(struct st *s)
 		break;
 	case R_UDEC:
 		sb_printf(s->o, "%llu", (unsigned long long)s->ret);
+		break;
+	case R_PID:
+		pr_pid(s, (uint64_t)s->ret);
+		break;
+	case R_CHILD:
+		pr_pid_child(s, (uint64_t)s->ret);
 		break;
 	default:
 		sb_printf(s->o, "%lld", (long long)s->ret);

@@ -6,16 +6,21 @@
  *   +++ killed by SIGTERM +++         -e signal= decides, as strace
  *   --- SIGCHLD {si_signo=...} ---    -e signal=
  *   --- stopped by SIGSTOP ---        -e signal=
+ *
+ * and what starts every line, "PID<comm> TIMESTAMP [ NR] " (strace_pr_lead).
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include <sonde/signal.h>
 
 #include "decode/strace/render_int.h"
+#include "decode/strace/pidname.h"
+#include "decode/strace/ffout.h"
 
 static int sig_in_set(const struct sonde_strace *st, int sig)
 {
@@ -219,7 +224,7 @@ static int pr_stopped(struct sonde_strace *st, uint32_t tid, uint64_t ts, const 
 /* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
 int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 {
-	char name[16], si[256];
+	char name[16], si[320], note[4 * SONDE_COMM_LEN + 3];
 	const char *n;
 	int rc;
 
@@ -233,7 +238,11 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	if (strace_pr_lead(st, e->hdr.tid, e->hdr.ts, STRACE_NR_LAST))
 		return -ENOMEM;
 	n = sonde_sig_name(e->si.signo, name, sizeof(name));
-	sonde_siginfo_format_x(si, sizeof(si), &e->si, st->o.xlat);
+	/* -Y: the task takes the signal once its call returned, so a child
+	 * that call reaped is gone from /proc by then (now: at any time). */
+	sonde_siginfo_format_pid(si, sizeof(si), &e->si, st->o.xlat,
+				 pids_note(&st->o, (int)(uint32_t)e->si.fields[0], UINT64_MAX, note,
+					   sizeof(note)));
 	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
 	rc = strace_emit(st);
 	if (rc || !sig_stops(e))
@@ -249,4 +258,121 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 		if (st->threads[i].tgid == e->hdr.pid && st->threads[i].tid != e->hdr.tid)
 			rc = pr_stopped(st, st->threads[i].tid, e->hdr.ts, n);
 	return rc;
+}
+
+/* -Y: strace prints the pid unpadded when a name follows it. */
+static void strace_pr_prefix(struct sonde_strace *st, uint32_t tid, const char *lead)
+{
+	st->line_tid = tid;
+	if (!st->first_tid)
+		st->first_tid = tid;
+	else if (tid != st->first_tid)
+		st->multi = 1;
+	if (lead && !lead[0])
+		lead = NULL;
+	if (st->o.pid_names && !lead)
+		lead = pids_lead(st->tasks, tid);
+	else if (!st->o.pid_names)
+		lead = NULL;
+	if (st->o.pid_prefix == 1) {
+		sb_printf(&st->line, lead ? "%u" : "%-5u", tid);
+		if (lead)
+			sb_comm(&st->line, lead);
+		sb_putc(&st->line, ' ');
+	} else if (st->o.pid_prefix == 2 && st->multi) {
+		sb_printf(&st->line, "[pid %5u", tid);
+		if (lead)
+			sb_comm(&st->line, lead);
+		sb_puts(&st->line, "] ");
+	}
+}
+
+static void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
+{
+	int64_t wall = (int64_t)ts + st->o.wall_offset_ns;
+	time_t sec = (time_t)(wall / 1000000000);
+	long us = (long)(wall % 1000000000) / 1000;
+	struct tm tm;
+	char b[32];
+
+	if (st->o.relative) {
+		uint64_t d = st->last_ts && ts > st->last_ts ? ts - st->last_ts : 0;
+
+		sb_printf(&st->line, "%6llu.%06llu ",
+			  (unsigned long long)(d / 1000000000),
+			  (unsigned long long)(d % 1000000000) / 1000);
+		st->last_ts = ts;
+	}
+	if (!st->o.tstamp)
+		return;
+	if (st->o.tstamp >= 3) {
+		sb_printf(&st->line, "%lld.%06ld ", (long long)sec, us);
+		return;
+	}
+	localtime_r(&sec, &tm);
+	strftime(b, sizeof(b), "%H:%M:%S", &tm);
+	if (st->o.tstamp == 2)
+		sb_printf(&st->line, "%s.%06ld ", b, us);
+	else
+		sb_printf(&st->line, "%s ", b);
+}
+
+/* -n: tid entered call nr, shown or not (strace numbers a task's
+ * signal and exit lines with its last call, which -e trace= may hide). */
+int strace_note_nr(struct sonde_strace *st, uint32_t tid, uint32_t nr)
+{
+	struct sonde_task *t;
+
+	if (!st->o.show_nr)
+		return 0;
+	t = sonde_tasks_get(st->tasks, tid);
+	if (!t)
+		return -ENOMEM;
+	t->nr = nr;
+	return 0;
+}
+
+int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr)
+{
+	return strace_pr_lead_as(st, tid, ts, nr, NULL);
+}
+
+int strace_pr_lead_as(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr,
+		      const char *lead)
+{
+	const struct sonde_task *t;
+
+	strace_pr_prefix(st, tid, lead);
+	strace_pr_tstamp(st, ts);
+	if (!st->o.show_nr)
+		return 0;
+	if (nr == STRACE_NR_LAST) {
+		t = sonde_tasks_find(st->tasks, tid);
+		nr = t ? t->nr : 0;
+	} else if (strace_note_nr(st, tid, nr)) {
+		return -ENOMEM;
+	}
+	sb_printf(&st->line, "[%4u] ", nr);
+	return 0;
+}
+
+int strace_emit(struct sonde_strace *st)
+{
+	/* -ff: a line of no task (sonde's own notes) goes to the main output. */
+	FILE *f = st->ff && st->line_tid ? ffout_file(st->ff, st->line_tid) : st->out;
+
+	st->line_tid = 0;
+	if (st->o.pid_names)
+		pids_fill_line(&st->line, st->tasks, st->o.pids_proc);
+	if (st->line.oom)
+		return -ENOMEM;
+	if (!f)
+		return -EIO; /* errno says why the file could not be opened */
+	if (st->line.len && fwrite(st->line.s, 1, st->line.len, f) != st->line.len)
+		return -EIO;
+	st->lines++;
+	st->line.len = 0;
+	if (st->line.s)
+		st->line.s[0] = 0;
+	return 0;
 }

@@ -48,7 +48,7 @@ static void pr_cmsg_creds(struct st *s, const uint8_t *d, size_t len)
 	memcpy(&u, d, sizeof(u));
 	st_obj_begin(s);
 	st_field(s, "pid");
-	pr_int(s, (uint64_t)u.pid);
+	pr_pid(s, (uint64_t)u.pid);
 	st_field(s, "uid");
 	pr_uint(s, u.uid);
 	st_field(s, "gid");

@@ -217,7 +217,7 @@ void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len)
 		if (s->j)
 			pr_uint(s, nl.nl_pid);
 		else
-			pr_int(s, nl.nl_pid);
+			pr_pid(s, nl.nl_pid);
 		st_field2(s, "nl_groups", "groups");
 		if (s->j)
 			st_juint(s, nl.nl_groups);

@@ -444,7 +444,9 @@ static void nl_hdr(struct nl *n, const struct nlmsghdr *h)
 	nl_type(n, h->nlmsg_type);
 	sb_puts(s->o, ", nlmsg_flags=");
 	pr_flags(s, nl_flags_of(n, h->nlmsg_type), h->nlmsg_flags, "NLM_F_???");
-	sb_printf(s->o, ", nlmsg_seq=%u, nlmsg_pid=%d}", h->nlmsg_seq, (int)h->nlmsg_pid);
+	sb_printf(s->o, ", nlmsg_seq=%u, nlmsg_pid=", h->nlmsg_seq);
+	pr_pid(s, (uint64_t)(int64_t)(int)h->nlmsg_pid);
+	sb_putc(s->o, '}');
 }
 
 static void nl_msg(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint64_t len);

@@ -180,6 +180,33 @@ static int parse_decode_fds(struct sonde_strace_opts *o, const char *v, char *er
 	return 0;
 }
 
+/*
+ * -e decode-pids=SET (--decode-pids): comm is -Y. pidns (strace's own
+ * numbers of pids a tracee sees in another namespace) is refused: the
+ * trace holds the kernel's initial-namespace pids only.
+ */
+static int parse_decode_pids(struct sonde_strace_opts *o, const char *v, char *err,
+			     size_t errlen)
+{
+	static const struct name_bits names[] = {
+		{ "comm", 1 }, { "pidns", 2 }, { "all", 3 }, { "none", 0 },
+	};
+	uint8_t set;
+	int e = parse_name_set(names, sizeof(names) / sizeof(names[0]), 3, "decode-pids", v,
+			       &set, err, errlen);
+
+	if (e)
+		return e;
+	if (set & 2) {
+		snprintf(err, errlen,
+			 "--decode-pids=pidns: sonde records pids as the initial pid namespace "
+			 "sees them and cannot translate a tracee's own; use -Y (comm)");
+		return -EINVAL;
+	}
+	o->decode_pids = set & 1;
+	return 0;
+}
+
 /* -e status=SET: how the calls shown ended. */
 static int parse_status(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
 {
@@ -347,6 +374,8 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		return sonde_sc_set_parse(&o->raw, val, err, errlen);
 	if (klen == 10 && !strncmp(v, "decode-fds", 10))
 		return parse_decode_fds(o, val, err, errlen);
+	if (klen == 11 && !strncmp(v, "decode-pids", 11))
+		return parse_decode_pids(o, val, err, errlen);
 	if (klen == 6 && !strncmp(v, "abbrev", 6)) {
 		/* abbrev=none is -v; sonde abbreviates all-or-nothing. */
 		if (!strcmp(val, "none"))
@@ -388,6 +417,7 @@ int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 	case 'r': o->relative = 1; return 0;
 	case 'T': o->show_time = 1; return 0;
 	case 'n': o->show_nr = 1; return 0;
+	case 'Y': o->decode_pids = 1; return 0;
 	case 'v': o->verbose = 1; return 0;
 	case 'y':
 		if (o->fd_kinds & SONDE_FD_GIVEN)

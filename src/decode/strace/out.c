@@ -244,7 +244,11 @@ static void pr_fd_decor(struct st *s, int fd)
 	    fdtab_detail(s->fds, s->sc->hdr.tid, fd, s->sc->hdr.ts + (s->split ? s->sc->dur : 0),
 			 yy, sizeof(yy)) &&
 	    (k & (strncmp(yy, "pid:", 4) ? SONDE_FD_SOCKET : SONDE_FD_PIDFD))) {
-		sb_printf(s->o, "<%s>", yy);
+		/* -Y: a pidfd's process by name too, <pid:1234<sh>> */
+		sb_printf(s->o, "<%s", yy);
+		if (!strncmp(yy, "pid:", 4))
+			pr_pid_name(s, atoi(yy + 4));
+		sb_putc(s->o, '>');
 		path = yy;
 	} else {
 		dev = dev_suffix(s, path, yy, sizeof(yy));
@@ -435,18 +439,9 @@ void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
 	pr_quoted_len(s, p, len, nul_term, ellipsis, force_hex, UINT64_MAX);
 }
 
-void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
-		   int ellipsis, int force_hex, uint64_t full)
+void sb_escape(struct strbuf *o, const uint8_t *p, size_t len, int nul_term, int hex,
+	       int angle)
 {
-	int hex;
-	struct strbuf *o = s->o;
-
-	if (s->j) {
-		pr_jquoted(s, p, len, nul_term, ellipsis, full);
-		return;
-	}
-	hex = force_hex || wants_hex(s, p, len, nul_term);
-	sb_putc(o, '"');
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = p[i];
 
@@ -465,7 +460,7 @@ void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
 		case '\t': sb_puts(o, "\\t"); continue;
 		case '\v': sb_puts(o, "\\v"); continue;
 		}
-		if (is_print(c)) {
+		if (is_print(c) && !(angle && (c == '<' || c == '>'))) {
 			sb_putc(o, (char)c);
 			continue;
 		}
@@ -476,6 +471,19 @@ void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
 		else
 			sb_printf(o, "\\%o", c);
 	}
+}
+
+void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
+		   int ellipsis, int force_hex, uint64_t full)
+{
+	struct strbuf *o = s->o;
+
+	if (s->j) {
+		pr_jquoted(s, p, len, nul_term, ellipsis, full);
+		return;
+	}
+	sb_putc(o, '"');
+	sb_escape(o, p, len, nul_term, force_hex || wants_hex(s, p, len, nul_term), 0);
 	sb_putc(o, '"');
 	if (ellipsis)
 		sb_puts(o, "...");

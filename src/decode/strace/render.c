@@ -19,7 +19,6 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include <sonde/signal.h>
 #include <sonde/render.h>
@@ -30,6 +29,7 @@
 #include "decode/strace/render_int.h"
 #include "decode/strace/pathtrace.h"
 #include "decode/strace/ffout.h"
+#include "decode/strace/pidname.h"
 
 
 struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
@@ -47,11 +47,14 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 		return NULL;
 	}
 	fdtab_resolve_links(st->fds, o->resolve_links);
-	if ((o->show_nr && !(st->tasks = sonde_tasks_new())) ||
+	st->o.pid_names = NULL;
+	if (((o->show_nr || o->decode_pids) && !(st->tasks = sonde_tasks_new())) ||
 	    (o->ff_prefix && !(st->ff = ffout_new(o->ff_prefix)))) {
 		sonde_strace_free(st);
 		return NULL;
 	}
+	if (o->decode_pids)
+		st->o.pid_names = st->tasks;
 	return st;
 }
 
@@ -144,101 +147,6 @@ int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call
 	if (!jo.strsize)
 		jo.strsize = UINT32_MAX;
 	return st_format_json(args, res, &jo, c) ? -ENOENT : 0;
-}
-
-static void strace_pr_prefix(struct sonde_strace *st, uint32_t tid)
-{
-	st->line_tid = tid;
-	if (!st->first_tid)
-		st->first_tid = tid;
-	else if (tid != st->first_tid)
-		st->multi = 1;
-	if (st->o.pid_prefix == 1)
-		sb_printf(&st->line, "%-5u ", tid);
-	else if (st->o.pid_prefix == 2 && st->multi)
-		sb_printf(&st->line, "[pid %5u] ", tid);
-}
-
-static void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
-{
-	int64_t wall = (int64_t)ts + st->o.wall_offset_ns;
-	time_t sec = (time_t)(wall / 1000000000);
-	long us = (long)(wall % 1000000000) / 1000;
-	struct tm tm;
-	char b[32];
-
-	if (st->o.relative) {
-		uint64_t d = st->last_ts && ts > st->last_ts ? ts - st->last_ts : 0;
-
-		sb_printf(&st->line, "%6llu.%06llu ",
-			  (unsigned long long)(d / 1000000000),
-			  (unsigned long long)(d % 1000000000) / 1000);
-		st->last_ts = ts;
-	}
-	if (!st->o.tstamp)
-		return;
-	if (st->o.tstamp >= 3) {
-		sb_printf(&st->line, "%lld.%06ld ", (long long)sec, us);
-		return;
-	}
-	localtime_r(&sec, &tm);
-	strftime(b, sizeof(b), "%H:%M:%S", &tm);
-	if (st->o.tstamp == 2)
-		sb_printf(&st->line, "%s.%06ld ", b, us);
-	else
-		sb_printf(&st->line, "%s ", b);
-}
-
-/* -n: tid entered call nr, shown or not (strace numbers a task's
- * signal and exit lines with its last call, which -e trace= may hide). */
-static int strace_note_nr(struct sonde_strace *st, uint32_t tid, uint32_t nr)
-{
-	struct sonde_task *t;
-
-	if (!st->o.show_nr)
-		return 0;
-	t = sonde_tasks_get(st->tasks, tid);
-	if (!t)
-		return -ENOMEM;
-	t->nr = nr;
-	return 0;
-}
-
-int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr)
-{
-	const struct sonde_task *t;
-
-	strace_pr_prefix(st, tid);
-	strace_pr_tstamp(st, ts);
-	if (!st->o.show_nr)
-		return 0;
-	if (nr == STRACE_NR_LAST) {
-		t = sonde_tasks_find(st->tasks, tid);
-		nr = t ? t->nr : 0;
-	} else if (strace_note_nr(st, tid, nr)) {
-		return -ENOMEM;
-	}
-	sb_printf(&st->line, "[%4u] ", nr);
-	return 0;
-}
-
-int strace_emit(struct sonde_strace *st)
-{
-	/* -ff: a line of no task (sonde's own notes) goes to the main output. */
-	FILE *f = st->ff && st->line_tid ? ffout_file(st->ff, st->line_tid) : st->out;
-
-	st->line_tid = 0;
-	if (st->line.oom)
-		return -ENOMEM;
-	if (!f)
-		return -EIO; /* errno says why the file could not be opened */
-	if (st->line.len && fwrite(st->line.s, 1, st->line.len, f) != st->line.len)
-		return -EIO;
-	st->lines++;
-	st->line.len = 0;
-	if (st->line.s)
-		st->line.s[0] = 0;
-	return 0;
 }
 
 static int fd_in(const uint64_t *set, int fd)
@@ -491,6 +399,8 @@ static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 	}
 	track_pidfd(c, &f);
 	track_reaped(c, &f);
+	if (f.reaped > 0 && st->o.pid_names)
+		pids_reaped(st->tasks, (uint32_t)f.reaped, sc->hdr.ts + sc->dur);
 	if (sc->nr == __NR_pipe || sc->nr == __NR_pipe2 || sc->nr == __NR_socketpair) {
 		uint64_t a = sc->args[sc->nr == __NR_socketpair ? 3 : 0];
 		const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_EXIT, a, 8);
@@ -547,14 +457,43 @@ static int shown(const struct sonde_strace *st, const struct sonde_ev_syscall *s
 	return !st->o.status || (st->o.status & cls);
 }
 
+/* -Y: the name the task has as it enters the call, for the line's
+ * entering half (the open line's, st->open_lead). */
+static void track_lead(struct sonde_strace *st, const struct sonde_call *c)
+{
+	const char *lead = st->o.pid_names ? pids_lead(st->tasks, c->entry_tid ? c->entry_tid
+									     : c->sc->hdr.tid)
+					   : NULL;
+
+	snprintf(st->open_lead, sizeof(st->open_lead), "%s", lead ? lead : "");
+}
+
+/* -Y: the file an execve or execveat ran (its path argument; not a
+ * descriptor's, AT_EMPTY_PATH), or NULL. */
+static const char *exec_path(const struct sonde_call *c, char *buf, size_t len)
+{
+	const struct sonde_ev_syscall *sc = c->sc;
+	const char *p;
+
+	if (sc->nr == __NR_execve)
+		return arg_string(c, sc->args[0], buf, len);
+	if (sc->nr != __NR_execveat)
+		return NULL;
+	p = arg_string(c, sc->args[1], buf, len);
+	return p && *p ? p : NULL;
+}
+
 int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 {
 	const struct sonde_ev_syscall *sc = c->sc;
+	char path[4096];
 	struct track_ctx tc = { st, c };
 	int rc = split_release(st, sc->hdr.ts), r;
 
 	fdtab_thread(st->fds, sc->hdr.pid, sc->hdr.tid);
 	r = selected(st, c);
+	if (st->o.pid_names)
+		pids_call(st->tasks, sc, r, exec_path(c, path, sizeof(path)));
 	if (r && st->o.on_call)
 		st->o.on_call(st->o.on_call_ctx, sc);
 	if (!r || !shown(st, sc)) {
@@ -564,6 +503,7 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	}
 	r = split_cut_open(st);
 	rc = rc ? rc : r;
+	track_lead(st, c);
 	sb_reset(&st->otext);
 	sb_reset(&st->oret);
 	sb_reset(&st->odump);
@@ -635,6 +575,8 @@ static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 
 	if (rc)
 		return rc;
+	if (st->o.pid_names)
+		pids_record(st->tasks, rec);
 	switch (rec->type) {
 	case SONDE_REC_PROC:
 		return track_proc(st, rec);
@@ -710,6 +652,8 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 	rc = split_release(st, rec->ts);
 	if (rc)
 		return rc;
+	if (st->o.pid_names)
+		pids_record(st->tasks, rec);
 	switch (rec->type) {
 	case SONDE_REC_PROC:
 		return track_proc(st, rec);

@@ -44,6 +44,7 @@ struct sonde_strace {
 	uint32_t open_tid, open_nr;
 	uint32_t open_rtid; /* the thread it returns in (execve: can differ) */
 	size_t open_cut; /* where otext's entering half ends */
+	char open_lead[SONDE_COMM_LEN + 1]; /* -Y: its task's name at entry */
 	struct strbuf otext, oret, odump;
 	struct callq q; /* the returning halves of cut lines */
 	/* Threads made by CLONE_THREAD forks and alive: each enters a group
@@ -56,7 +57,8 @@ struct sonde_strace {
 	 * leader's death only with its group's (lines.c). */
 	struct sonde_ev_exit *leaders;
 	size_t nleaders, capleaders;
-	/* -n: each task's last call, which numbers its other lines. */
+	/* -n: each task's last call, which numbers its other lines; -Y:
+	 * the tasks' names (o.pid_names points here) */
 	struct sonde_tasks *tasks;
 };
 
@@ -81,7 +83,13 @@ static inline void sb_reset(struct strbuf *b)
  */
 #define STRACE_NR_LAST UINT32_MAX
 int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr);
+/* The same, the -Y name given (NULL: the task's now): the entering half
+ * of a call shows the name the task had when it entered (open_lead). */
+int strace_pr_lead_as(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr,
+		      const char *lead);
 int strace_emit(struct sonde_strace *st);
+/* -n: tid entered call nr, shown or not; 0 or -ENOMEM. */
+int strace_note_nr(struct sonde_strace *st, uint32_t tid, uint32_t nr);
 
 /* lines.c: "+++ exited with N +++", "--- SIGCHLD {...} ---". */
 int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e);

@@ -120,7 +120,7 @@ static void pr_get_ucred(struct st *s, uint64_t a, size_t len)
 		return;
 	st_obj_begin(s);
 	if (field_len(s, "pid", &u, offsetof(struct ucred, pid), 4, len))
-		pr_int(s, (uint64_t)u.pid);
+		pr_pid(s, (uint64_t)u.pid);
 	if (field_len(s, "uid", &u, offsetof(struct ucred, uid), 4, len))
 		pr_id(s, u.uid);
 	if (field_len(s, "gid", &u, offsetof(struct ucred, gid), 4, len))

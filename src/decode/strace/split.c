@@ -38,7 +38,7 @@ int split_cut_open(struct sonde_strace *st)
 	if (!st->open)
 		return 0;
 	st->open = 0;
-	rc = strace_pr_lead(st, st->open_tid, st->open_ts, st->open_nr);
+	rc = strace_pr_lead_as(st, st->open_tid, st->open_ts, st->open_nr, st->open_lead);
 	if (rc)
 		return rc;
 	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
@@ -63,7 +63,7 @@ int split_close_open(struct sonde_strace *st)
 	if (st->open_tid != st->open_rtid)
 		return split_cut_open(st);
 	st->open = 0;
-	if (strace_pr_lead(st, st->open_tid, st->open_ts, st->open_nr))
+	if (strace_pr_lead_as(st, st->open_tid, st->open_ts, st->open_nr, st->open_lead))
 		return -ENOMEM;
 	sb_puts(&st->line, sb_str(&st->otext));
 	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);

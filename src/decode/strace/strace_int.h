@@ -210,10 +210,22 @@ void pr_hex(struct st *s, uint64_t v);   /* %#lx, 0 as 0 */
 void pr_id(struct st *s, uint32_t v);    /* uid, gid: -1 as -1 */
 void pr_oct(struct st *s, uint64_t v);   /* mode bits, %#03o */
 void pr_fd(struct st *s, int fd);
+/* A process or thread id: with -Y, "<name>" after it (pidname.h). */
+void pr_pid(struct st *s, uint64_t v);
+/* A child the call made (fork's result, clone's parent_tid): it has the
+ * caller's name, the child's record coming after the call's entry. */
+void pr_pid_child(struct st *s, uint64_t v);
+/* With -Y, "<name>" of pid, if strace would print one. */
+void pr_pid_name(struct st *s, int pid);
 void pr_dirfd(struct st *s, uint64_t v);
 /* Quotes len bytes as strace does; ellipsis appends "..." */
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
 	       int ellipsis, int force_hex);
+/* The bytes between strace's quotes, escaped as it does (hex: every byte
+ * as \xNN); angle: '<' and '>' too, as in the names -y and -Y put in
+ * angle brackets. */
+void sb_escape(struct strbuf *o, const uint8_t *p, size_t len, int nul_term, int hex,
+	       int angle);
 /* Same, knowing the length of the whole string when it is cut (JSON says
  * it; UINT64_MAX: unknown). */
 void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
@@ -369,8 +381,10 @@ void ps_utsname(struct st *s, int phase, uint64_t addr);
 void ps_sysinfo(struct st *s, int phase, uint64_t addr);
 void ps_tms(struct st *s, int phase, uint64_t addr);
 void ps_int(struct st *s, int phase, uint64_t addr);    /* [1] */
+void ps_child(struct st *s, int phase, uint64_t addr);  /* [1234<sh>]: pr_pid_child */
 void ps_uint(struct st *s, int phase, uint64_t addr);
 void ps_ulong(struct st *s, int phase, uint64_t addr);  /* [N] */
+void ps_uptr(struct st *s, int phase, uint64_t addr);   /* [0x7f...]: a pointer stored */
 void ps_off(struct st *s, int phase, uint64_t addr);    /* [N] loff_t */
 void ps_fdpair(struct st *s, int phase, uint64_t addr); /* [3, 4] */
 void ps_sched_param(struct st *s, int phase, uint64_t addr);
@@ -379,6 +393,8 @@ void ps_timezone(struct st *s, int phase, uint64_t addr);
 void ps_stack_t(struct st *s, int phase, uint64_t addr);
 void ps_wait_status(struct st *s, int phase, uint64_t addr);
 void ps_siginfo(struct st *s, int phase, uint64_t addr);
+/* The same; pid_named 0: si_pid without -Y's name (a child waitid reaped). */
+void ps_siginfo_named(struct st *s, int phase, uint64_t addr, int pid_named);
 void ps_sigevent(struct st *s, int phase, uint64_t addr); /* dec_timer.c */
 void ps_cpuset(struct st *s, int phase, uint64_t addr, uint64_t len);
 void ps_open_how(struct st *s, int phase, uint64_t addr, uint64_t size);
@@ -504,6 +520,7 @@ enum st_kind {
 	K_CLOCK,  /* clockid_t */
 	K_OPENF,  /* open(2) flags */
 	K_SKIP,   /* not shown: the high half of preadv2's offset */
+	K_PID,    /* process or thread id (-Y names it); groups are K_INT */
 };
 
 struct st_arg {
@@ -520,6 +537,8 @@ enum st_rkind {
 	R_FD,      /* new descriptor (-y decorated) */
 	R_OCT,     /* umask */
 	R_UDEC,    /* unsigned */
+	R_PID,     /* a process or thread id (-Y names it) */
+	R_CHILD,   /* the id of a child the call made (pr_pid_child) */
 };
 
 typedef void (*st_dec_fn)(struct st *s);
@@ -616,7 +635,7 @@ DEC(process_vm_writev); DEC(syslog); DEC(reboot); DEC(swapon); DEC(adjtimex);
 DEC(clock_adjtime); DEC(capget); DEC(capset); DEC(sched_getattr); DEC(sched_setattr); DEC(ioprio_get);
 DEC(ioprio_set); DEC(mbind); DEC(set_mempolicy); DEC(get_mempolicy); DEC(migrate_pages); DEC(move_pages);
 DEC(io_setup); DEC(io_submit); DEC(io_getevents); DEC(io_pgetevents); DEC(io_cancel);
-DEC(modify_ldt); DEC(set_thread_area); DEC(get_thread_area); DEC(quotactl); DEC(quotactl_fd);
+DEC(getpriority); DEC(setpriority); DEC(modify_ldt); DEC(set_thread_area); DEC(get_thread_area); DEC(quotactl); DEC(quotactl_fd);
 /* i386 calls: dec_i386.c; waitpid in dec_proc.c */
 DEC(mmap2); DEC(llseek); DEC(fcntl64); DEC(waitpid); DEC(pread64_i386); DEC(pwrite64_i386);
 DEC(statfs64); DEC(fstatfs64);

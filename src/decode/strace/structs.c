@@ -438,6 +438,19 @@ void ps_int(struct st *s, int phase, uint64_t addr)
 		sb_printf(s->o, "[%d]", v);
 }
 
+void ps_child(struct st *s, int phase, uint64_t addr)
+{
+	int v;
+
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (!s->j)
+		sb_putc(s->o, '[');
+	pr_pid_child(s, (uint64_t)(int64_t)v);
+	if (!s->j)
+		sb_putc(s->o, ']');
+}
+
 void ps_uint(struct st *s, int phase, uint64_t addr)
 {
 	unsigned int v;
@@ -460,6 +473,18 @@ void ps_ulong(struct st *s, int phase, uint64_t addr)
 		st_juint(s, v);
 	else
 		sb_printf(s->o, "[%lu]", v);
+}
+
+void ps_uptr(struct st *s, int phase, uint64_t addr)
+{
+	uint64_t v;
+
+	if (!st_fetch(s, phase, addr, &v, sizeof(v)))
+		return;
+	if (s->j)
+		pr_addr(s, v);
+	else
+		sb_printf(s->o, "[%#llx]", (unsigned long long)v);
 }
 
 void ps_off(struct st *s, int phase, uint64_t addr)

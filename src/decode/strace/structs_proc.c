@@ -19,6 +19,7 @@
 #include <sonde/signal.h>
 
 #include "decode/strace/strace_int.h"
+#include "decode/strace/pidname.h"
 
 /* 8192*1024: strace shows limits divisible by 1 KiB that way; infv is
  * the infinity of the caller's ABI (a 32-bit one for i386 callers). */
@@ -321,9 +322,14 @@ static void ps_siginfo_json(struct st *s, const siginfo_t *si)
  */
 void ps_siginfo(struct st *s, int phase, uint64_t addr)
 {
+	ps_siginfo_named(s, phase, addr, 1);
+}
+
+void ps_siginfo_named(struct st *s, int phase, uint64_t addr, int pid_named)
+{
+	char buf[512], note[4 * SONDE_COMM_LEN + 3];
 	struct sonde_siginfo k;
 	siginfo_t si;
-	char buf[512];
 
 	if (!st_fetch(s, phase, addr, &si, sizeof(si)))
 		return;
@@ -336,7 +342,8 @@ void ps_siginfo(struct st *s, int phase, uint64_t addr)
 		return;
 	}
 	memcpy(&k, &si, sizeof(k));
-	sonde_siginfo_format_x(buf, sizeof(buf), &k, s->opt->xlat);
+	sonde_siginfo_format_pid(buf, sizeof(buf), &k, s->opt->xlat,
+				 pid_named ? pids_note(s->opt, si.si_pid, s->sc->hdr.ts, note, sizeof(note)) : NULL);
 	sb_puts(s->o, buf);
 }
 
