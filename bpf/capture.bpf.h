@@ -706,7 +706,7 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		break;
 	case SONDE_CAP_SOCKINFO:
 		if (size == 3)
-			cap_udp_bound(c, a);
+			cap_send_bound(c, a);
 		else
 			cap_sockinfo(c, a, size);
 		break;

@@ -241,23 +241,25 @@ __noinline int cap_sockinfo(struct cap_call *c, __u32 arg, __u32 size)
 }
 
 /*
- * -yy of a UDP socket bound by its first sendto, sendmsg or sendmmsg (the
- * kernel's autobind picks a port; strace then shows UDP:[0.0.0.0:PORT]).
- * Those calls are frequent and almost never bind: a socket's facts are
- * recorded only when its local port differs from the last one recorded
- * here, so a UDP socket costs one record at its first send, and every
- * other socket the reads that tell it is not UDP. Keyed by the socket's
- * inode, not its struct sock, whose address is reused once it is freed;
- * an LRU map forgets closed sockets by itself.
+ * A socket bound by its first sendto, sendmsg or sendmmsg, the kernel's
+ * autobind picking its address: a UDP socket's port (strace -yy then
+ * shows UDP:[0.0.0.0:PORT]), a netlink socket's port id (strace learns
+ * its protocol only then: NETLINK_AUDIT's message types). Those calls are
+ * frequent and almost never bind: a socket's facts are recorded only when
+ * its port differs from the last one recorded here, so such a socket
+ * costs one record at its first send, and every other socket the reads
+ * that tell it is neither. Keyed by the socket's inode, not its struct
+ * sock, whose address is reused once it is freed; an LRU map forgets
+ * closed sockets by itself.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u64);   /* socket inode */
-	__type(value, __u32); /* local port last recorded */
-} udp_ports SEC(".maps");
+	__type(value, __u32); /* port or port id last recorded */
+} send_ports SEC(".maps");
 
-__noinline int cap_udp_bound(struct cap_call *c, __u32 arg)
+__noinline int cap_send_bound(struct cap_call *c, __u32 arg)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct file *f;
@@ -274,17 +276,23 @@ __noinline int cap_udp_bound(struct cap_call *c, __u32 arg)
 		return 0;
 	sock = BPF_CORE_READ(f, private_data);
 	sk = BPF_CORE_READ(sock, sk);
-	if (!sk || BPF_CORE_READ(sk, sk_protocol) != 17) /* IPPROTO_UDP */
+	if (!sk)
 		return 0;
 	family = BPF_CORE_READ(sk, __sk_common.skc_family);
-	port = BPF_CORE_READ(sk, __sk_common.skc_num);
-	if ((family != 2 && family != 10) || !port)
+	if (family == 16) /* AF_NETLINK */
+		port = BPF_CORE_READ((struct netlink_sock *)sk, portid);
+	else if ((family == 2 || family == 10) &&
+		 BPF_CORE_READ(sk, sk_protocol) == 17) /* IPPROTO_UDP */
+		port = BPF_CORE_READ(sk, __sk_common.skc_num);
+	else
+		return 0;
+	if (!port)
 		return 0;
 	ino = BPF_CORE_READ(f, f_inode, i_ino);
-	last = bpf_map_lookup_elem(&udp_ports, &ino);
+	last = bpf_map_lookup_elem(&send_ports, &ino);
 	if (last && *last == port)
 		return 0;
-	bpf_map_update_elem(&udp_ports, &ino, &port, BPF_ANY);
+	bpf_map_update_elem(&send_ports, &ino, &port, BPF_ANY);
 	return cap_sockinfo(c, arg, 1);
 }
 

@@ -193,7 +193,8 @@ enum sonde_cap_kind {
 			     * and addresses for -yy (bpf/fdinfo.h): size 0 =
 			     * the return value, 1 = the fd in arg, 2 = the
 			     * int[2] at arg, 3 = the fd in arg if it is a UDP
-			     * socket whose local port changed (autobind) */
+			     * or netlink socket whose local port (id)
+			     * changed (autobind) */
 	SONDE_CAP_MMSG,    /* struct mmsghdr[] at arg, arg[aux] of them at entry,
 			    * the return value at exit (SONDE_CAP_MMSG_MAX at
 			    * most), and each message as SONDE_CAP_MSGHDR;

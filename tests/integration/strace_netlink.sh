@@ -4,7 +4,8 @@
 # the echoed request, capped acknowledgements, an unknown type, a message
 # longer than its buffer, a buffer too short for a header, several
 # messages in one buffer, trailing bytes, sendmsg with and without a
-# netlink name, hostile attributes, neighbours, rules) under Debian's `strace -f -e trace=%network` and under
+# netlink name, hostile attributes, neighbours, rules, NETLINK_AUDIT's
+# message types) under Debian's `strace -f -e trace=%network` and under
 # `sonde strace`, compared whole. Only what changes from run to run is
 # normalised: pids, nlmsg_seq (ip uses the time), port ids (nl_pid,
 # nlmsg_pid), interface counters (IFLA_STATS, IFLA_STATS64, IPv6's) and
@@ -113,6 +114,8 @@ check "strace_netlink: the dup'ed and the inherited socket are decoded" \
 
 F=$FIX/nl_msgs
 cmp_run "nl_msgs" fx -- "$F"
+check "strace_netlink: nl_msgs: NETLINK_AUDIT's types by name, AUDIT_??? past strace's table" \
+	bash -c "grep -q 'nlmsg_type=AUDIT_DM_EVENT,' '$TMP/fx.out' && grep -q 'nlmsg_type=0x58c /\\* AUDIT_??? \\*/' '$TMP/fx.out'"
 cmp_run "nl_msgs -s 4" fx4 -s 4 -- "$F"
 cmp_run "nl_msgs -v" fxv -v -- "$F"
 cmp_run "nl_msgs -x" fxx -x -- "$F"

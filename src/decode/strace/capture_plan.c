@@ -373,7 +373,7 @@ static const struct { unsigned int nr; uint8_t arg; } fd_creators[] = {
 
 /* Calls that create sockets or after which a socket has a new address:
  * -y's socket:[INO] and -yy's endpoints (bpf/fdinfo.h). The sends bind a
- * UDP socket that has no port yet: size 3 records only that. */
+ * UDP or netlink socket that has no port yet: size 3 records only that. */
 static const struct { unsigned int nr; uint8_t arg, size; } sock_namers[] = {
 	{ __NR_socket, 0, 0 }, { __NR_accept, 0, 0 }, { __NR_accept4, 0, 0 },
 	{ __NR_socketpair, 3, 2 }, { __NR_bind, 0, 1 }, { __NR_listen, 0, 1 },

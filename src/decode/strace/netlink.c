@@ -408,6 +408,9 @@ static void nl_type(struct nl *n, uint16_t type)
 	} else if (type >= NLMSG_MIN_TYPE && n->proto == NETLINK_GENERIC) {
 		x = nl_genl_families();
 		dflt = "GENERIC_FAMILY_???";
+	} else if (type >= NLMSG_MIN_TYPE && n->proto == NETLINK_AUDIT) {
+		x = &x_nlmsg_audit;
+		dflt = "AUDIT_???";
 	}
 	pr_xval(n->s, x, type, dflt);
 }

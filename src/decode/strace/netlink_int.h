@@ -118,7 +118,7 @@ void nl_netconf(struct nl *n, uint64_t a, uint32_t len);
 int nl_route_payload(struct nl *n, uint16_t type, uint64_t a, uint32_t len);
 int nl_diag_payload(struct nl *n, const struct nlmsghdr *h, uint64_t a, uint32_t len);
 
-extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag,
+extern const struct xlat x_nlmsg_ctl, x_nlmsg_route, x_nlmsg_sock_diag, x_nlmsg_audit,
 	x_nlm_f, x_nlm_f_get, x_nlm_f_new, x_nlm_f_del, x_nlm_f_ack,
 	x_nlmsgerr_attrs, x_nla_f, x_arphrd, x_iff, x_ifla, x_rtext_filter,
 	x_ifa, x_ifa_f, x_rt_scope, x_rta, x_rtax, x_rt_table,
