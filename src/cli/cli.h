@@ -18,6 +18,8 @@ extern const struct sonde_cmd cmd_print;
 extern const struct sonde_cmd cmd_stat;
 extern const struct sonde_cmd cmd_strace;
 extern const struct sonde_cmd cmd_script;
+/* `sonde help strace` (strace_usage.c). */
+extern const char strace_usage[];
 
 struct sonde_reader;
 struct sonde_scan_opts;

@@ -32,113 +32,6 @@
 
 #define MAX_PIDS 256
 
-static const char strace_usage[] =
-	"usage: sonde strace [-fcCwvyxzZqrtTnV] [-o FILE] [-s N] [-a N] [-X FMT] [-e EXPR]...\n"
-	"                    [-P PATH]... [-S SORTBY] [-U COLUMNS] [-O OVERHEAD]\n"
-	"                    [-E VAR[=VAL]]... [-u USER]\n"
-	"                    [--json [--payload=hex|base64]]\n"
-	"                    [--snaplen N|full]\n"
-	"                    [--trace-file FILE] {-p PID | CMD [ARGS...]}\n"
-	"\n"
-	"Trace CMD (or the processes -p names) and print its system calls exactly as\n"
-	"strace does, decoded from an eBPF recording: the traced program is never\n"
-	"stopped by a debugger, and data buffers are captured in full up to --snaplen.\n"
-	"\n"
-	"strace options:\n"
-	"  -f            show the calls of children and threads (prefixed with their pid)\n"
-	"  -ff           with -o PREFIX: each task's calls in PREFIX.PID, unprefixed\n"
-	"  -o FILE       write the trace to FILE instead of stderr\n"
-	"  -p PID        attach to a running process (repeatable)\n"
-	"  -c            count time, calls and errors per syscall (strace -c table);\n"
-	"                the time is each call's wall-clock latency, entry to exit\n"
-	"  -C            like -c, and print the calls too\n"
-	"  -S SORTBY     -c's order: time (default), calls, errors, name, avg-time,\n"
-	"                max-time, min-time, nothing (syscall number); strace's\n"
-	"                aliases too (count, syscall, none...)\n"
-	"  -w            -c sums wall-clock latency (always so: sonde does not\n"
-	"                measure strace -c's system CPU time)\n"
-	"  -U COLUMNS    -c's columns, comma separated: time-percent, total-time,\n"
-	"                min-time, max-time, avg-time, calls, errors, name (and\n"
-	"                strace's aliases); name is added last when not listed\n"
-	"  -O OVERHEAD   -c: take OVERHEAD off each call's time (unit s, ms, us, ns;\n"
-	"                default us), never below zero\n"
-	"  -s N          show N bytes of strings and buffers (default 32)\n"
-	"  -a N          align return values at column N (default 40)\n"
-	"  -t, -tt, -ttt wall-clock time of day, with microseconds, in epoch seconds\n"
-	"  -r            time since the previous call\n"
-	"  -T            time spent in each call\n"
-	"  -n            the syscall number before each line: [ 257] openat(...)\n"
-	"  -v            structs and environment in full\n"
-	"  -X raw|abbrev|verbose  named constants as numbers, names, or both\n"
-	"  -y            descriptors with what they refer to: 3</etc/passwd>,\n"
-	"                4<socket:[1234]>, 0<pipe:[5678]> (rebuilt from the recording);\n"
-	"                -yy: sockets by endpoints, TCP:[127.0.0.1:80->127.0.0.1:5555]\n"
-	"  -x, -xx       non-ASCII strings, or all strings, in hex\n"
-	"  -z, -Z        only successful, or only failed, calls\n"
-	"  -q, -qq, -qqq  quieter: -q drops \"Process N attached\", -qq also the\n"
-	"                \"+++ exited\" lines (-P's \"resolved into\" notes go with\n"
-	"                -e quiet=path-resolution only, as in strace 6.1)\n"
-	"  -P PATH       only calls that access PATH, by a path argument or by a\n"
-	"                descriptor that refers to it (repeatable; PATH and its\n"
-	"                realpath are compared)\n"
-	"  -e trace=SET  syscalls to show: names and %classes, '!' negates\n"
-	"  -e signal=SET signals shown (--- SIG ---, +++ killed by +++ lines):\n"
-	"                names (SIGIO, io), numbers, all, none, '!' negates\n"
-	"  -e quiet=SET  attach, exit, path-resolution, personality,\n"
-	"                thread-execve, all, none\n"
-	"  -e read=FDS, -e write=FDS  hexdump all data read from / written to FDS\n"
-	"  -e status=SET successful, failed, unfinished (no result: exit_group,\n"
-	"                killed in the call), detached (still blocked when tracing\n"
-	"                stopped), unavailable, all, none; '!' negates\n"
-	"  -Y, --decode-pids=comm  command names after pids, 1234<sh>: in the\n"
-	"                line prefix (the name at the task's creation, last execve\n"
-	"                and last prctl(PR_SET_NAME), as strace), in arguments,\n"
-	"                results and structs (none for groups, sessions, or a pid\n"
-	"                no longer in /proc); --decode-pids=pidns is refused\n"
-	"  -e verbose=all\n"
-	"  -e raw=SET    arguments and results of SET undecoded, in hex\n"
-	"  -V            sonde's version\n"
-	"  -E VAR=VAL, -E VAR  put VAR=VAL in, or take VAR out of, CMD's environment\n"
-	"  -u USER       run CMD as USER (its uid, gid and supplementary groups)\n"
-	"  --seccomp-bpf, -I N  accepted for scripts; no effect: sonde filters in\n"
-	"                the kernel always and never stops the traced program\n"
-	"  --decode-fds=SET  what follows a descriptor: path, socket (endpoints),\n"
-	"                dev (a device's numbers), pidfd (its pid), all, none;\n"
-	"                -y is path, -yy all\n"
-	"  long forms: --trace=, --signal=, --status=, --quiet[=SET], --raw=,\n"
-	"  --trace-path, --summary-only, --summary, --summary-sort-by,\n"
-	"  --summary-wall-clock, --summary-columns, --summary-syscall-overhead,\n"
-	"  --follow-forks, --output-separately (-ff), --successful-only,\n"
-	"  --failed-only, --syscall-number, --decode-pids, --interruptible, --env,\n"
-	"  --user,\n"
-	"  --output, --version\n"
-	"\n"
-	"sonde options:\n"
-	"  --json            NDJSON, one object per event, live: the objects of\n"
-	"                    'sonde print --json' (syscalls with \"argv\", their\n"
-	"                    arguments decoded by name; fork, exec, exit...). -f, -p,\n"
-	"                    -o, -e trace=, -z, -Z and -s apply (strings whole unless\n"
-	"                    -s is given), -y adds \"fd_paths\"; the text options\n"
-	"                    -a -t -r -T -n -Y -v -x -X -q -w -U -e signal=\n"
-	"                    -e raw= -e read=/write= do not (every object has ts and\n"
-	"                    dur); -P is refused; -O applies to the -c report.\n"
-	"                    With -c: one JSON report ('sonde stat --json'); with -C:\n"
-	"                    the objects, then that report as the last line\n"
-	"  --payload=ENC     with --json: each call's captured memory in \"payload\"\n"
-	"                    (hex or base64)\n"
-	"  --snaplen N|full  payload bytes captured per call (default 256K; full = 2M)\n"
-	"  --trace-file FILE also keep the recording in FILE (read it with 'sonde print')\n"
-	"  --live-buffer N   bytes of records held for the output (default 256M,\n"
-	"                    suffix K or M); beyond it lines are skipped and counted\n"
-	"\n"
-	"Lines are printed as the calls happen, within 0.1 s and in time order (a\n"
-	"call that blocks longer shows when it returns). The traced program is never\n"
-	"slowed down for the output: if the output cannot keep up, the lines that do\n"
-	"not fit are skipped and a '+++ sonde: N events not shown +++' line marks the\n"
-	"gap. Ctrl-C (or the end of every -p process) stops tracing after printing\n"
-	"everything recorded so far. sonde exits with the command's status (127 if it\n"
-	"is not found). Needs root (CAP_BPF, CAP_PERFMON).\n";
-
 enum {
 	OPT_SNAPLEN = 256,
 	OPT_TRACEFILE,
@@ -234,6 +127,27 @@ static int strace_interruptible_ok(const char *v)
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (!strcmp(v, ok[i]))
 			return 1;
+	return 0;
+}
+
+/* strace options sonde has no counterpart of, with the reason (1), or 0
+ * for a letter strace lacks too. */
+static int strace_refused(int letter)
+{
+	static const struct { char letter; const char *why; } refused[] = {
+		{ 'k', "-k (each call's stack): the recorder keeps no stacks of syscalls yet" },
+		{ 'i', "-i (each call's instruction pointer): the recorder does not keep it" },
+		{ 'D', "-D (the tracer as a detached grandchild): sonde does not stop or "
+		       "attach to the command; run it without -D" },
+		{ 'b', "-b execve (detach on execve): sonde follows every process; "
+		       "use -e trace= or -p to narrow what is shown" },
+	};
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (refused[i].letter == letter) {
+			cli_err("strace", "%s", refused[i].why);
+			return 1;
+		}
 	return 0;
 }
 
@@ -367,6 +281,8 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		}
 		case '?':
 		case ':':
+			if (opt == '?' && strace_refused(optopt))
+				return -EINVAL;
 			cli_bad_option("strace", argv, opt);
 			return -EINVAL;
 		default:

@@ -143,6 +143,16 @@ check_all "strace_compat: -e fault= is refused, naming the missing kprobes" \
 	[ $? = 2 ] '&&' \
 	grep -q 'kprobes' "$TMP/fault.err"
 
+# strace options sonde has no counterpart of: refused with the reason,
+# not as unknown; --decode-pids=pidns too.
+for o in "-k:stacks" "-i:instruction pointer" "-D:detached" "-b execve:detach on execve" \
+	"--decode-pids=pidns:namespace"; do
+	# shellcheck disable=SC2086 # the option and its value are two words
+	"$SONDE" strace ${o%%:*} true > /dev/null 2> "$TMP/refused.err"
+	check_all "strace_compat: ${o%%:*} is refused with the reason (status 2)" \
+		[ $? = 2 ] '&&' grep -q "${o#*:}" "$TMP/refused.err"
+done
+
 # -ff: strace's files and sonde's, each file's lines prefixed with the pid
 # of its name (strace -f -o's form) and compared as above.
 ff_joined() {
