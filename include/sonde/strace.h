@@ -112,10 +112,20 @@ struct sonde_tasks;
 struct sonde_strace_opts {
 	unsigned int strsize;  /* -s N: string bytes shown (default 32) */
 	unsigned int acolumn;  /* -a N: column of " = " (default 40) */
-	uint8_t tstamp;        /* 0, 1 = -t, 2 = -tt, 3 = -ttt */
+	uint8_t tstamp;        /* 0, 1 = -t, 2 = -tt (time of day), 3 = -ttt
+				* (seconds since the epoch) */
+	uint8_t ts_long;       /* --absolute-timestamps given (strace refuses
+				* it with -t): ts_digits, its precision, are
+				* the digits after the second, 0, 3, 6 or 9;
+				* else -t has none, -tt and -ttt 6 */
+	uint8_t ts_digits;
 	uint8_t relative;      /* -r */
+	uint8_t rel_digits;    /* -r's digits: 6, --relative-timestamps= 0..9
+				* (set by sonde_strace_opts_init) */
 	uint8_t show_time;     /* -T */
+	uint8_t dur_digits;    /* -T's digits: 6, --syscall-times= 0..9 */
 	uint8_t verbose;       /* -v: structs and arrays in full */
+	uint8_t abbrev_on;     /* -e abbrev=SET: abbrev says, per call */
 	uint8_t xlat;          /* -X: enum sonde_xlat_style */
 	uint8_t decode_fds;    /* -y: 1, -yy: 2 (socket endpoints) */
 	uint8_t fd_kinds;      /* --decode-fds=SET: SONDE_FD_* shown with the
@@ -123,8 +133,11 @@ struct sonde_strace_opts {
 				* decode_fds (-y, -yy) says */
 	uint8_t status;        /* -z, -Z, -e status=: the SONDE_STATUS_*
 				* classes of calls shown, 0 = all */
-	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx) */
+	uint8_t xstr;          /* -x: 1 non-ASCII strings in hex, 2 all (-xx),
+				* 3 non-ASCII characters in hex (the string's
+				* others as they are) */
 	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
+	uint8_t append;        /* -A: -o's file (files, -ff) appended to */
 	const char *ff_prefix; /* -ff -o PREFIX: each task's lines in
 				* PREFIX.TID, calls never split (NULL: off) */
 	uint8_t filter_on;     /* trace below is in force */
@@ -150,6 +163,7 @@ struct sonde_strace_opts {
 	void *on_call_ctx;
 	struct sonde_sc_set trace; /* -e trace= */
 	struct sonde_sc_set raw;   /* -e raw=: arguments and result in hex */
+	struct sonde_sc_set abbrev; /* -e abbrev=: the calls abbreviated */
 	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];
 	uint64_t dump_write[SONDE_STRACE_MAX_DUMP_FD / 64];
 	int64_t wall_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for -t */
@@ -175,6 +189,14 @@ void sonde_strace_opts_release(struct sonde_strace_opts *o);
  */
 int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 		     const char *value, char *err, size_t errlen);
+/*
+ * strace's long options that have no letter of the same meaning, by name
+ * without "--", value NULL when none was given: absolute-timestamps,
+ * relative-timestamps, syscall-times (each with a precision), and
+ * strings-in-hex. 0, or -EINVAL with err naming the problem.
+ */
+int sonde_strace_long_opt(struct sonde_strace_opts *o, const char *name, const char *value,
+			  char *err, size_t errlen);
 /*
  * -P's paths: each one given, and after it what realpath(3) made of it
  * on this host when that differs (strace compares path arguments as

@@ -47,6 +47,16 @@ enum {
 	OPT_FF,     /* --output-separately: -ff */
 	OPT_DECODE_FDS, /* --decode-fds=SET */
 	OPT_DECODE_PIDS, /* --decode-pids=SET */
+	OPT_ABBREV,	 /* --abbrev=SET: -e abbrev=SET, and the same for: */
+	OPT_VERBOSE,
+	OPT_READ,
+	OPT_WRITE,
+	OPT_ABS_TS,	 /* strace's long options with no letter of theirs */
+	OPT_REL_TS,
+	OPT_SYS_TIMES,
+	OPT_STR_HEX,
+	OPT_TIPS,
+	OPT_KVM,
 };
 
 static const struct option strace_longopts[] = {
@@ -76,6 +86,27 @@ static const struct option strace_longopts[] = {
 	{ "raw", required_argument, NULL, OPT_RAW },
 	{ "decode-fds", required_argument, NULL, OPT_DECODE_FDS },
 	{ "decode-pids", required_argument, NULL, OPT_DECODE_PIDS },
+	{ "attach", required_argument, NULL, 'p' },
+	{ "columns", required_argument, NULL, 'a' },
+	{ "string-limit", required_argument, NULL, 's' },
+	{ "no-abbrev", no_argument, NULL, 'v' },
+	{ "const-print-style", required_argument, NULL, 'X' },
+	{ "output-append-mode", no_argument, NULL, 'A' },
+	{ "abbrev", required_argument, NULL, OPT_ABBREV },
+	{ "verbose", required_argument, NULL, OPT_VERBOSE },
+	{ "read", required_argument, NULL, OPT_READ },
+	{ "write", required_argument, NULL, OPT_WRITE },
+	{ "absolute-timestamps", optional_argument, NULL, OPT_ABS_TS },
+	{ "relative-timestamps", optional_argument, NULL, OPT_REL_TS },
+	{ "syscall-times", optional_argument, NULL, OPT_SYS_TIMES },
+	{ "strings-in-hex", optional_argument, NULL, OPT_STR_HEX },
+	{ "detach-on", required_argument, NULL, 'b' },
+	{ "daemonize", optional_argument, NULL, 'D' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "tips", optional_argument, NULL, OPT_TIPS },
+	{ "kvm", required_argument, NULL, OPT_KVM },
+	{ "instruction-pointer", no_argument, NULL, 'i' },
+	{ "stack-traces", no_argument, NULL, 'k' },
 	{ "syscall-number", no_argument, NULL, 'n' },
 	{ "interruptible", required_argument, NULL, 'I' },
 	{ "seccomp-bpf", no_argument, NULL, OPT_SECCOMP },
@@ -134,13 +165,15 @@ static int strace_interruptible_ok(const char *v)
  * for a letter strace lacks too. */
 static int strace_refused(int letter)
 {
-	static const struct { char letter; const char *why; } refused[] = {
+	static const struct { int letter; const char *why; } refused[] = {
 		{ 'k', "-k (each call's stack): the recorder keeps no stacks of syscalls yet" },
 		{ 'i', "-i (each call's instruction pointer): the recorder does not keep it" },
 		{ 'D', "-D (the tracer as a detached grandchild): sonde does not stop or "
 		       "attach to the command; run it without -D" },
 		{ 'b', "-b execve (detach on execve): sonde follows every process; "
 		       "use -e trace= or -p to narrow what is shown" },
+		{ 'd', "-d (strace's debugging output of its own work): sonde has none" },
+		{ OPT_TIPS, "--tips: strace's tips; 'sonde help strace' says what sonde takes" },
 	};
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
@@ -154,12 +187,12 @@ static int strace_refused(int letter)
 static int parse_args(struct strace_cli *c, int argc, char **argv)
 {
 	char err[256];
-	int opt;
+	int opt, longi = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnVI:E:u:", strace_longopts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnVI:E:u:A", strace_longopts,
+				  &longi)) != -1) {
 		const char *key = NULL;
 
 		switch (opt) {
@@ -170,6 +203,11 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case OPT_RAW: key = "raw"; break;
 		case OPT_DECODE_FDS: key = "decode-fds"; break;
 		case OPT_DECODE_PIDS: key = "decode-pids"; break;
+		case OPT_ABBREV: key = "abbrev"; break;
+		case OPT_VERBOSE: key = "verbose"; break;
+		case OPT_READ: key = "read"; break;
+		case OPT_WRITE: key = "write"; break;
+		case OPT_KVM: key = "kvm"; break;
 		}
 		if (key || opt == OPT_QUIET) {
 			if (strace_long_e(c, key, optarg))
@@ -192,6 +230,25 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			c->pids[c->npids++] = (pid_t)p;
 			break;
 		}
+		case 'b':
+		case 'D':
+		case 'd':
+		case 'i':
+		case 'k':
+		case OPT_TIPS:
+			strace_refused(opt);
+			return -EINVAL;
+		case OPT_ABS_TS:
+		case OPT_REL_TS:
+		case OPT_SYS_TIMES:
+		case OPT_STR_HEX:
+			if (sonde_strace_long_opt(&c->so, strace_longopts[longi].name, optarg, err,
+						  sizeof(err))) {
+				cli_err("strace", "%s", err);
+				return -EINVAL;
+			}
+			break;
+		case 'A': c->so.append = 1; break;
 		case 'c': c->count = 1; break;
 		case 'C': c->count = c->count_and_print = 1; break;
 		case 'h': fputs(strace_usage, stdout); return 1;
@@ -486,7 +543,7 @@ static FILE *open_output(const struct strace_cli *c)
 	FILE *f;
 
 	if (c->out_path && !c->so.ff_prefix) {
-		f = fopen(c->out_path, "we");
+		f = fopen(c->out_path, c->so.append ? "ae" : "we");
 		if (!f)
 			cli_err("strace", "cannot write %s: %s", c->out_path, strerror(errno));
 		return f;

@@ -312,7 +312,12 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 	if (optional)
 		return 0;
 	hint = sc_suggest(tok);
-	if (hint)
+	if (strchr(tok, '@'))
+		snprintf(err, errlen,
+			 "'%s': personality suffixes (@64, @32, @x32) are not taken: a name "
+			 "selects the call in each ABI that has it (x86-64 and i386)",
+			 tok);
+	else if (hint)
 		snprintf(err, errlen, "unknown syscall '%s' (did you mean '%s'?)", tok, hint);
 	else
 		snprintf(err, errlen,

@@ -68,9 +68,9 @@ for c in record print stat strace script; do
 	"$SONDE" $c --bogus 2> "$TMP/bogus.err"
 	check_all "status: $c --bogus: named, help pointed to, status 2" \
 		[ $? -eq 2 ] '&&' grep -qx "sonde $c: unknown option '--bogus'; 'sonde help $c' lists them" "$TMP/bogus.err"
-	"$SONDE" $c -k 2> "$TMP/k.err"
-	check_all "status: $c -k: named, status 2" \
-		[ $? -eq 2 ] '&&' grep -qx "sonde $c: unknown option -k; 'sonde help $c' lists them" "$TMP/k.err"
+	"$SONDE" $c -Q 2> "$TMP/k.err"
+	check_all "status: $c -Q: named, status 2" \
+		[ $? -eq 2 ] '&&' grep -qx "sonde $c: unknown option -Q; 'sonde help $c' lists them" "$TMP/k.err"
 done
 for c in "record -o" "strace -o" "script -s"; do
 	"$SONDE" $c 2> "$TMP/noarg.err"

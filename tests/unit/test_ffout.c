@@ -36,7 +36,7 @@ TEST(reopened_files_keep_their_lines)
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(prefix, sizeof(prefix), "%s/t", dir);
-	ff = ffout_new(prefix);
+	ff = ffout_new(prefix, 0);
 	CHECK(ff != NULL);
 	for (const char *p = "ab"; *p; p++)
 		for (unsigned int tid = 1000; tid < 1000 + TASKS; tid++) {
@@ -56,7 +56,7 @@ TEST(reopened_files_keep_their_lines)
 /* A prefix in a directory that does not exist: no file, errno says why. */
 TEST(unwritable_prefix)
 {
-	struct ffout *ff = ffout_new("/nonexistent-dir/t");
+	struct ffout *ff = ffout_new("/nonexistent-dir/t", 0);
 
 	CHECK(ffout_file(ff, 1) == NULL);
 	CHECK_EQ_INT(ffout_free(ff), 0);

@@ -219,6 +219,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 	const char *name = sonde_syscall_name(nr);
 	struct sonde_ev_syscall tsc;
 	const struct sonde_ev_syscall *sc;
+	struct sonde_strace_opts vo;
 	const struct st_sig *sig;
 	struct sonde_call tc;
 	struct st s;
@@ -226,6 +227,12 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 	c = st_as_twin(c, &tc, &tsc);
 	sc = c->sc;
 	sig = st_sig_of(sc->nr);
+	if (opt->abbrev_on) {
+		/* -e abbrev=SET: -v for the calls outside SET */
+		vo = *opt;
+		vo.verbose = !sonde_sc_set_has(&opt->abbrev, nr);
+		opt = &vo;
+	}
 	st_init(&s, o, opt, c, fds);
 	s.fdmap = fdmap;
 	if (name)

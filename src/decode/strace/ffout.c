@@ -28,14 +28,16 @@ struct ffout {
 	/* tids whose file exists: reopened with "a", never truncated twice */
 	uint32_t *seen;
 	size_t nseen, capseen;
+	int append; /* -A: every file is appended to, never truncated */
 };
 
-struct ffout *ffout_new(const char *prefix)
+struct ffout *ffout_new(const char *prefix, int append)
 {
 	struct ffout *ff = calloc(1, sizeof(*ff));
 
 	if (!ff)
 		return NULL;
+	ff->append = append;
 	ff->prefix = strdup(prefix);
 	if (!ff->prefix) {
 		free(ff);
@@ -109,7 +111,7 @@ FILE *ffout_file(struct ffout *ff, uint32_t tid)
 		return NULL;
 	e = ent_victim(ff);
 	/* Close-on-exec, as -o's file: the command must not inherit it. */
-	e->f = fopen(path, again ? "ae" : "we");
+	e->f = fopen(path, again || ff->append ? "ae" : "we");
 	if (!e->f)
 		return NULL;
 	e->tid = tid;

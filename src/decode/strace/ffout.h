@@ -11,7 +11,8 @@
 
 struct ffout;
 
-struct ffout *ffout_new(const char *prefix);
+/* append (-A): the files are appended to, never truncated. */
+struct ffout *ffout_new(const char *prefix, int append);
 /* tid's file, created (truncated) the first time tid has a line; NULL
  * with errno set if it cannot be opened. */
 FILE *ffout_file(struct ffout *ff, uint32_t tid);

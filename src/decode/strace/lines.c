@@ -287,34 +287,46 @@ static void strace_pr_prefix(struct sonde_strace *st, uint32_t tid, const char *
 	}
 }
 
+void sb_fraction(struct strbuf *b, uint64_t ns, unsigned int digits)
+{
+	uint64_t scale = 1;
+
+	if (!digits)
+		return;
+	for (unsigned int i = digits; i < 9; i++)
+		scale *= 10;
+	sb_printf(b, ".%0*llu", (int)digits, (unsigned long long)(ns % 1000000000 / scale));
+}
+
+/* -r, then -t's time of day or epoch seconds, each with its precision
+ * (--relative-timestamps=, --absolute-timestamps=). */
 static void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
 {
 	int64_t wall = (int64_t)ts + st->o.wall_offset_ns;
 	time_t sec = (time_t)(wall / 1000000000);
-	long us = (long)(wall % 1000000000) / 1000;
 	struct tm tm;
 	char b[32];
 
 	if (st->o.relative) {
 		uint64_t d = st->last_ts && ts > st->last_ts ? ts - st->last_ts : 0;
 
-		sb_printf(&st->line, "%6llu.%06llu ",
-			  (unsigned long long)(d / 1000000000),
-			  (unsigned long long)(d % 1000000000) / 1000);
+		sb_printf(&st->line, "%6llu", (unsigned long long)(d / 1000000000));
+		sb_fraction(&st->line, d, st->o.rel_digits);
+		sb_putc(&st->line, ' ');
 		st->last_ts = ts;
 	}
 	if (!st->o.tstamp)
 		return;
 	if (st->o.tstamp >= 3) {
-		sb_printf(&st->line, "%lld.%06ld ", (long long)sec, us);
-		return;
+		sb_printf(&st->line, "%lld", (long long)sec);
+	} else {
+		localtime_r(&sec, &tm);
+		strftime(b, sizeof(b), "%H:%M:%S", &tm);
+		sb_puts(&st->line, b);
 	}
-	localtime_r(&sec, &tm);
-	strftime(b, sizeof(b), "%H:%M:%S", &tm);
-	if (st->o.tstamp == 2)
-		sb_printf(&st->line, "%s.%06ld ", b, us);
-	else
-		sb_printf(&st->line, "%s ", b);
+	sb_fraction(&st->line, (uint64_t)wall,
+		    st->o.ts_long ? st->o.ts_digits : st->o.tstamp > 1 ? 6 : 0);
+	sb_putc(&st->line, ' ');
 }
 
 /* -n: tid entered call nr, shown or not (strace numbers a task's

@@ -68,7 +68,7 @@ const char *st_quote_name(const struct st *s, const char *in, char *buf, size_t 
 {
 	size_t k = 0;
 
-	if (s->opt->xstr < 2)
+	if (s->opt->xstr != 2)
 		return in;
 	buf[0] = 0;
 	for (size_t i = 0; in[i] && k + 5 <= len; i++)

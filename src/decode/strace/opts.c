@@ -18,6 +18,8 @@ void sonde_strace_opts_init(struct sonde_strace_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->strsize = 32;
 	o->acolumn = 40;
+	o->rel_digits = 6;
+	o->dur_digits = 6;
 }
 
 void sonde_strace_opts_release(struct sonde_strace_opts *o)
@@ -150,6 +152,114 @@ static int parse_name_set(const struct name_bits *names, size_t n, uint8_t all,
 	return e;
 }
 
+/* -t and --absolute-timestamps: strace refuses them together. */
+static int ts_conflict(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "-t and --absolute-timestamps cannot be given together");
+	return -EINVAL;
+}
+
+/* A precision, s ms us ns, as its digits after the second; -1 if not. */
+static int ts_precision(const char *v)
+{
+	static const char *const names[] = { "s", "ms", "us", "ns" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(v, names[i]))
+			return 3 * i;
+	return -1;
+}
+
+/*
+ * --absolute-timestamps[=[format:]FORMAT[,[precision:]PRECISION]]: FORMAT
+ * none, time (of day) or unix (seconds since the epoch), PRECISION s,
+ * ms, us or ns; a bare word is whichever it names. Alone: time, s (-t).
+ */
+static int parse_abs_ts(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
+{
+	char buf[64], *tok, *save = NULL;
+	int fmt = 1, digits = 0, d;
+
+	if (o->tstamp && !o->ts_long)
+		return ts_conflict(err, errlen);
+	if (v && strlen(v) >= sizeof(buf))
+		goto bad;
+	snprintf(buf, sizeof(buf), "%s", v ? v : "");
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int want_fmt = !strncmp(tok, "format:", 7), want_prec = !strncmp(tok, "precision:", 10);
+		const char *w = want_fmt ? tok + 7 : want_prec ? tok + 10 : tok;
+
+		if (!want_prec && !strcmp(w, "none"))
+			fmt = 0;
+		else if (!want_prec && !strcmp(w, "time"))
+			fmt = 1;
+		else if (!want_prec && !strcmp(w, "unix"))
+			fmt = 3;
+		else if (!want_fmt && (d = ts_precision(w)) >= 0)
+			digits = d;
+		else
+			goto bad;
+	}
+	o->ts_long = 1;
+	o->tstamp = (uint8_t)fmt;
+	o->ts_digits = (uint8_t)digits;
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "invalid --absolute-timestamps argument '%s': [format:]none|time|unix and/or "
+		 "[precision:]s|ms|us|ns, comma separated", v);
+	return -EINVAL;
+}
+
+/* --relative-timestamps[=PRECISION], --syscall-times[=PRECISION]. */
+static int parse_digits(const char *name, const char *v, uint8_t *digits, char *err,
+			size_t errlen)
+{
+	int d = v ? ts_precision(v) : 6;
+
+	if (d < 0) {
+		snprintf(err, errlen, "invalid --%s argument '%s': s, ms, us or ns", name, v);
+		return -EINVAL;
+	}
+	*digits = (uint8_t)d;
+	return 0;
+}
+
+/* --strings-in-hex[=none|non-ascii-chars|non-ascii|all]: -x is non-ascii,
+ * -xx all, and alone it is all. */
+static int parse_strhex(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "none", "non-ascii", "all", "non-ascii-chars" };
+
+	for (int i = 0; i < 4; i++)
+		if (!v ? i == 2 : !strcmp(v, names[i])) {
+			o->xstr = (uint8_t)i;
+			return 0;
+		}
+	snprintf(err, errlen,
+		 "invalid --strings-in-hex argument '%s': none, non-ascii-chars, non-ascii or all", v);
+	return -EINVAL;
+}
+
+int sonde_strace_long_opt(struct sonde_strace_opts *o, const char *name, const char *value,
+			  char *err, size_t errlen)
+{
+	if (!strcmp(name, "absolute-timestamps"))
+		return parse_abs_ts(o, value, err, errlen);
+	if (!strcmp(name, "relative-timestamps")) {
+		o->relative = 1;
+		return parse_digits(name, value, &o->rel_digits, err, errlen);
+	}
+	if (!strcmp(name, "syscall-times")) {
+		o->show_time = 1;
+		return parse_digits(name, value, &o->dur_digits, err, errlen);
+	}
+	if (!strcmp(name, "strings-in-hex"))
+		return parse_strhex(o, value, err, errlen);
+	snprintf(err, errlen, "--%s: not an option of strace's sonde knows", name);
+	return -EINVAL;
+}
+
 /* -y and --decode-fds say the same thing: strace refuses them together. */
 static int y_conflict(char *err, size_t errlen)
 {
@@ -205,6 +315,47 @@ static int parse_decode_pids(struct sonde_strace_opts *o, const char *v, char *e
 	}
 	o->decode_pids = set & 1;
 	return 0;
+}
+
+/*
+ * -e abbrev=SET: the calls whose structs, arrays and environment are
+ * abbreviated; the others print in full (abbrev=none is -v, all the
+ * default).
+ */
+static int parse_abbrev(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
+{
+	struct sonde_sc_set s, all;
+	int e = sonde_sc_set_parse(&s, v, err, errlen);
+
+	if (e)
+		return e;
+	sonde_sc_set_fill(&all);
+	o->abbrev_on = 0;
+	o->verbose = 0;
+	if (!memcmp(&s, &all, sizeof(s)))
+		return 0;
+	sonde_sc_set_parse(&all, "none", err, errlen);
+	if (!memcmp(&s, &all, sizeof(s))) {
+		o->verbose = 1;
+		return 0;
+	}
+	o->abbrev = s;
+	o->abbrev_on = 1;
+	return 0;
+}
+
+/*
+ * -e verbose=SET: the calls whose structs strace dereferences (the others
+ * show addresses). all is its default and sonde's only behaviour.
+ */
+static int parse_verbose(const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(v, "all"))
+		return 0;
+	snprintf(err, errlen,
+		 "-e verbose=%s: sonde always shows the structs a call passes (strace's "
+		 "verbose=all); showing some as addresses is not done", v);
+	return -EINVAL;
 }
 
 /* -e status=SET: how the calls shown ended. */
@@ -358,10 +509,8 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		return parse_fdset(o->dump_read, val, err, errlen);
 	if ((klen == 5 && !strncmp(v, "write", 5)) || (klen == 1 && v[0] == 'w'))
 		return parse_fdset(o->dump_write, val, err, errlen);
-	if (klen == 7 && !strncmp(v, "verbose", 7)) {
-		o->verbose = strcmp(val, "none") != 0;
-		return 0;
-	}
+	if ((klen == 7 && !strncmp(v, "verbose", 7)) || (klen == 1 && v[0] == 'v'))
+		return parse_verbose(val, err, errlen);
 	if (klen == 6 && !strncmp(v, "status", 6))
 		return parse_status(o, val, err, errlen);
 	if ((klen == 6 && !strncmp(v, "signal", 6)) || (klen == 7 && !strncmp(v, "signals", 7)) ||
@@ -376,12 +525,14 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		return parse_decode_fds(o, val, err, errlen);
 	if (klen == 11 && !strncmp(v, "decode-pids", 11))
 		return parse_decode_pids(o, val, err, errlen);
-	if (klen == 6 && !strncmp(v, "abbrev", 6)) {
-		/* abbrev=none is -v; sonde abbreviates all-or-nothing. */
-		if (!strcmp(val, "none"))
-			o->verbose = 1;
-		return 0;
+	if (klen == 3 && !strncmp(v, "kvm", 3)) {
+		snprintf(err, errlen,
+			 "-e kvm=: sonde does not show KVM_RUN's exit reasons (strace reads "
+			 "each vcpu's kvm_run mapping as the call returns)");
+		return -EINVAL;
 	}
+	if ((klen == 6 && !strncmp(v, "abbrev", 6)) || (klen == 1 && v[0] == 'a'))
+		return parse_abbrev(o, val, err, errlen);
 	if ((klen == 6 && !strncmp(v, "inject", 6)) || (klen == 5 && !strncmp(v, "fault", 5))) {
 		/* Changing a call's result from BPF takes bpf_override_return,
 		 * which needs kprobes: this kernel has none. */
@@ -413,12 +564,25 @@ int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 			return -EINVAL;
 		}
 		return 0;
-	case 't': o->tstamp = o->tstamp < 3 ? o->tstamp + 1 : 3; return 0;
-	case 'r': o->relative = 1; return 0;
-	case 'T': o->show_time = 1; return 0;
+	case 't':
+		if (o->ts_long)
+			return ts_conflict(err, errlen);
+		o->tstamp = o->tstamp < 3 ? o->tstamp + 1 : 3;
+		return 0;
+	case 'r':
+		o->relative = 1;
+		o->rel_digits = 6;
+		return 0;
+	case 'T':
+		o->show_time = 1;
+		o->dur_digits = 6;
+		return 0;
 	case 'n': o->show_nr = 1; return 0;
 	case 'Y': o->decode_pids = 1; return 0;
-	case 'v': o->verbose = 1; return 0;
+	case 'v':
+		o->verbose = 1;
+		o->abbrev_on = 0;
+		return 0;
 	case 'y':
 		if (o->fd_kinds & SONDE_FD_GIVEN)
 			return y_conflict(err, errlen);

@@ -391,9 +391,9 @@ static int is_print(uint8_t c)
 static int wants_hex(const struct st *s, const uint8_t *p, size_t len,
 		     int nul_term)
 {
-	if (s->opt->xstr > 1)
+	if (s->opt->xstr == 2)
 		return 1;
-	if (!s->opt->xstr)
+	if (s->opt->xstr != 1)
 		return 0;
 	for (size_t i = 0; i < len; i++) {
 		if (nul_term && !p[i])
@@ -442,12 +442,15 @@ void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
 void sb_escape(struct strbuf *o, const uint8_t *p, size_t len, int nul_term, int hex,
 	       int angle)
 {
+	/* --strings-in-hex=non-ascii-chars: the others as \xNN, not octal */
+	int xchars = hex == SB_HEX_CHARS;
+
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = p[i];
 
 		if (nul_term && !c)
 			break;
-		if (hex) {
+		if (hex && !xchars) {
 			sb_printf(o, "\\x%02x", c);
 			continue;
 		}
@@ -462,6 +465,10 @@ void sb_escape(struct strbuf *o, const uint8_t *p, size_t len, int nul_term, int
 		}
 		if (is_print(c) && !(angle && (c == '<' || c == '>'))) {
 			sb_putc(o, (char)c);
+			continue;
+		}
+		if (xchars) {
+			sb_printf(o, "\\x%02x", c);
 			continue;
 		}
 		/* Octal, padded to three digits only when an octal digit
@@ -483,7 +490,11 @@ void pr_quoted_len(struct st *s, const uint8_t *p, size_t len, int nul_term,
 		return;
 	}
 	sb_putc(o, '"');
-	sb_escape(o, p, len, nul_term, force_hex || wants_hex(s, p, len, nul_term), 0);
+	sb_escape(o, p, len, nul_term,
+		  force_hex || wants_hex(s, p, len, nul_term) ? 1
+		  : s->opt->xstr == 3			     ? SB_HEX_CHARS
+							     : 0,
+		  0);
 	sb_putc(o, '"');
 	if (ellipsis)
 		sb_puts(o, "...");

@@ -49,7 +49,7 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 	fdtab_resolve_links(st->fds, o->resolve_links);
 	st->o.pid_names = NULL;
 	if (((o->show_nr || o->decode_pids) && !(st->tasks = sonde_tasks_new())) ||
-	    (o->ff_prefix && !(st->ff = ffout_new(o->ff_prefix)))) {
+	    (o->ff_prefix && !(st->ff = ffout_new(o->ff_prefix, o->append)))) {
 		sonde_strace_free(st);
 		return NULL;
 	}
@@ -523,10 +523,11 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	}
 	if (sc->hdr.flags & SONDE_SC_KILLED)
 		split_killed(st);
-	else if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN))
-		sb_printf(&st->oret, " <%llu.%06llu>",
-			  (unsigned long long)(sc->dur / 1000000000),
-			  (unsigned long long)(sc->dur % 1000000000) / 1000);
+	else if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN)) {
+		sb_printf(&st->oret, " <%llu", (unsigned long long)(sc->dur / 1000000000));
+		sb_fraction(&st->oret, sc->dur, st->o.dur_digits);
+		sb_putc(&st->oret, '>');
+	}
 	if (!(sc->hdr.flags & SONDE_SC_KILLED))
 		pr_dumps(st, c, &st->odump);
 	if (st->otext.oom || st->oret.oom || st->odump.oom)

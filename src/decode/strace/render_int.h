@@ -88,6 +88,9 @@ int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t 
 int strace_pr_lead_as(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr,
 		      const char *lead);
 int strace_emit(struct sonde_strace *st);
+/* ".123456": the first digits of the fraction of a second in ns (none
+ * for 0 digits), as strace's precisions print it. */
+void sb_fraction(struct strbuf *b, uint64_t ns, unsigned int digits);
 /* -n: tid entered call nr, shown or not; 0 or -ENOMEM. */
 int strace_note_nr(struct sonde_strace *st, uint32_t tid, uint32_t nr);
 

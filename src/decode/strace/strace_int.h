@@ -222,8 +222,9 @@ void pr_dirfd(struct st *s, uint64_t v);
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
 	       int ellipsis, int force_hex);
 /* The bytes between strace's quotes, escaped as it does (hex: every byte
- * as \xNN); angle: '<' and '>' too, as in the names -y and -Y put in
- * angle brackets. */
+ * as \xNN; SB_HEX_CHARS: the unprintable ones, not in octal); angle:
+ * '<' and '>' too, as in the names -y and -Y put in angle brackets. */
+#define SB_HEX_CHARS 2
 void sb_escape(struct strbuf *o, const uint8_t *p, size_t len, int nul_term, int hex,
 	       int angle);
 /* Same, knowing the length of the whole string when it is cut (JSON says
