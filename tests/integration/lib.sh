@@ -25,21 +25,28 @@ need_root() {
 		exit 1
 	fi
 }
-# pid_headroom: moves the next pid away from the small numbers. The
-# comparisons with strace replace every number equal to a traced pid by
-# its label (strace_norm.py); once pids wrap past pid_max they restart at
-# 300, where a pid can equal a size or a count in the same log (a 784-byte
-# pread64 traced by pid 784), and round numbers (16384, 32000) are as
-# likely to collide. Pids are kept in 17000..pid_max-2000. Best effort:
-# other processes may take pids meanwhile, and without the file nothing
-# changes.
+# pid_headroom: moves the next pid away from the small numbers and from
+# round ones. The comparisons with strace replace every number equal to a
+# traced pid by its label (strace_norm.py); once pids wrap past pid_max
+# they restart at 300, where a pid can equal a size or a count in the
+# same log (a 784-byte pread64 traced by pid 784), and round numbers are
+# as likely to collide (a child pid 24576 turned an mmap of 0x6000 bytes
+# into a pid). Pids are kept in 17000..pid_max-2000, and the next 100 hold
+# no multiple of 512 or of 1000 (sizes, counts). Best effort: other
+# processes may take pids meanwhile, and without the file nothing changes.
 pid_headroom() {
-	local last max
+	local last max r
 	last=$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null) || return 0
 	max=$(cat /proc/sys/kernel/pid_max)
 	if [ "$last" -lt 17000 ] || [ "$last" -gt $((max - 2000)) ]; then
-		echo 17000 > /proc/sys/kernel/ns_last_pid 2>/dev/null || true
+		last=17000
 	fi
+	for ((r = last + 1; r <= last + 100; r++)); do
+		if ((r % 512 == 0 || r % 1000 == 0)); then
+			last=$r
+		fi
+	done
+	echo "$last" > /proc/sys/kernel/ns_last_pid 2>/dev/null || true
 }
 pid_headroom
 # same NAME A B: ok when A (not empty) and B are equal files, else the
