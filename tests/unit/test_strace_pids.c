@@ -115,11 +115,10 @@ TEST(execve_cut_names_each_half)
 	CHECK_EQ_INT(sonde_strace_record(st, &x.hdr), 0);
 	tc_new(&T, SYS_getppid, 100, 0, 0, 0, 0, 0, 0);
 	call(st, 200, 200, 70, 1);
-	CHECK_EQ_STR(close_out(st),
-		     "200<sh> execve(\"/bin/sleep\", NULL, NULL <unfinished ...>\n"
-		     "100<sh> getpid()                        = 100<sh>\n"
-		     "200<sleep> <... execve resumed>)        = 0\n"
-		     "200<sleep> getppid()                    = 100<sh>\n");
+	CHECK_EQ_STR(close_out(st), "200<sh> execve(\"/bin/sleep\", NULL, NULL <unfinished ...>\n"
+				    "100<sh> getpid()                        = 100<sh>\n"
+				    "200<sleep> <... execve resumed>)        = 0\n"
+				    "200<sleep> getppid()                    = 100<sh>\n");
 }
 
 /*
@@ -149,16 +148,15 @@ TEST(reaped_child_and_exited_thread)
 	call(st, 100, 100, 220, 1);
 	tc_new(&T, SYS_kill, 0, (uint64_t)-100, 0, 0, 0, 0, 0);
 	call(st, 100, 100, 230, 1);
-	CHECK_EQ_STR(close_out(st),
-		     "100<sh> wait4(300<sh>,  <unfinished ...>\n"
-		     "300<sh> getpid()                        = 300<sh>\n"
-		     "300<sh> +++ exited with 0 +++\n"
-		     "100<sh> <... wait4 resumed>NULL, 0, NULL) = 300\n"
-		     "100<sh> kill(300, 0)                    = 0\n"
-		     "101<sh> gettid()                        = 101<sh>\n"
-		     "101<sh> +++ exited with 0 +++\n"
-		     "100<sh> tgkill(100<sh>, 101, 0)         = 0\n"
-		     "100<sh> kill(-100, 0)                   = 0\n");
+	CHECK_EQ_STR(close_out(st), "100<sh> wait4(300<sh>,  <unfinished ...>\n"
+				    "300<sh> getpid()                        = 300<sh>\n"
+				    "300<sh> +++ exited with 0 +++\n"
+				    "100<sh> <... wait4 resumed>NULL, 0, NULL) = 300\n"
+				    "100<sh> kill(300, 0)                    = 0\n"
+				    "101<sh> gettid()                        = 101<sh>\n"
+				    "101<sh> +++ exited with 0 +++\n"
+				    "100<sh> tgkill(100<sh>, 101, 0)         = 0\n"
+				    "100<sh> kill(-100, 0)                   = 0\n");
 }
 
 /* No -Y: prefixes keep strace's padding, pids stay bare. */

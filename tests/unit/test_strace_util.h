@@ -23,9 +23,8 @@ struct tcall {
 	char out[16384];
 };
 
-static inline struct tcall *tc_new(struct tcall *t, unsigned int nr, int64_t ret,
-				   uint64_t a0, uint64_t a1, uint64_t a2,
-				   uint64_t a3, uint64_t a4, uint64_t a5)
+static inline struct tcall *tc_new(struct tcall *t, unsigned int nr, int64_t ret, uint64_t a0,
+				   uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	memset(t, 0, sizeof(*t));
 	t->sc.hdr.type = SONDE_REC_SYSCALL;
@@ -58,8 +57,8 @@ static inline int tc_feed(struct sonde_strace *st, struct tcall *t, uint32_t tid
 }
 
 /* Captured memory at addr. */
-static inline void tc_mem(struct tcall *t, int phase, int arg, uint64_t addr,
-			  const void *data, size_t len)
+static inline void tc_mem(struct tcall *t, int phase, int arg, uint64_t addr, const void *data,
+			  size_t len)
 {
 	struct sonde_payload *p = &t->pl[t->npl];
 
@@ -81,8 +80,7 @@ static inline void tc_str(struct tcall *t, int arg, uint64_t addr, const char *s
 	t->pl[t->npl - 1].flags = SONDE_PLF_STRING | SONDE_PLF_NUL;
 }
 
-static inline void tc_unreadable(struct tcall *t, int phase, int arg,
-				 uint64_t addr)
+static inline void tc_unreadable(struct tcall *t, int phase, int arg, uint64_t addr)
 {
 	struct sonde_payload *p = &t->pl[t->npl++];
 
@@ -92,8 +90,7 @@ static inline void tc_unreadable(struct tcall *t, int phase, int arg,
 	p->flags = SONDE_PLF_UNREADABLE;
 }
 
-static inline const char *tc_fmt_opts(struct tcall *t,
-				      const struct sonde_strace_opts *o)
+static inline const char *tc_fmt_opts(struct tcall *t, const struct sonde_strace_opts *o)
 {
 	t->call.sc = &t->sc;
 	t->call.pl = t->pl;

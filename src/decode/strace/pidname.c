@@ -157,8 +157,7 @@ static const char *proc_comm(int pid, char *buf)
 	return buf;
 }
 
-const char *pids_name(const struct sonde_tasks *t, int pid, int from_proc, uint64_t now,
-		      char *buf)
+const char *pids_name(const struct sonde_tasks *t, int pid, int from_proc, uint64_t now, char *buf)
 {
 	const struct sonde_task *k;
 

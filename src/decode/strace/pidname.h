@@ -52,8 +52,7 @@ void pids_reaped(struct sonde_tasks *t, uint32_t pid, uint64_t ts);
  * pid the trace never named is looked up in /proc when from_proc
  * (printing live, as the calls happen).
  */
-const char *pids_name(const struct sonde_tasks *t, int pid, int from_proc, uint64_t now,
-		      char *buf);
+const char *pids_name(const struct sonde_tasks *t, int pid, int from_proc, uint64_t now, char *buf);
 /* The name at the start of tid's lines, or NULL when unknown. */
 const char *pids_lead(const struct sonde_tasks *t, uint32_t tid);
 /* The same as a string, "<name>" into out (NULL when none), for the
