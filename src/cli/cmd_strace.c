@@ -122,6 +122,7 @@ struct strace_cli {
 	pid_t pids[MAX_PIDS];
 	size_t npids;
 	const char *out_path;
+	int out_piped; /* -o |CMD or -o !CMD */
 	const char *trace_file;
 	size_t live_bytes; /* --live-buffer */
 	int follow, count, count_and_print;
@@ -367,6 +368,13 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			c->json ? "--json" : "-c or -C");
 		return -EINVAL;
 	}
+	/* -o |CMD, -o !CMD: the output piped to a shell command, as strace. */
+	c->out_piped = c->out_path && (c->out_path[0] == '|' || c->out_path[0] == '!');
+	if (c->out_piped && c->follow == 2) {
+		cli_err("strace", "-o %s pipes the output to one command; -ff writes a file per process: not both",
+			c->out_path);
+		return -EINVAL;
+	}
 	/* Without -o, -ff is -f (as in strace). */
 	if (c->follow == 2 && c->out_path)
 		c->so.ff_prefix = c->out_path;
@@ -542,6 +550,18 @@ static FILE *open_output(const struct strace_cli *c)
 	int fd;
 	FILE *f;
 
+	if (c->out_piped) {
+		/* The command's end of the pipe only: "e" keeps ours out of the
+		 * traced command. A command that exits early breaks the pipe:
+		 * an EPIPE that stops tracing (reported), never a SIGPIPE that
+		 * kills sonde (rec_launch.c gives the command the default). */
+		f = popen(c->out_path + 1, "we");
+		if (!f)
+			cli_err("strace", "cannot start %s: %s", c->out_path + 1, strerror(errno));
+		else
+			signal(SIGPIPE, SIG_IGN);
+		return f;
+	}
 	if (c->out_path && !c->so.ff_prefix) {
 		f = fopen(c->out_path, c->so.append ? "ae" : "we");
 		if (!f)
@@ -756,7 +776,8 @@ out:
 	sonde_strace_free(lo.st);
 	sonde_strace_opts_release(&c.so);
 	strace_launch_free(&c.launch);
-	if (fclose(out) && !status)
+	/* pclose waits for the command, as strace does at its exit. */
+	if ((c.out_piped ? pclose(out) == -1 : fclose(out) != 0) && !status)
 		status = 1;
 	return status;
 }

@@ -8,6 +8,7 @@
 # environment and user), -V, the options accepted for scripts
 # (--seccomp-bpf, -I) and those refused with the reason (-e inject=).
 # -ff -o PREFIX: a file per process, its lines unsplit and unprefixed.
+# -o |CMD and -o !CMD: the output piped to a command.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v strace > /dev/null ||
@@ -180,3 +181,30 @@ check "strace_compat: --output-separately is -ff" [ "$(ls "$TMP"/ffg/long.* | wc
 check_all "strace_compat: -ff with -c is refused, as by strace" \
 	[ $? = 2 ] '&&' \
 	grep -q -- '-ff' "$TMP/ffc.err"
+
+# -o |CMD and -o !CMD: the output piped to a shell command (no file of
+# that name), the same lines as strace's; refused with -ff, as by strace;
+# a command that exits early breaks the pipe: tracing stops with the
+# reason and status 1, the traced command runs on to its end.
+strace -f -o "|cat > $TMP/pr" $NOPP -e signal=none sh -c "$W" > /dev/null 2>&1
+"$SONDE" strace -f -o "|cat > $TMP/pg" $NOPP -e signal=none sh -c "$W" > /dev/null 2>&1
+norm "$TMP/pr" > "$TMP/pr.n"
+norm "$TMP/pg" > "$TMP/pg.n"
+same "strace_compat: -o '|cat > FILE' as strace's" "$TMP/pr.n" "$TMP/pg.n"
+(cd "$TMP" && "$SONDE" strace -o "!cat > $TMP/bang" true > /dev/null 2>&1)
+check_all "strace_compat: -o '!cat > FILE' pipes too, and makes no file named after it" \
+	grep -q '^execve("/usr/bin/true"' "$TMP/bang" '&&' \
+	[ -z "$(ls "$TMP" | grep -F '!cat')" ]
+"$SONDE" strace -c -o "|cat > $TMP/pc" true > /dev/null 2>&1
+check "strace_compat: -c -o '|CMD' pipes the summary" grep -q ' total$' "$TMP/pc"
+"$SONDE" strace -ff -o "|cat" true > /dev/null 2> "$TMP/pff.err"
+check_all "strace_compat: -ff -o '|CMD' is refused, as by strace" \
+	[ $? = 2 ] '&&' grep -q -- '-ff' "$TMP/pff.err"
+# (20 000 one-byte reads and writes: ~1.7 MB of lines, far past a pipe's
+# 64 KiB, so the pipe breaks while the command runs)
+"$SONDE" strace -o '|head -1 > /dev/null' dd if=/dev/zero of="$TMP/dd.out" bs=1 count=20000 \
+	status=none 2> "$TMP/pb.err"
+rc=$?
+check_all "strace_compat: -o '|head -1': the broken pipe stops tracing, status 1, the command completes" \
+	[ $rc = 1 ] '&&' grep -q 'Broken pipe; stopped tracing' "$TMP/pb.err" '&&' \
+	[ "$(stat -c %s "$TMP/dd.out")" = 20000 ]
