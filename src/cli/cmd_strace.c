@@ -221,14 +221,13 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case 'F': c->follow = 1; break;
 		case 'o': c->out_path = optarg; break;
 		case 'p': {
-			char *end;
-			long p = strtol(optarg, &end, 10);
+			char err[160];
 
-			if (*end || p <= 0 || c->npids >= MAX_PIDS) {
-				cli_err("strace", "-p %s: expected a process id", optarg);
+			if (strace_launch_pids(c->pids, &c->npids, MAX_PIDS, optarg, err,
+					       sizeof(err))) {
+				cli_err("strace", "%s", err);
 				return -EINVAL;
 			}
-			c->pids[c->npids++] = (pid_t)p;
 			break;
 		}
 		case 'b':

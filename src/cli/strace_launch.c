@@ -6,6 +6,7 @@
  * execve may only make async-signal-safe calls (rec_launch.c sets the ids).
  */
 #include <errno.h>
+#include <limits.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -101,6 +102,47 @@ int strace_launch_user(struct strace_launch *l, const char *name, char *err, siz
 	l->run_as.ngroups = (size_t)n;
 	l->user_set = 1;
 	return 0;
+}
+
+static int pid_listed(const pid_t *pids, size_t n, pid_t p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == p)
+			return 1;
+	return 0;
+}
+
+int strace_launch_pids(pid_t *pids, size_t *npids, size_t max, const char *arg, char *err,
+		       size_t errlen)
+{
+	const char *sep = ", \t\n", *s = arg;
+	int n = 0;
+
+	for (;; n++) {
+		char *end;
+		long p;
+
+		s += strspn(s, sep);
+		if (!*s)
+			break;
+		p = strtol(s, &end, 10);
+		if (end == s || p <= 0 || p > INT_MAX || (*end && !strchr(sep, *end))) {
+			snprintf(err, errlen, "-p '%s': expected process ids, separated by commas or blanks", arg);
+			return -EINVAL;
+		}
+		s = end;
+		if (pid_listed(pids, *npids, (pid_t)p))
+			continue;
+		if (*npids >= max) {
+			snprintf(err, errlen, "-p: more than %zu processes", max);
+			return -E2BIG;
+		}
+		pids[(*npids)++] = (pid_t)p;
+	}
+	if (n)
+		return 0;
+	snprintf(err, errlen, "-p '%s': expected a process id", arg);
+	return -EINVAL;
 }
 
 void strace_launch_apply(const struct strace_launch *l, struct sonde_record_opts *ro)

@@ -2,7 +2,8 @@
 # Live output of sonde strace: a call's line is printed while the program
 # still runs (the fixture is held on a fifo until the test has seen it, or
 # spins in user space after its only call),
-# -p streams until SIGINT and prints everything recorded up to it, a call
+# -p streams until SIGINT and prints everything recorded up to it (-p
+# takes lists, as strace: -p "A B", -p A,B), a call
 # blocking longer than the reorder window keeps its decoded arguments, the
 # live text equals `sonde print --strace` of the same run's --trace-file,
 # -c/-C, a failing output, and the --live-buffer gap marker.
@@ -122,6 +123,27 @@ check "strace_live: -p ends with the process" [ "$rc" = 0 ]
 check "strace_live: -p shows the end of the process" grep -q '+++ exited with 0 +++' "$TMP/p2.out"
 reap $fpid
 check "strace_live: the traced process exited normally" [ "$rc" = 0 ]
+
+# --- 2a. -p lists, as strace takes them: -p "$(pidof X)", -p A,B -------
+sleep 30 &
+q1=$!
+sleep 30 &
+q2=$!
+for list in "$q1 $q2" "$q1,$q2" "$q1, $q2,$q1"; do
+	$SONDE strace -o /dev/null -p "$list" 2> "$TMP/pl.err" &
+	spid=$!
+	wait_for "$TMP/pl.err" "Process $q2 attached" > /dev/null
+	kill -INT $spid
+	reap $spid
+	check_all "strace_live: -p '$list' attaches to both processes, each once" \
+		[ "$rc" = 0 ] '&&' [ "$(grep -c "Process $q1 attached" "$TMP/pl.err")" = 1 ] '&&' \
+		[ "$(grep -c "Process $q2 attached" "$TMP/pl.err")" = 1 ]
+done
+$SONDE strace -p "$q1 x" true > /dev/null 2> "$TMP/pl.err"
+check_all "strace_live: -p 'PID x' is refused with the reason (status 2)" \
+	[ $? = 2 ] '&&' grep -q 'expected process ids' "$TMP/pl.err"
+kill $q1 $q2
+wait $q1 $q2 2> /dev/null
 
 # --- 2b. Ctrl-C on a terminal: SIGINT to the whole process group ---------
 # (python resets SIGINT, which a non-interactive shell ignores in jobs)
