@@ -6,7 +6,8 @@
 # --syscall-times with their formats and precisions, --strings-in-hex.
 # Each line format is checked on strace's own output first (the pattern
 # is strace's), then on sonde's; deterministic lines are compared whole.
-# Options sonde has no counterpart of are refused with the reason.
+# -e's short and plural aliases. Options sonde has no counterpart of are
+# refused with the reason.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v strace > /dev/null ||
@@ -83,6 +84,20 @@ check "strace_longopts: -A then --output-append-mode: both runs' lines kept" \
 "$SONDE" strace -qq -e trace=write -o "$TMP/app.out" "${W[@]}" > /dev/null 2>&1
 check "strace_longopts: without -A the file is truncated" \
 	[ "$(grep -c '^write' "$TMP/app.out")" = 1 ]
+
+# -e's aliases, strace 6.1's (filter_qualify.c): the same lines as the
+# full name, and strace takes them too.
+for pair in x=write:raw=write reads=1:read=1 writes=1:write=1 decode-fd=path:decode-fds=path \
+	decode-pid=comm:decode-pids=comm s=none:signal=none a=none:abbrev=none t=write:trace=write; do
+	alias=${pair%%:*} full=${pair#*:}
+	strace -qq -e "$alias" -o /dev/null "${W[@]}" > /dev/null 2>&1
+	rs=$?
+	"$SONDE" strace -qq -e trace=write -e "$alias" -o "$TMP/al.a" "${W[@]}" > /dev/null 2>&1
+	"$SONDE" strace -qq -e trace=write -e "$full" -o "$TMP/al.f" "${W[@]}" > /dev/null 2>&1
+	sed -i -E 's/0x[0-9a-f]{6,}/ADDR/g' "$TMP/al.a" "$TMP/al.f" # -e raw='s buffer address
+	check_all "strace_longopts: -e $alias is -e $full, as in strace" \
+		[ $rs = 0 ] '&&' [ -s "$TMP/al.a" ] '&&' cmp -s "$TMP/al.a" "$TMP/al.f"
+done
 
 # --attach: -p's long form.
 sleep 0.5 & sp=$!

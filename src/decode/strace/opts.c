@@ -493,47 +493,74 @@ static int parse_sigset(uint64_t *hide, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
-static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
-		 size_t errlen)
+/* -e KEY=: strace 6.1's qualifier names and aliases (filter_qualify.c). */
+enum qual { Q_TRACE, Q_READ, Q_WRITE, Q_VERBOSE, Q_STATUS, Q_SIGNAL, Q_QUIET, Q_RAW,
+	    Q_DECODE_FDS, Q_DECODE_PIDS, Q_KVM, Q_ABBREV, Q_INJECT };
+
+static const struct {
+	const char *name;
+	enum qual q;
+} quals[] = {
+	{ "trace", Q_TRACE },	      { "t", Q_TRACE },
+	{ "read", Q_READ },	      { "reads", Q_READ },	   { "r", Q_READ },
+	{ "write", Q_WRITE },	      { "writes", Q_WRITE },	   { "w", Q_WRITE },
+	{ "verbose", Q_VERBOSE },     { "v", Q_VERBOSE },
+	{ "status", Q_STATUS },
+	{ "signal", Q_SIGNAL },	      { "signals", Q_SIGNAL },	   { "s", Q_SIGNAL },
+	{ "quiet", Q_QUIET },	      { "silent", Q_QUIET },	   { "silence", Q_QUIET },
+	{ "q", Q_QUIET },
+	{ "raw", Q_RAW },	      { "x", Q_RAW },
+	{ "decode-fds", Q_DECODE_FDS },	 { "decode-fd", Q_DECODE_FDS },
+	{ "decode-pids", Q_DECODE_PIDS }, { "decode-pid", Q_DECODE_PIDS },
+	{ "kvm", Q_KVM },
+	{ "abbrev", Q_ABBREV },	      { "a", Q_ABBREV },
+	{ "inject", Q_INJECT },	      { "fault", Q_INJECT },
+};
+
+static int qual_find(const char *key, size_t klen)
+{
+	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++)
+		if (strlen(quals[i].name) == klen && !strncmp(key, quals[i].name, klen))
+			return (int)quals[i].q;
+	return -1;
+}
+
+static int opt_e(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
 {
 	const char *eq = strchr(v, '=');
 	size_t klen = eq ? (size_t)(eq - v) : 0;
 	const char *val = eq ? eq + 1 : v;
 
-	if (!eq || (klen == 5 && !strncmp(v, "trace", 5)) ||
-	    (klen == 1 && v[0] == 't')) {
+	switch (eq ? qual_find(v, klen) : Q_TRACE) {
+	case Q_TRACE:
 		o->filter_on = 1;
 		return sonde_sc_set_parse(&o->trace, val, err, errlen);
-	}
-	if ((klen == 4 && !strncmp(v, "read", 4)) || (klen == 1 && v[0] == 'r'))
+	case Q_READ:
 		return parse_fdset(o->dump_read, val, err, errlen);
-	if ((klen == 5 && !strncmp(v, "write", 5)) || (klen == 1 && v[0] == 'w'))
+	case Q_WRITE:
 		return parse_fdset(o->dump_write, val, err, errlen);
-	if ((klen == 7 && !strncmp(v, "verbose", 7)) || (klen == 1 && v[0] == 'v'))
+	case Q_VERBOSE:
 		return parse_verbose(val, err, errlen);
-	if (klen == 6 && !strncmp(v, "status", 6))
+	case Q_STATUS:
 		return parse_status(o, val, err, errlen);
-	if ((klen == 6 && !strncmp(v, "signal", 6)) || (klen == 7 && !strncmp(v, "signals", 7)) ||
-	    (klen == 1 && v[0] == 's'))
+	case Q_SIGNAL:
 		return parse_sigset(&o->sig_hide, val, err, errlen);
-	if ((klen == 5 && !strncmp(v, "quiet", 5)) || (klen == 6 && !strncmp(v, "silent", 6)) ||
-	    (klen == 7 && !strncmp(v, "silence", 7)) || (klen == 1 && v[0] == 'q'))
+	case Q_QUIET:
 		return parse_quiet(o, val, err, errlen);
-	if (klen == 3 && !strncmp(v, "raw", 3))
+	case Q_RAW:
 		return sonde_sc_set_parse(&o->raw, val, err, errlen);
-	if (klen == 10 && !strncmp(v, "decode-fds", 10))
+	case Q_DECODE_FDS:
 		return parse_decode_fds(o, val, err, errlen);
-	if (klen == 11 && !strncmp(v, "decode-pids", 11))
+	case Q_DECODE_PIDS:
 		return parse_decode_pids(o, val, err, errlen);
-	if (klen == 3 && !strncmp(v, "kvm", 3)) {
+	case Q_ABBREV:
+		return parse_abbrev(o, val, err, errlen);
+	case Q_KVM:
 		snprintf(err, errlen,
 			 "-e kvm=: sonde does not show KVM_RUN's exit reasons (strace reads "
 			 "each vcpu's kvm_run mapping as the call returns)");
 		return -EINVAL;
-	}
-	if ((klen == 6 && !strncmp(v, "abbrev", 6)) || (klen == 1 && v[0] == 'a'))
-		return parse_abbrev(o, val, err, errlen);
-	if ((klen == 6 && !strncmp(v, "inject", 6)) || (klen == 5 && !strncmp(v, "fault", 5))) {
+	case Q_INJECT:
 		/* Changing a call's result from BPF takes bpf_override_return,
 		 * which needs kprobes: this kernel has none. */
 		snprintf(err, errlen,
@@ -543,7 +570,8 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err,
 		return -EINVAL;
 	}
 	snprintf(err, errlen,
-		 "-e %.*s=: unknown qualifier (trace, read, write, verbose, raw, status, signal, quiet)",
+		 "-e %.*s=: unknown qualifier (trace, read, write, verbose, raw, status, signal, "
+		 "quiet, abbrev, decode-fds, decode-pids)",
 		 (int)klen, v);
 	return -EINVAL;
 }
