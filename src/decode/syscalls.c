@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sonde/syscalls.h>
@@ -257,6 +258,29 @@ static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err, siz
 	return 0;
 }
 
+/*
+ * A syscall number, as strace takes it (-e trace=64). strace selects call
+ * N of each personality; here N is the x86-64 call: the set cannot tell
+ * an i386 call recorded as its x86-64 twin from the twin (an i386 program
+ * is traced by names).
+ */
+static int sc_add_number(struct sonde_sc_set *set, const char *tok, int optional, char *err,
+			 size_t errlen)
+{
+	char *end;
+	unsigned long nr = strtoul(tok, &end, 10);
+
+	if (!*end && nr < SONDE_SYSCALL_TAB_LEN) {
+		sonde_sc_set_add(set, (unsigned int)nr);
+		return 0;
+	}
+	if (optional && !*end)
+		return 0;
+	snprintf(err, errlen, "invalid syscall number '%s' (x86-64 calls are 0 to %u)", tok,
+		 SONDE_SYSCALL_TAB_LEN - 1);
+	return -EINVAL;
+}
+
 static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, size_t errlen)
 {
 	int optional = 0, nr;
@@ -275,6 +299,8 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 	}
 	if (*tok == '/')
 		return sc_add_regex(set, tok + 1, err, errlen);
+	if (*tok >= '0' && *tok <= '9')
+		return sc_add_number(set, tok, optional, err, errlen);
 	if (!strcmp(tok, "all")) {
 		sonde_sc_set_fill(set);
 		return 0;
@@ -297,6 +323,13 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 			 tok);
 		return -EINVAL;
 	}
+	/* A historic class name comes before a syscall of the same name,
+	 * as in strace: "signal" is the class, not i386's signal(2). */
+	mask = sc_class_find(tok, 0);
+	if (mask) {
+		sonde_sc_set_classes(set, mask);
+		return 0;
+	}
 	/* A name of both tables (stat: x86-64 4 and i386 106, whose
 	 * struct differs) selects both calls. */
 	nr = sonde_syscall_lookup(tok);
@@ -304,11 +337,6 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 		sonde_sc_set_add(set, nr);
 	if (sc_i386_add(set, tok, 0, NULL) || nr >= 0)
 		return 0;
-	mask = sc_class_find(tok, 0);
-	if (mask) {
-		sonde_sc_set_classes(set, mask);
-		return 0;
-	}
 	if (optional)
 		return 0;
 	hint = sc_suggest(tok);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # -e trace=%CLASS selects the same syscalls as Debian's strace: for real
 # commands, the set of syscall names sonde print keeps under each class
-# equals the set strace -f -e trace=%CLASS shows for the same command.
+# equals the set strace -f -e trace=%CLASS shows for the same command;
+# bare historic class names and syscall numbers too.
 . "$(dirname "$0")/lib.sh"
 need_root
 if ! command -v strace > /dev/null; then
@@ -29,8 +30,10 @@ for cmd in "ls -la /usr" "sh -c 'cat /etc/passwd | wc -l; sleep 0.01 & wait'" \
 		cat "$TMP/rec$i.err"
 		continue
 	fi
+	# and strace's historic bare names (signal is the class, not i386's
+	# signal(2)) and syscall numbers (x86-64's).
 	for class in %file %desc %process %network %memory %signal %ipc %creds \
-		     %clock %pure %%stat %%statfs; do
+		     %clock %pure %%stat %%statfs signal ipc 0,1,3,13,61; do
 		eval "strace -f -qq -o \"$TMP/st\" -e trace=$class $cmd" > /dev/null 2>&1
 		names_strace "$TMP/st" > "$TMP/a"
 		names_sonde "$TMP/c$i.sonde" "$class" > "$TMP/b"

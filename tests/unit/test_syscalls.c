@@ -203,6 +203,14 @@ TEST(parse_lists_negation_all_none)
 		  (const char *[]){ "write", "pwrite64", NULL });
 	CHECK(!sonde_sc_set_parse(&s, "?nosuchcall,read", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), 1);
+	/* "signal" is the historic class before i386's signal(2), as in strace */
+	check_set("signal", (const char *[]){ "rt_sigaction", "kill", NULL },
+		  (const char *[]){ "read", NULL });
+	/* numbers are x86-64 calls; ?N of no call is no error */
+	check_set("0,3,64", (const char *[]){ "read", "close", "semget", NULL },
+		  (const char *[]){ "write", NULL });
+	CHECK(!sonde_sc_set_parse(&s, "?100000,read", err, sizeof(err)));
+	CHECK_EQ_INT(sonde_sc_set_count(&s), 1);
 }
 
 TEST(parse_errors_name_the_token)
@@ -222,6 +230,9 @@ TEST(parse_errors_name_the_token)
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "/(", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "regular expression") != NULL);
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "/^zzz", err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(sonde_sc_set_parse(&s, "100000", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "'100000'") != NULL);
+	CHECK_EQ_INT(sonde_sc_set_parse(&s, "0-3", err, sizeof(err)), -EINVAL);
 	/* "!" only negates at the start, as in strace */
 	CHECK_EQ_INT(sonde_sc_set_parse(&s, "read,!write", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "'!write'") != NULL);
