@@ -65,6 +65,7 @@
 	"  -Y, --decode-pids=comm  --strace: command names after pids, 1234<sh>\n"        \
 	"                          (strace -Y; names the trace knows)\n"                  \
 	"  -e raw=SET              --strace: SET's arguments and results in hex\n"          \
+	"  -e read=FDS, write=FDS  --strace: hexdumps of the data read, written\n"          \
 	"  -o, --output FILE       write to FILE instead of standard output\n"                \
 	"  -t, -tt, -ttt           text: prefix wall-clock time (hh:mm:ss,\n"                 \
 	"                          hh:mm:ss.us, seconds.us since the epoch)\n"                \
@@ -190,12 +191,16 @@ static int print_opts_finish(struct print_args *a)
 	return 0;
 }
 
-/* -e signal=, quiet= (and their strace aliases), raw=: --strace's, not a
- * filter. */
+/* -e signal=, quiet=, raw=, read=, write=, abbrev=, verbose= (and their
+ * strace aliases): --strace's, not a filter. */
 static int print_strace_expr(const char *v)
 {
-	static const char *const keys[] = { "signal", "signals", "s", "quiet", "silent",
-					     "silence", "q", "raw", "decode-fds", "decode-pids" };
+	static const char *const keys[] = { "signal", "signals",    "s",	  "quiet",
+					     "silent", "silence",    "q",	  "raw",
+					     "x",      "read",	     "reads",	  "r",
+					     "write",  "writes",     "w",	  "abbrev",
+					     "a",      "verbose",    "v",	  "decode-fds",
+					     "decode-fd", "decode-pids", "decode-pid" };
 	size_t n = strcspn(v, "=");
 
 	if (!v[n])
@@ -227,14 +232,15 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 		return -1;
 	}
 	/* --decode-fds is -y's: every format has it */
-	if (opt == OPT_DECODE_FDS || (opt == 'e' && !strncmp(v, "decode-fds=", 11)))
+	if (opt == OPT_DECODE_FDS ||
+	    (opt == 'e' && (!strncmp(v, "decode-fds=", 11) || !strncmp(v, "decode-fd=", 10))))
 		return 0;
 	a->strace_only = opt == 'P'	    ? "-P"
 			 : opt == 'q'	    ? "-q"
 			 : opt == 'n'	    ? "-n"
 			 : opt == 'Y' || opt == OPT_DECODE_PIDS ? "-Y"
 			 : opt == OPT_SIGNAL ? "--signal"
-					     : "-e signal=/quiet=/raw=";
+					     : "-e signal=/quiet=/raw=/read=/write=/abbrev=/verbose=";
 	return 0;
 }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # strace's options in every output of sonde print and sonde strace --json:
 # -X raw|abbrev|verbose and -x/-xx in print's text; print --strace takes
-# -s -v -X -x -y -t.. -r -T and prints what sonde strace printed live with
-# the same options, -y with -e trace= hiding the calls that opened the
-# descriptors; sonde strace --json -s and -e trace=; options that do not
-# apply are refused.
+# -s -v -X -x -y -t.. -r -T -e read=/write= and prints what sonde strace
+# printed live with the same options, -y with -e trace= hiding the calls
+# that opened the descriptors; sonde strace --json -s and -e trace=;
+# options that do not apply are refused.
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -35,6 +35,22 @@ check "print_opts: print --strace -ttt: epoch seconds" \
 $SONDE print --strace -r -e trace=close "$T" > "$TMP/r.txt"
 check "print_opts: print --strace -r: relative times" \
 	grep -qE '^[0-9]+ +0\.[0-9]{6} close\(3\) += 0$' "$TMP/r.txt"
+
+# -e read=FD / -e write=FD (and strace's aliases r=, writes=): the
+# hexdumps sonde strace printed live, which are strace's (strace_payload.sh
+# and strace_longopts.sh check them against strace).
+$SONDE strace -f -e read=3 -e write=1 -o "$TMP/dl.txt" --trace-file "$TMP/d.sonde" \
+	cat "$TMP/bin.dat" > /dev/null
+$SONDE print --strace -e read=3 -e write=1 "$TMP/d.sonde" > "$TMP/d1.txt"
+$SONDE print --strace -e r=3 -e writes=1 "$TMP/d.sonde" > "$TMP/d2.txt"
+check_all "print_opts: print --strace -e read=3 -e write=1 hexdumps as sonde strace did" \
+	cmp -s "$TMP/dl.txt" "$TMP/d1.txt" '&&' cmp -s "$TMP/d1.txt" "$TMP/d2.txt" '&&' \
+	grep -q '^ | 00000  61 62 63 01 02  .*abc\.\. ' "$TMP/d1.txt"
+[ "$(grep -c '^ | 00000  61 62 63 01 02' "$TMP/d1.txt")" = 2 ]
+check "print_opts: ... the read and the write of the same bytes, each dumped" [ $? = 0 ]
+$SONDE print -e read=3 "$TMP/d.sonde" > /dev/null 2> "$TMP/dr.err"
+check_all "print_opts: -e read= without --strace is refused with the reason" \
+	[ $? != 0 ] '&&' grep -q 'is for --strace' "$TMP/dr.err"
 
 # -Y offline: the names come from the trace (forks, execs, renames, the
 # calls that reap), so print --strace -Y prints what sonde strace -Y
