@@ -189,6 +189,15 @@ void sonde_strace_opts_release(struct sonde_strace_opts *o);
  */
 int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 		     const char *value, char *err, size_t errlen);
+/* strace 6.1's -e qualifiers, each alias folded into its name. */
+enum sonde_strace_qual {
+	SONDE_Q_TRACE, SONDE_Q_READ, SONDE_Q_WRITE, SONDE_Q_VERBOSE, SONDE_Q_STATUS,
+	SONDE_Q_SIGNAL, SONDE_Q_QUIET, SONDE_Q_RAW, SONDE_Q_DECODE_FDS, SONDE_Q_DECODE_PIDS,
+	SONDE_Q_KVM, SONDE_Q_ABBREV, SONDE_Q_INJECT,
+};
+/* The qualifier of -e KEY=VALUE (t=, reads=, x=... as strace spells them;
+ * a bare VALUE is trace=), or -1 when KEY is none of strace's. */
+int sonde_strace_qual(const char *expr);
 /*
  * strace's long options that have no letter of the same meaning, by name
  * without "--", value NULL when none was given: absolute-timestamps,

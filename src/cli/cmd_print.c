@@ -191,24 +191,16 @@ static int print_opts_finish(struct print_args *a)
 	return 0;
 }
 
-/* -e signal=, quiet=, raw=, read=, write=, abbrev=, verbose= (and their
- * strace aliases): --strace's, not a filter. */
+/* -e signal=, quiet=, raw=, read=, write=, abbrev=, verbose=, decode-fds=,
+ * decode-pids= (and their strace aliases): --strace's, not a filter. A bare
+ * set is trace='s; trace= and status= are filters, kvm= and inject= are
+ * refused by filter_opt. */
 static int print_strace_expr(const char *v)
 {
-	static const char *const keys[] = { "signal", "signals",    "s",	  "quiet",
-					     "silent", "silence",    "q",	  "raw",
-					     "x",      "read",	     "reads",	  "r",
-					     "write",  "writes",     "w",	  "abbrev",
-					     "a",      "verbose",    "v",	  "decode-fds",
-					     "decode-fd", "decode-pids", "decode-pid" };
-	size_t n = strcspn(v, "=");
+	int q = sonde_strace_qual(v);
 
-	if (!v[n])
-		return 0;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strlen(keys[i]) == n && !strncmp(v, keys[i], n))
-			return 1;
-	return 0;
+	return q >= 0 && q != SONDE_Q_TRACE && q != SONDE_Q_STATUS && q != SONDE_Q_KVM &&
+	       q != SONDE_Q_INJECT;
 }
 
 /* -P, -q, -n, -e signal=/quiet=/raw=, --signal=: strace options of --strace;
@@ -232,8 +224,7 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 		return -1;
 	}
 	/* --decode-fds is -y's: every format has it */
-	if (opt == OPT_DECODE_FDS ||
-	    (opt == 'e' && (!strncmp(v, "decode-fds=", 11) || !strncmp(v, "decode-fd=", 10))))
+	if (opt == OPT_DECODE_FDS || (opt == 'e' && sonde_strace_qual(v) == SONDE_Q_DECODE_FDS))
 		return 0;
 	a->strace_only = opt == 'P'	    ? "-P"
 			 : opt == 'q'	    ? "-q"

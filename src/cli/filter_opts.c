@@ -32,16 +32,15 @@ static int filter_opt_status(const char *cmd, const char *arg, struct sonde_scan
 static int filter_opt_expr(const char *cmd, const char *arg, struct sonde_scan_opts *o)
 {
 	const char *eq = strchr(arg, '=');
+	int q = sonde_strace_qual(arg);
 	char err[512];
 
 	if (eq) {
-		size_t n = eq - arg;
-
-		if ((n == 5 && !strncmp(arg, "trace", 5)) || (n == 1 && arg[0] == 't')) {
+		if (q == SONDE_Q_TRACE) {
 			arg = eq + 1;
-		} else if (n == 6 && !strncmp(arg, "status", 6)) {
+		} else if (q == SONDE_Q_STATUS) {
 			return filter_opt_status(cmd, arg, o);
-		} else if (strcspn(arg, ",!%/?") > n) {
+		} else if (strcspn(arg, ",!%/?") > (size_t)(eq - arg)) {
 			cli_err(cmd,
 				"-e %s: only the trace= and status= qualifiers are supported "
 				"here (e.g. -e trace=%%file,read)",

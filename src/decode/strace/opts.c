@@ -494,33 +494,35 @@ static int parse_sigset(uint64_t *hide, const char *v, char *err, size_t errlen)
 }
 
 /* -e KEY=: strace 6.1's qualifier names and aliases (filter_qualify.c). */
-enum qual { Q_TRACE, Q_READ, Q_WRITE, Q_VERBOSE, Q_STATUS, Q_SIGNAL, Q_QUIET, Q_RAW,
-	    Q_DECODE_FDS, Q_DECODE_PIDS, Q_KVM, Q_ABBREV, Q_INJECT };
-
 static const struct {
 	const char *name;
-	enum qual q;
+	enum sonde_strace_qual q;
 } quals[] = {
-	{ "trace", Q_TRACE },	      { "t", Q_TRACE },
-	{ "read", Q_READ },	      { "reads", Q_READ },	   { "r", Q_READ },
-	{ "write", Q_WRITE },	      { "writes", Q_WRITE },	   { "w", Q_WRITE },
-	{ "verbose", Q_VERBOSE },     { "v", Q_VERBOSE },
-	{ "status", Q_STATUS },
-	{ "signal", Q_SIGNAL },	      { "signals", Q_SIGNAL },	   { "s", Q_SIGNAL },
-	{ "quiet", Q_QUIET },	      { "silent", Q_QUIET },	   { "silence", Q_QUIET },
-	{ "q", Q_QUIET },
-	{ "raw", Q_RAW },	      { "x", Q_RAW },
-	{ "decode-fds", Q_DECODE_FDS },	 { "decode-fd", Q_DECODE_FDS },
-	{ "decode-pids", Q_DECODE_PIDS }, { "decode-pid", Q_DECODE_PIDS },
-	{ "kvm", Q_KVM },
-	{ "abbrev", Q_ABBREV },	      { "a", Q_ABBREV },
-	{ "inject", Q_INJECT },	      { "fault", Q_INJECT },
+	{ "trace", SONDE_Q_TRACE },	{ "t", SONDE_Q_TRACE },
+	{ "read", SONDE_Q_READ },	{ "reads", SONDE_Q_READ },	{ "r", SONDE_Q_READ },
+	{ "write", SONDE_Q_WRITE },	{ "writes", SONDE_Q_WRITE },	{ "w", SONDE_Q_WRITE },
+	{ "verbose", SONDE_Q_VERBOSE }, { "v", SONDE_Q_VERBOSE },
+	{ "status", SONDE_Q_STATUS },
+	{ "signal", SONDE_Q_SIGNAL },	{ "signals", SONDE_Q_SIGNAL },	{ "s", SONDE_Q_SIGNAL },
+	{ "quiet", SONDE_Q_QUIET },	{ "silent", SONDE_Q_QUIET },	{ "silence", SONDE_Q_QUIET },
+	{ "q", SONDE_Q_QUIET },
+	{ "raw", SONDE_Q_RAW },		{ "x", SONDE_Q_RAW },
+	{ "decode-fds", SONDE_Q_DECODE_FDS },	{ "decode-fd", SONDE_Q_DECODE_FDS },
+	{ "decode-pids", SONDE_Q_DECODE_PIDS }, { "decode-pid", SONDE_Q_DECODE_PIDS },
+	{ "kvm", SONDE_Q_KVM },
+	{ "abbrev", SONDE_Q_ABBREV },	{ "a", SONDE_Q_ABBREV },
+	{ "inject", SONDE_Q_INJECT },	{ "fault", SONDE_Q_INJECT },
 };
 
-static int qual_find(const char *key, size_t klen)
+int sonde_strace_qual(const char *expr)
 {
+	const char *eq = strchr(expr, '=');
+	size_t klen = eq ? (size_t)(eq - expr) : 0;
+
+	if (!eq)
+		return SONDE_Q_TRACE;
 	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++)
-		if (strlen(quals[i].name) == klen && !strncmp(key, quals[i].name, klen))
+		if (strlen(quals[i].name) == klen && !strncmp(expr, quals[i].name, klen))
 			return (int)quals[i].q;
 	return -1;
 }
@@ -531,36 +533,36 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err, size_t e
 	size_t klen = eq ? (size_t)(eq - v) : 0;
 	const char *val = eq ? eq + 1 : v;
 
-	switch (eq ? qual_find(v, klen) : Q_TRACE) {
-	case Q_TRACE:
+	switch (sonde_strace_qual(v)) {
+	case SONDE_Q_TRACE:
 		o->filter_on = 1;
 		return sonde_sc_set_parse(&o->trace, val, err, errlen);
-	case Q_READ:
+	case SONDE_Q_READ:
 		return parse_fdset(o->dump_read, val, err, errlen);
-	case Q_WRITE:
+	case SONDE_Q_WRITE:
 		return parse_fdset(o->dump_write, val, err, errlen);
-	case Q_VERBOSE:
+	case SONDE_Q_VERBOSE:
 		return parse_verbose(val, err, errlen);
-	case Q_STATUS:
+	case SONDE_Q_STATUS:
 		return parse_status(o, val, err, errlen);
-	case Q_SIGNAL:
+	case SONDE_Q_SIGNAL:
 		return parse_sigset(&o->sig_hide, val, err, errlen);
-	case Q_QUIET:
+	case SONDE_Q_QUIET:
 		return parse_quiet(o, val, err, errlen);
-	case Q_RAW:
+	case SONDE_Q_RAW:
 		return sonde_sc_set_parse(&o->raw, val, err, errlen);
-	case Q_DECODE_FDS:
+	case SONDE_Q_DECODE_FDS:
 		return parse_decode_fds(o, val, err, errlen);
-	case Q_DECODE_PIDS:
+	case SONDE_Q_DECODE_PIDS:
 		return parse_decode_pids(o, val, err, errlen);
-	case Q_ABBREV:
+	case SONDE_Q_ABBREV:
 		return parse_abbrev(o, val, err, errlen);
-	case Q_KVM:
+	case SONDE_Q_KVM:
 		snprintf(err, errlen,
 			 "-e kvm=: sonde does not show KVM_RUN's exit reasons (strace reads "
 			 "each vcpu's kvm_run mapping as the call returns)");
 		return -EINVAL;
-	case Q_INJECT:
+	case SONDE_Q_INJECT:
 		/* Changing a call's result from BPF takes bpf_override_return,
 		 * which needs kprobes: this kernel has none. */
 		snprintf(err, errlen,
