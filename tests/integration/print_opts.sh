@@ -46,8 +46,8 @@ $SONDE print --strace -e r=3 -e writes=1 "$TMP/d.sonde" > "$TMP/d2.txt"
 check_all "print_opts: print --strace -e read=3 -e write=1 hexdumps as sonde strace did" \
 	cmp -s "$TMP/dl.txt" "$TMP/d1.txt" '&&' cmp -s "$TMP/d1.txt" "$TMP/d2.txt" '&&' \
 	grep -q '^ | 00000  61 62 63 01 02  .*abc\.\. ' "$TMP/d1.txt"
-[ "$(grep -c '^ | 00000  61 62 63 01 02' "$TMP/d1.txt")" = 2 ]
-check "print_opts: ... the read and the write of the same bytes, each dumped" [ $? = 0 ]
+check "print_opts: ... the read and the write of the same bytes, each dumped" \
+	[ "$(grep -c '^ | 00000  61 62 63 01 02' "$TMP/d1.txt")" = 2 ]
 $SONDE print -e read=3 "$TMP/d.sonde" > /dev/null 2> "$TMP/dr.err"
 check_all "print_opts: -e read= without --strace is refused with the reason" \
 	[ $? != 0 ] '&&' grep -q 'is for --strace' "$TMP/dr.err"
