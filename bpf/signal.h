@@ -19,6 +19,7 @@
  *   +-----+----------------+---------+----------+------+------+------+----+
  *   | hdr | siginfo (raw)  | handler | sa_flags |sender|sender|result|pad |
  *   |     |                |         |          | pid  | tid  |      |    |
+ *   |     |                |         |          | ip (deliver)|      |    |
  *   +-----+----------------+---------+----------+------+------+------+----+
  */
 #ifndef SONDE_BPF_SIGNAL_H
@@ -87,8 +88,9 @@ int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info, struct k_siga
 	hdr_fill(&r->hdr, now, tgid, t->pid, SONDE_REC_SIGNAL, sizeof(*r), em.cpu, flags);
 	r->handler = (__u64)ka->sa.sa_handler;
 	r->sa_flags = ka->sa.sa_flags;
-	r->sender_pid = 0;
-	r->sender_tid = 0;
+	/* The registers saved at the task's entry into the kernel: user
+	 * mode's, as signals are delivered on the way back to it. */
+	r->ip = BPF_CORE_READ((struct pt_regs *)bpf_task_pt_regs(t), ip);
 	r->result = 0;
 	r->_pad = 0;
 	emit_submit(&em, r);

@@ -68,6 +68,8 @@ const volatile bool no_sched;
 const volatile bool comm_set;
 const volatile __u32 nr_cpus = 1; /* possible CPUs, bounds id_forget() */
 const volatile char comm_match[SONDE_COMM_LEN];
+/* record --ip: each call's user instruction pointer (strace -i). */
+const volatile bool rec_ip;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -285,6 +287,36 @@ static __always_inline void id_forget(struct task_struct *p)
 }
 
 /*
+ * record --ip: the address after the call's syscall instruction, kept
+ * in the in-flight entry, as a data-less payload record of the call
+ * (payload.h, SONDE_PLR_PHASE_IP), emitted just before the call's own
+ * record (so --failed-only has none for the calls it drops). Into the
+ * CPU's batch like the call's record (a reserve and a submit of its own,
+ * which also flushed the batch, cost ~340 ns a call on the syscall loop).
+ */
+static __always_inline void ip_emit(__u32 cpu, struct sonde_cpu_state *cs, __u64 ts, __u32 nr,
+				    __u64 ip)
+{
+	struct sonde_ev_payload *p;
+	struct emit em;
+
+	p = emit_small(&em, cpu, cs, sizeof(*p), ts);
+	if (!p)
+		return;
+	hdr_fill(&p->hdr, ts, cs->id_tgid, cs->id_tid, SONDE_REC_PAYLOAD, sizeof(*p), cpu, 0);
+	p->addr = ip;
+	p->requested = p->returned = p->captured = p->offset = 0;
+	p->nr = nr;
+	p->arg = 0;
+	p->phase = SONDE_PLR_PHASE_IP;
+	p->flags = 0;
+	p->_pad[0] = p->_pad[1] = p->_pad[2] = 0;
+	p->chunk = 0;
+	p->_pad2 = 0;
+	emit_small_end(&em, p, sizeof(*p), ts);
+}
+
+/*
  * The entry of call nr: its selection, then the CPU's slot (or, for exit
  * and exit_group, which never return, the record at once). i386 is a
  * constant at each of the two call sites, so that the x86-64 copy has no
@@ -304,8 +336,11 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 		__u64 args[6];
 
 		syscall_args(regs, i386, args);
-		if (!failed_only)
-			emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN | flags, now);
+		if (failed_only)
+			return 0;
+		if (rec_ip)
+			ip_emit(cpu, cs, now, nr, regs->ip);
+		emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN | flags, now);
 		return 0;
 	}
 	if (cs->slot.e.active && cs->slot.task != cs->id_task)
@@ -318,6 +353,10 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 	cs->slot.e.nr = nr;
 	cs->slot.e.active = 1;
 	cs->slot.e.flags = flags;
+	/* Kept from entry: a successful execve returns at the new
+	 * program's entry point, rt_sigreturn where the signal struck. */
+	if (rec_ip)
+		cs->slot.e.ip = regs->ip;
 	/* With --failed-only the entry items wait for sys_exit (see there). */
 	return cap_snaplen && !failed_only && nr_selected(nr);
 }
@@ -418,6 +457,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	 */
 	if (cap_snaplen && failed_only)
 		capture_enter_late(bpf_get_current_task_btf(), e);
+	if (rec_ip && e->ip)
+		ip_emit(cpu, cs, e->ts, e->nr, e->ip);
 	if (cap_snaplen)
 		capture_exit(bpf_get_current_task_btf(), e, ret);
 	now = bpf_ktime_get_ns();

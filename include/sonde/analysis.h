@@ -47,6 +47,7 @@ struct sonde_task {
 	uint32_t ppid;		       /* parent process; 0 until known */
 	char comm[SONDE_COMM_LEN + 1]; /* NUL-terminated */
 	uint32_t nr;		       /* strace -n: the last call it entered */
+	uint64_t ip;		       /* strace -i: that call's instruction pointer */
 	/* strace -Y: the name its lines start with (strace reads it again
 	 * only as some calls return: decode/strace/pidname.h), until when a
 	 * call that renames it runs, whether its last traced call failed,

@@ -302,8 +302,14 @@ struct sonde_ev_signal {
 	struct sonde_siginfo si;
 	__u64 handler;
 	__u64 sa_flags;
-	__u32 sender_pid; /* SIGGEN */
-	__u32 sender_tid; /* SIGGEN */
+	union {
+		struct {
+			__u32 sender_pid; /* SIGGEN */
+			__u32 sender_tid; /* SIGGEN */
+		};
+		__u64 ip; /* SIGNAL: the user instruction pointer the
+			   * signal interrupted (strace -i); 0 = unknown */
+	};
 	__s32 result;	  /* SIGGEN: enum sonde_sig_result */
 	__u32 _pad;
 };

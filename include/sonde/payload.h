@@ -165,6 +165,16 @@ struct sonde_sockinfo {
  */
 #define SONDE_PLR_PHASE_FDPATH 4
 
+/*
+ * record --ip (strace -i): a record of phase SONDE_PLR_PHASE_IP, no data,
+ * whose addr is the user instruction pointer of the call: the address
+ * after its syscall instruction (regs->ip at sys_enter, what a ptracer
+ * reads at the entry stop; for a call already blocked when recording
+ * began, the pc of /proc/TID/syscall), emitted before the call's own
+ * record, at sys_exit (or at stop, for a call still blocked then).
+ */
+#define SONDE_PLR_PHASE_IP 5
+
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items (keyctl
  * needs 16: strings, structs and buffers, different for each command). */
 #define SONDE_CAP_ITEMS 16

@@ -53,6 +53,7 @@ struct sonde_record_opts {
 	struct sonde_sc_set syscalls; /* selected syscalls (all bits = all) */
 	bool failed_only;       /* only syscalls that returned -errno */
 	bool no_sched;          /* no switch/wakeup records */
+	bool ip;                /* each call's instruction pointer (--ip) */
 	size_t ring_bytes;      /* per-CPU ring; 0 = default; power of 2 */
 	size_t buffer_bytes;    /* user-space chunk buffers ready at start, rounded
 				 * up to SONDE_RECORD_CHUNK; 0 = default */

@@ -57,6 +57,8 @@ struct sonde_inflight {
 	__u16 active; /* between sys_enter and sys_exit: 1, or
 		       * SONDE_INFLIGHT_ATTACHED */
 	__u16 flags;  /* SONDE_SC_COMPAT or 0 */
+	__u64 ip;     /* record --ip: the user instruction pointer at entry
+		       * (attached: /proc's pc), else 0 */
 };
 
 /*

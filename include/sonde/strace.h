@@ -37,7 +37,10 @@ enum sonde_pl_phase {
 	SONDE_PL_SOCKINFO = 3, /* not memory: struct sonde_sockinfo[] (-yy) */
 	SONDE_PL_FDPATH = 4, /* not memory: a received descriptor's path,
 			      * components leaf first (payload.h) */
+	SONDE_PL_IP = 5,     /* not memory: addr is the user instruction
+			      * pointer of the call (record --ip, payload.h) */
 };
+
 
 /* sonde_payload.flags */
 #define SONDE_PLF_UNREADABLE 0x1 /* the read faulted: no bytes, print addr */
@@ -89,6 +92,9 @@ struct sonde_call {
 const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
 					   int phase, uint64_t addr,
 					   uint64_t len);
+
+/* The instruction pointer the call was made from (record --ip), or 0. */
+uint64_t sonde_call_ip(const struct sonde_call *c);
 
 enum sonde_xlat_style {
 	SONDE_XLAT_ABBREV = 0, /* O_RDONLY|O_CLOEXEC (strace's default) */
@@ -149,6 +155,7 @@ struct sonde_strace_opts {
 				* /proc/PID/fd shows them (live, same host) */
 	uint8_t summary_only;  /* -c: calls go to on_call, no line is printed */
 	uint8_t show_nr;       /* -n: "[NR] " before each line (strace's scno) */
+	uint8_t show_ip;       /* -i: "[IP] " after it (record --ip) */
 	uint8_t decode_pids;   /* -Y: "PID<comm>" in line prefixes, arguments,
 				* results and structs */
 	uint8_t pids_proc;     /* -Y: a pid the trace never named is looked up
@@ -324,6 +331,9 @@ void sonde_calls_free(struct sonde_calls *g);
 
 /* Lines written so far. */
 uint64_t sonde_strace_lines(const struct sonde_strace *st);
+/* -i: call lines printed without an instruction pointer ("????"): the
+ * trace was recorded without --ip, or the call entered before it began. */
+uint64_t sonde_strace_lines_noip(const struct sonde_strace *st);
 
 /*
  * Formats one call as strace would, without prefix, timestamps or the

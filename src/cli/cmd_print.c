@@ -62,6 +62,8 @@
 	"  -q, -qq, -qqq           --strace: -qq drops +++ exited lines; -e quiet=SET\n"      \
 	"                          as strace (quiet=path-resolution: no -P notes)\n"        \
 	"  -n                      --strace: syscall numbers, [ 257] openat(...)\n"         \
+	"  -i                      --strace: each call's instruction pointer, as strace\n"   \
+	"                          -i (a trace recorded with sonde record --ip)\n"           \
 	"  -Y, --decode-pids=comm  --strace: command names after pids, 1234<sh>\n"        \
 	"                          (strace -Y; names the trace knows)\n"                  \
 	"  -e raw=SET              --strace: SET's arguments and results in hex\n"          \
@@ -229,6 +231,7 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 	a->strace_only = opt == 'P'	    ? "-P"
 			 : opt == 'q'	    ? "-q"
 			 : opt == 'n'	    ? "-n"
+			 : opt == 'i'	    ? "-i"
 			 : opt == 'Y' || opt == OPT_DECODE_PIDS ? "-Y"
 			 : opt == OPT_SIGNAL ? "--signal"
 					     : "-e signal=/quiet=/raw=/read=/write=/abbrev=/verbose=";
@@ -246,9 +249,9 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_strace_opts_init(&a->so);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qnY", print_longopts,
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qniY", print_longopts,
 				  NULL)) != -1) {
-		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == 'Y' || opt == OPT_SIGNAL ||
+		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == 'i' || opt == 'Y' || opt == OPT_SIGNAL ||
 		    opt == OPT_DECODE_FDS || opt == OPT_DECODE_PIDS || (opt == 'e' && print_strace_expr(optarg))) {
 			if (print_strace_opt(a, opt, optarg))
 				return -1;

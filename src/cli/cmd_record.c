@@ -45,6 +45,7 @@ static const char record_usage[] =
 	"                       256K; full = 2M; 0 = metadata only. Stored once per\n"
 	"                       distinct content (the summary gives the dedup ratio)\n"
 	"      --no-sched       no context-switch and wakeup records\n"
+	"      --ip             each call's user instruction pointer (for strace -i)\n"
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
 	"                       default 64M with payloads, 16M with -s 0)\n"
 	"      --buffer-size SIZE  memory for chunks waiting to be compressed,\n"
@@ -62,7 +63,7 @@ static const char record_usage[] =
 	"events (lost events also appear in the trace where they happened).\n"
 	"Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n";
 
-enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_BUFFER, OPT_JSON, OPT_ZSTD };
+enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_BUFFER, OPT_JSON, OPT_ZSTD, OPT_IP };
 
 static const struct option record_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -72,6 +73,7 @@ static const struct option record_longopts[] = {
 	{ "failed-only", no_argument, NULL, 'Z' },
 	{ "snaplen", required_argument, NULL, 's' },
 	{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
+	{ "ip", no_argument, NULL, OPT_IP },
 	{ "ring-size", required_argument, NULL, OPT_RING },
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 	{ "duration", required_argument, NULL, 'd' },
@@ -206,6 +208,7 @@ static int parse_opt(struct record_cli *c, char **argv, int opt)
 				  "'full'", optarg);
 		return -1;
 	case OPT_NO_SCHED: c->o.no_sched = true; return 0;
+	case OPT_IP: c->o.ip = true; return 0;
 	case OPT_RING: return parse_ring(optarg, &c->o.ring_bytes);
 	case OPT_BUFFER: return parse_buffer(optarg, &c->o.buffer_bytes);
 	case 'd': return parse_duration(c, optarg);

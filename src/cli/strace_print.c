@@ -47,9 +47,10 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 
 	o.pid_prefix = 1;
 	o.resolve_links = sonde_meta_this_host(m);
-	if (o.decode_fds || o.paths || o.show_nr || o.decode_pids) {
+	if (o.decode_fds || o.paths || o.show_nr || o.show_ip || o.decode_pids) {
 		/* -y and -P name descriptors from every call, -n numbers a
-		 * task's lines with its last call, -Y's names change with
+		 * task's lines with its last call (-i: a signal's line with
+		 * the address of that call), -Y's names change with
 		 * execve and prctl and end with the calls that reap: the
 		 * renderer sees them all and applies -e trace=, -z and -Z
 		 * itself, as strace. */
@@ -71,6 +72,11 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 	if (stats.bad_chunks)
 		cli_err("print", "warning: %s: %llu damaged chunks skipped", file,
 			(unsigned long long)stats.bad_chunks);
+	if (!e && sonde_strace_lines_noip(st))
+		cli_err("print",
+			"warning: %s: %llu calls without an instruction pointer "
+			"(-i prints ?s): record with 'sonde record --ip'",
+			file, (unsigned long long)sonde_strace_lines_noip(st));
 	sonde_strace_free(st);
 	return e;
 }

@@ -22,7 +22,8 @@
  *            facts "sockinfo"); with -y,
  *            fd_paths: what each descriptor the call names referred to,
  *            by number, as strace -y shows it ({"3":"/etc/passwd",
- *            "4":"socket:[1234]"})
+ *            "4":"socket:[1234]"}); ip: the call's user instruction
+ *            pointer ("0x7f..."), in traces recorded with --ip
  *   switch   prev_comm, prev_prio, prev_state (raw), prev_state_name,
  *            next_pid, next_tid, next_comm, next_prio
  *   wakeup   prio, target_cpu, waker_pid, waker_tid, new
@@ -39,7 +40,8 @@
  *            could not keep up)
  *   signal   signal (name), si_signo, si_code, si_code_name and the
  *            siginfo fields strace prints (si_pid, si_status, si_addr...),
- *            handler, sa_flags, noinfo;  signal_generate: the same plus
+ *            handler, sa_flags, noinfo, ip (where the signal struck,
+ *            when the trace has it);  signal_generate: the same plus
  *            sender_pid, sender_tid, result, group, exiting
  * Strings are JSON-escaped; bytes that are not UTF-8 come out as \udcXX
  * (see sonde_line_json_str) so that no byte of argv is lost.
@@ -189,7 +191,7 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 		const struct sonde_payload *p = &c->pl[i];
 		int unreadable = !!(p->flags & SONDE_PLF_UNREADABLE);
 
-		if (p->flags & SONDE_PLF_EXEC)
+		if ((p->flags & SONDE_PLF_EXEC) || p->phase == SONDE_PL_IP)
 			continue;
 		sonde_line_printf(l, "%s{\"arg\":%u", first ? "" : ",", p->arg);
 		first = 0;
@@ -243,6 +245,8 @@ static int json_call(struct sonde_render *r, const struct sonde_call *c)
 
 	json_head(r, rec);
 	json_syscall(r, rec);
+	if (sonde_call_ip(c))
+		sonde_line_printf(l, ",\"ip\":\"%#" PRIx64 "\"", sonde_call_ip(c));
 	if (sonde_render_sc_decoded(r, c->sc->nr)) {
 		sonde_line_printf(l, ",\"argv\":");
 		sonde_line_reset(&p->res);
@@ -428,6 +432,8 @@ static void json_signal(struct sonde_render *r, const struct sonde_hdr *rec)
 	if (rec->type == SONDE_REC_SIGNAL) {
 		sonde_line_printf(l, ",\"noinfo\":%s", json_bool(rec->flags & (SONDE_SIG_NOINFO |
 										SONDE_SIG_PRIV)));
+		if (e->ip)
+			sonde_line_printf(l, ",\"ip\":\"%#" PRIx64 "\"", (uint64_t)e->ip);
 		return;
 	}
 	n = sonde_sig_result_name(e->result);

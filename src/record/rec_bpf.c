@@ -41,6 +41,7 @@ static void bpf_set_filters(struct sonde_bpf *s, const struct sonde_record_opts 
 		s->rodata->compat_nr[n] = sonde_syscall_i386_nr(n);
 	s->rodata->failed_only = o->failed_only;
 	s->rodata->no_sched = o->no_sched;
+	s->rodata->rec_ip = o->ip;
 	if (o->comm) {
 		s->rodata->comm_set = true;
 		strncpy((char *)s->rodata->comm_match, o->comm, SONDE_COMM_LEN - 1);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record/rec_int.h"
+#include <sonde/payload.h>
 
 uint64_t rec_now_mono(void)
 {
@@ -289,14 +290,15 @@ int rec_proc_write_launched(struct rec_consumer *c, unsigned int stream, pid_t p
 static int attached_call(pid_t tgid, pid_t tid, uint64_t ts, struct sonde_inflight *in)
 {
 	char name[64], buf[512];
-	unsigned long long a[6];
-	int nr;
+	unsigned long long a[6], sp, pc;
+	int nr, n;
 
 	snprintf(name, sizeof(name), "task/%d/syscall", (int)tid);
 	if (proc_read(tgid, name, buf, sizeof(buf)) <= 0)
 		return 0;
-	if (sscanf(buf, "%d %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1], &a[2], &a[3],
-		   &a[4], &a[5]) != 7 || nr < 0 || nr >= SONDE_NR_SYSCALLS)
+	n = sscanf(buf, "%d %llx %llx %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1], &a[2],
+		   &a[3], &a[4], &a[5], &sp, &pc);
+	if (n < 7 || nr < 0 || nr >= SONDE_NR_SYSCALLS)
 		return 0;
 	memset(in, 0, sizeof(*in));
 	in->ts = ts;
@@ -304,6 +306,7 @@ static int attached_call(pid_t tgid, pid_t tid, uint64_t ts, struct sonde_inflig
 		in->args[i] = a[i];
 	in->nr = (uint32_t)nr;
 	in->active = SONDE_INFLIGHT_ATTACHED;
+	in->ip = n == 9 ? pc : 0;
 	return 1;
 }
 
@@ -370,6 +373,23 @@ struct unfinished_ctx {
 	uint64_t n;
 };
 
+/* --ip: the call's address, as sys_exit would have emitted it (payload.h). */
+static void unfinished_ip(struct unfinished_ctx *u, const struct sonde_hdr *call,
+			  const struct sonde_inflight *in)
+{
+	struct sonde_ev_payload p;
+
+	memset(&p, 0, sizeof(p));
+	p.hdr = *call;
+	p.hdr.type = SONDE_REC_PAYLOAD;
+	p.hdr.size = sizeof(p);
+	p.hdr.flags = 0;
+	p.addr = in->ip;
+	p.nr = (uint16_t)in->nr;
+	p.phase = SONDE_PLR_PHASE_IP;
+	rec_consumer_append(u->c, u->stream, &p.hdr);
+}
+
 static void unfinished_emit(struct unfinished_ctx *u, pid_t tgid, pid_t tid,
 			    const struct sonde_inflight *in, unsigned int cpu)
 {
@@ -388,6 +408,8 @@ static void unfinished_emit(struct unfinished_ctx *u, pid_t tgid, pid_t tid,
 		      (in->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0);
 	memcpy(r.args, in->args, sizeof(r.args));
 	r.nr = in->nr;
+	if (u->o->ip && in->ip)
+		unfinished_ip(u, &r.hdr, in);
 	if (!rec_consumer_append(u->c, u->stream, &r.hdr))
 		u->n++;
 }

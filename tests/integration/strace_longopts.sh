@@ -3,7 +3,8 @@
 # (--attach, --columns, --string-limit, --no-abbrev, --const-print-style,
 # --abbrev, --verbose, --read, --write, --output-append-mode) and those of
 # their own: --absolute-timestamps, --relative-timestamps and
-# --syscall-times with their formats and precisions, --strings-in-hex.
+# --syscall-times with their formats and precisions, --strings-in-hex,
+# --instruction-pointer.
 # Each line format is checked on strace's own output first (the pattern
 # is strace's), then on sonde's; deterministic lines are compared whole.
 # -e's short and plural aliases. Options sonde has no counterpart of are
@@ -52,6 +53,7 @@ fmt "--strings-in-hex=non-ascii" 'write\(1, "\\x61\\x09\\x62\\x01\\xff\\x63\\x0a
 	--strings-in-hex=non-ascii
 fmt "--strings-in-hex=none" "$WR" --strings-in-hex=none
 fmt "--write=1" ' \| 00000  61 09 62 01 ff 63 0a +a\.b\.\.c\. +\|' --write=1
+fmt "--instruction-pointer" "\[[0-9a-f]{16}\] $WR" --instruction-pointer
 
 # --columns=60: " = " at column 60, as strace puts it.
 for t in strace "$SONDE strace"; do
@@ -122,7 +124,6 @@ refused "invalid --strings-in-hex argument" --strings-in-hex=some
 refused "detach on execve" --detach-on=execve
 refused "detached grandchild" --daemonize=session
 refused "stack" --stack-traces
-refused "instruction pointer" --instruction-pointer
 refused "KVM_RUN" --kvm=vcpu
 refused "personality suffixes" -e trace=write@64
 refused "debugging output" -d

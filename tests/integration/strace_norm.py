@@ -28,8 +28,8 @@ import sys
 
 # -Y puts the task's name after the pid: "1234<sh> ", kept before the text.
 LINE = re.compile(r'^(\d+)(<[^>]*>)?\s+(.*)$')
-# -Y's name, then -n's "[ NR] ", before the call.
-NR = r'(?:<[^>]*> )?(?:\[\s*\d+\] )?'
+# -Y's name, then -n's "[ NR] " and -i's "[IP] ", before the call.
+NR = r'(?:<[^>]*> )?(?:\[\s*\d+\] )?(?:\[[0-9a-f?]{8,16}\] )?'
 FORK = re.compile(r'^' + NR + r'(clone3?|fork|vfork)\(.*\)\s+= (\d+)(?:<[^>]*>)?$')
 
 

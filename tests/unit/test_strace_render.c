@@ -2,11 +2,13 @@
 /*
  * The strace renderer: strace -f -o line layout (pid, -a column 40),
  * timestamps, -T, -z/-Z, -e trace=, -y descriptor tables (open, dup,
- * fork inheritance, close-on-exec), -e write= hexdumps, exit lines, and
- * the feed that groups chunked payload records with their call.
+ * fork inheritance, close-on-exec), -e write= hexdumps, exit lines, -i's
+ * addresses, and the feed that groups chunked payload records with their
+ * call.
  */
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -443,6 +445,82 @@ TEST(feed_marker_then_bytes)
 	CHECK_EQ_STR(rr_close(&r), "unlink(\"/a/long/enough/path\")           = 0\n");
 }
 
+/* A signal record of tid at ts (ns): delivered with ip, or (SIGGEN) dropped
+ * as ignored. */
+static struct sonde_ev_signal sig_at(int type, uint32_t tid, uint64_t ts, int signo, uint64_t ip)
+{
+	struct sonde_ev_signal e;
+
+	memset(&e, 0, sizeof(e));
+	e.hdr.type = type;
+	e.hdr.size = sizeof(e);
+	e.hdr.ts = ts;
+	e.hdr.pid = e.hdr.tid = tid;
+	e.si.signo = signo;
+	e.si.code = 0x80; /* SI_KERNEL: no fields */
+	if (type == SONDE_REC_SIGNAL)
+		e.ip = ip;
+	else
+		e.result = SONDE_SIG_IGNORED;
+	return e;
+}
+
+/*
+ * -i: "[IP] " after -n's number. A call's from its phase-5 payload, 8
+ * digits for an i386 call, question marks without one (counted); a
+ * delivered signal's from its record, a dropped one's the task's last
+ * call's (a hidden call counts); exit lines question marks, as wide as
+ * the task's addresses.
+ */
+TEST(instruction_pointer)
+{
+	struct sonde_ev_signal sig;
+	struct sonde_ev_exit ex = { .hdr = { .tid = 7,
+					     .pid = 7,
+					     .type = SONDE_REC_EXIT,
+					     .size = sizeof(ex),
+					     .ts = 90000 } };
+	struct sonde_strace_opts o;
+	struct rr r;
+
+	sonde_strace_opts_init(&o);
+	o.pid_prefix = 1;
+	o.show_ip = 1;
+	o.show_nr = 1;
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "trace=!getppid", NULL, 0), 0);
+	rr_open(&r, &o);
+	tc_new(&T, SYS_getpid, 5, 0, 0, 0, 0, 0, 0);
+	tc_feed(r.st, &T, 5, 5, 1, 1);
+	T.pl[0] = (struct sonde_payload){ .addr = 0x7f0e2c3d4a37, .phase = SONDE_PL_IP };
+	T.npl = 1;
+	tc_feed(r.st, &T, 5, 5, 2, 1);
+	sig = sig_at(SONDE_REC_SIGNAL, 5, 4000, SIGALRM, 0x7f0e2c3d4000);
+	sonde_strace_record(r.st, &sig.hdr);
+	/* hidden by -e trace=, still the task's last call */
+	tc_new(&T, SYS_getppid, 1, 0, 0, 0, 0, 0, 0);
+	T.pl[0] = (struct sonde_payload){ .addr = 0x7f0e2c3d5000, .phase = SONDE_PL_IP };
+	T.npl = 1;
+	tc_feed(r.st, &T, 5, 5, 5, 1);
+	sig = sig_at(SONDE_REC_SIGGEN, 5, 7000, SIGUSR2, 0);
+	sonde_strace_record(r.st, &sig.hdr);
+	tc_new(&T, SYS_getpid, 7, 0, 0, 0, 0, 0, 0);
+	T.sc.hdr.flags = SONDE_SC_COMPAT;
+	T.pl[0] = (struct sonde_payload){ .addr = 0x8049025, .phase = SONDE_PL_IP };
+	T.npl = 1;
+	tc_feed(r.st, &T, 7, 7, 8, 1);
+	sonde_strace_record(r.st, &ex.hdr);
+	CHECK_EQ_INT(sonde_strace_flush(r.st), 0);
+	CHECK_EQ_INT(sonde_strace_lines_noip(r.st), 1);
+	CHECK_EQ_STR(rr_close(&r), "5     [  39] [????????????????] getpid() = 5\n"
+				   "5     [  39] [00007f0e2c3d4a37] getpid() = 5\n"
+				   "5     [  39] [00007f0e2c3d4000] --- SIGALRM {si_signo=SIGALRM, "
+				   "si_code=SI_KERNEL} ---\n"
+				   "5     [ 110] [00007f0e2c3d5000] --- SIGUSR2 {si_signo=SIGUSR2, "
+				   "si_code=SI_KERNEL} ---\n"
+				   "7     [  39] [08049025] getpid()        = 7\n"
+				   "7     [  39] [????????] +++ exited with 0 +++\n");
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -455,5 +533,6 @@ int main(void)
 	RUN(hexdump);
 	RUN(feed_groups_and_chunks);
 	RUN(feed_marker_then_bytes);
+	RUN(instruction_pointer);
 	CHECK_EXIT();
 }

@@ -15,6 +15,7 @@ struct callq_ent {
 	uint64_t seq; /* tie-break: order of entry */
 	uint32_t tid;
 	uint32_t nr;
+	uint64_t ip; /* -i: the call's (strace_pr_lead) */
 	char *rest; /* the returning half of the arguments, "\"data\", 4)" */
 	char *ret;  /* the return value's text, "4" */
 	char *dump; /* -e read=/write= hexdump lines, or NULL */

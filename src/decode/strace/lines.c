@@ -62,12 +62,24 @@ static void thread_del(struct sonde_strace *st, uint32_t tid)
 		}
 }
 
+/* -i: the address of tid's last call, STRACE_IP_I386 if it was an
+ * i386 one (the width strace prints for the task), or 0. */
+static uint64_t task_ip(const struct sonde_strace *st, uint32_t tid)
+{
+	const struct sonde_task *t = st->o.show_ip ? sonde_tasks_find(st->tasks, tid) : NULL;
+
+	return t ? t->ip : 0;
+}
+
 /* A line of tid's at ts starts: the open call line is cut first. */
 static int line_begin(struct sonde_strace *st, uint32_t tid, uint64_t ts)
 {
 	int rc = split_cut_open(st);
 
-	return rc ? rc : strace_pr_lead(st, tid, ts, STRACE_NR_LAST);
+	/* strace cannot read a dead task's registers: -i's "????", as
+	 * wide as the task's addresses. */
+	return rc ? rc
+		  : strace_pr_lead(st, tid, ts, STRACE_NR_LAST, task_ip(st, tid) & STRACE_IP_I386);
 }
 
 /* "+++ exited with N +++" / "+++ killed by SIG +++" for e, stamped ts. */
@@ -213,12 +225,31 @@ static int sig_stops(const struct sonde_ev_signal *e)
 	       (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU);
 }
 
-static int pr_stopped(struct sonde_strace *st, uint32_t tid, uint64_t ts, const char *name)
+/* ip: -i's, where the thread stopped (strace_pr_lead). */
+static int pr_stopped(struct sonde_strace *st, uint32_t tid, uint64_t ts, const char *name,
+		      uint64_t ip)
 {
-	if (strace_pr_lead(st, tid, ts, STRACE_NR_LAST))
+	if (strace_pr_lead(st, tid, ts, STRACE_NR_LAST, ip))
 		return -ENOMEM;
 	sb_printf(&st->line, "--- stopped by %s ---\n", name ? name : "?");
 	return strace_emit(st);
+}
+
+/*
+ * -i: where the task took the signal. A delivery record has it; a
+ * signal the kernel dropped or turned into SIGKILL as it was sent (the
+ * generation record, signal.h) is shown where strace would have stopped
+ * the task: as it leaves the call it is in or has just made, the
+ * address of its last call. A task running user code when signalled
+ * takes it elsewhere, which only a delivery record knows.
+ */
+static uint64_t sig_ip(struct sonde_strace *st, const struct sonde_ev_signal *e)
+{
+	uint64_t last = task_ip(st, e->hdr.tid);
+
+	if (e->hdr.type == SONDE_REC_SIGNAL)
+		return e->ip ? e->ip | (last & STRACE_IP_I386) : 0;
+	return last;
 }
 
 /* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
@@ -235,7 +266,7 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 		rc = split_cut_open(st);
 	if (rc)
 		return rc;
-	if (strace_pr_lead(st, e->hdr.tid, e->hdr.ts, STRACE_NR_LAST))
+	if (strace_pr_lead(st, e->hdr.tid, e->hdr.ts, STRACE_NR_LAST, sig_ip(st, e)))
 		return -ENOMEM;
 	n = sonde_sig_name(e->si.signo, name, sizeof(name));
 	/* -Y: the task takes the signal once its call returned, so a child
@@ -247,16 +278,19 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	rc = strace_emit(st);
 	if (rc || !sig_stops(e))
 		return rc;
-	rc = pr_stopped(st, e->hdr.tid, e->hdr.ts, n);
+	rc = pr_stopped(st, e->hdr.tid, e->hdr.ts, n, sig_ip(st, e));
 	/* Without -f (no pid prefix) strace traces the one thread. */
 	if (rc || !st->o.pid_prefix)
 		return rc;
-	/* The leader is not in the list: threads are, from their fork. */
+	/* The leader is not in the list: threads are, from their fork.
+	 * -i: where each stops is not recorded; a thread blocked in a
+	 * call stops as it leaves it, at the address of its last call. */
 	if (!rc && e->hdr.tid != e->hdr.pid)
-		rc = pr_stopped(st, e->hdr.pid, e->hdr.ts, n);
+		rc = pr_stopped(st, e->hdr.pid, e->hdr.ts, n, task_ip(st, e->hdr.pid));
 	for (size_t i = 0; !rc && i < st->nthreads; i++)
 		if (st->threads[i].tgid == e->hdr.pid && st->threads[i].tid != e->hdr.tid)
-			rc = pr_stopped(st, st->threads[i].tid, e->hdr.ts, n);
+			rc = pr_stopped(st, st->threads[i].tid, e->hdr.ts, n,
+					task_ip(st, st->threads[i].tid));
 	return rc;
 }
 
@@ -329,42 +363,57 @@ static void strace_pr_tstamp(struct sonde_strace *st, uint64_t ts)
 	sb_putc(&st->line, ' ');
 }
 
-/* -n: tid entered call nr, shown or not (strace numbers a task's
- * signal and exit lines with its last call, which -e trace= may hide). */
-int strace_note_nr(struct sonde_strace *st, uint32_t tid, uint32_t nr)
+/* -n, -i: tid entered call nr at ip, shown or not (strace numbers a
+ * task's signal and exit lines with its last call, which -e trace= may
+ * hide). */
+int strace_note_call(struct sonde_strace *st, uint32_t tid, uint32_t nr, uint64_t ip)
 {
 	struct sonde_task *t;
 
-	if (!st->o.show_nr)
+	if (!st->o.show_nr && !st->o.show_ip)
 		return 0;
 	t = sonde_tasks_get(st->tasks, tid);
 	if (!t)
 		return -ENOMEM;
 	t->nr = nr;
+	t->ip = ip;
 	return 0;
 }
 
-int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr)
+int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr, uint64_t ip)
 {
-	return strace_pr_lead_as(st, tid, ts, nr, NULL);
+	return strace_pr_lead_as(st, tid, ts, nr, ip, NULL);
 }
 
-int strace_pr_lead_as(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr,
+/* -i: "[00007f0e2c3d4a37] ", or question marks where strace could not
+ * read the registers (a task that is gone, a trace without them). */
+static void strace_pr_ip(struct sonde_strace *st, uint64_t ip)
+{
+	int w = ip & STRACE_IP_I386 ? 8 : 16;
+
+	ip &= ~STRACE_IP_I386;
+	if (ip)
+		sb_printf(&st->line, "[%0*llx] ", w, (unsigned long long)ip);
+	else
+		sb_printf(&st->line, "[%.*s] ", w, "????????????????");
+}
+
+int strace_pr_lead_as(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr, uint64_t ip,
 		      const char *lead)
 {
 	const struct sonde_task *t;
 
 	strace_pr_prefix(st, tid, lead);
 	strace_pr_tstamp(st, ts);
-	if (!st->o.show_nr)
-		return 0;
-	if (nr == STRACE_NR_LAST) {
-		t = sonde_tasks_find(st->tasks, tid);
-		nr = t ? t->nr : 0;
-	} else if (strace_note_nr(st, tid, nr)) {
+	if (nr != STRACE_NR_LAST && strace_note_call(st, tid, nr, ip))
 		return -ENOMEM;
+	if (st->o.show_nr) {
+		t = nr == STRACE_NR_LAST ? sonde_tasks_find(st->tasks, tid) : NULL;
+		sb_printf(&st->line, "[%4u] ", nr != STRACE_NR_LAST ? nr : t ? t->nr : 0);
 	}
-	sb_printf(&st->line, "[%4u] ", nr);
+	if (st->o.show_ip)
+		strace_pr_ip(st, ip);
+	st->noip += st->o.show_ip && !(ip & ~STRACE_IP_I386) && nr != STRACE_NR_LAST;
 	return 0;
 }
 

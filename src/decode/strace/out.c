@@ -326,6 +326,14 @@ const struct sonde_payload *sonde_call_mem(const struct sonde_call *c,
 	return edge ? edge : marker;
 }
 
+uint64_t sonde_call_ip(const struct sonde_call *c)
+{
+	for (unsigned int i = 0; i < c->npl; i++)
+		if (c->pl[i].phase == SONDE_PL_IP)
+			return c->pl[i].addr;
+	return 0;
+}
+
 int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size)
 {
 	const struct sonde_payload *p;

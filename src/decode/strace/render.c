@@ -48,7 +48,7 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 	}
 	fdtab_resolve_links(st->fds, o->resolve_links);
 	st->o.pid_names = NULL;
-	if (((o->show_nr || o->decode_pids) && !(st->tasks = sonde_tasks_new())) ||
+	if (((o->show_nr || o->show_ip || o->decode_pids) && !(st->tasks = sonde_tasks_new())) ||
 	    (o->ff_prefix && !(st->ff = ffout_new(o->ff_prefix, o->append)))) {
 		sonde_strace_free(st);
 		return NULL;
@@ -85,6 +85,11 @@ int sonde_strace_set_fd(struct sonde_strace *st, uint32_t pid, int fd,
 uint64_t sonde_strace_lines(const struct sonde_strace *st)
 {
 	return st->lines;
+}
+
+uint64_t sonde_strace_lines_noip(const struct sonde_strace *st)
+{
+	return st->noip;
 }
 
 size_t sonde_strace_format(struct sonde_strace *st,
@@ -498,7 +503,7 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		st->o.on_call(st->o.on_call_ctx, sc);
 	if (!r || !shown(st, sc)) {
 		track_fds(st, c);
-		r = strace_note_nr(st, sc->hdr.tid, sc->nr);
+		r = strace_note_call(st, sc->hdr.tid, sc->nr, sonde_call_ip(c));
 		return rc ? rc : r;
 	}
 	r = split_cut_open(st);
@@ -517,8 +522,11 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		st_format_split(&st->otext, &st->o, c, st->fds, &st->oret, track_mid, &tc, NULL,
 				&st->open_cut);
 	}
+	st->open_ip = sonde_call_ip(c);
+	if (st->open_ip && (sc->hdr.flags & SONDE_SC_COMPAT))
+		st->open_ip |= STRACE_IP_I386;
 	if (sc->hdr.flags & SONDE_SC_UNFINISHED) {
-		r = split_unfinished(st, sc);
+		r = split_unfinished(st, sc, st->open_ip);
 		return rc ? rc : r;
 	}
 	if (sc->hdr.flags & SONDE_SC_KILLED)

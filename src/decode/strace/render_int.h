@@ -32,6 +32,7 @@ struct sonde_strace {
 	FILE *out;
 	struct fdtab *fds;
 	uint64_t lines;
+	uint64_t noip; /* -i: call lines whose address is unknown */
 	uint64_t last_ts;
 	uint32_t first_tid;
 	int multi; /* more than one task seen: "[pid N] " prefixes */
@@ -42,6 +43,7 @@ struct sonde_strace {
 	int open;
 	uint64_t open_ts, open_end;
 	uint32_t open_tid, open_nr;
+	uint64_t open_ip;   /* -i: its instruction pointer (strace_pr_lead) */
 	uint32_t open_rtid; /* the thread it returns in (execve: can differ) */
 	size_t open_cut; /* where otext's entering half ends */
 	char open_lead[SONDE_COMM_LEN + 1]; /* -Y: its task's name at entry */
@@ -82,17 +84,20 @@ static inline void sb_reset(struct strbuf *b)
  * st->line out.
  */
 #define STRACE_NR_LAST UINT32_MAX
-int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr);
+/* ip: -i's "[IP] " (0: unknown, "[????????????????] "); with
+ * STRACE_IP_I386 an i386 call's, 8 digits as strace prints it. */
+#define STRACE_IP_I386 (1ull << 63)
+int strace_pr_lead(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr, uint64_t ip);
 /* The same, the -Y name given (NULL: the task's now): the entering half
  * of a call shows the name the task had when it entered (open_lead). */
-int strace_pr_lead_as(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr,
+int strace_pr_lead_as(struct sonde_strace *st, uint32_t tid, uint64_t ts, uint32_t nr, uint64_t ip,
 		      const char *lead);
 int strace_emit(struct sonde_strace *st);
 /* ".123456": the first digits of the fraction of a second in ns (none
  * for 0 digits), as strace's precisions print it. */
 void sb_fraction(struct strbuf *b, uint64_t ns, unsigned int digits);
-/* -n: tid entered call nr, shown or not; 0 or -ENOMEM. */
-int strace_note_nr(struct sonde_strace *st, uint32_t tid, uint32_t nr);
+/* -n, -i: tid entered call nr at ip, shown or not; 0 or -ENOMEM. */
+int strace_note_call(struct sonde_strace *st, uint32_t tid, uint32_t nr, uint64_t ip);
 
 /* lines.c: "+++ exited with N +++", "--- SIGCHLD {...} ---". */
 int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e);
@@ -116,7 +121,7 @@ int split_release(struct sonde_strace *st, uint64_t t);
 /* tid's call in progress, if any, is printed now (a signal follows it). */
 int split_settle_tid(struct sonde_strace *st, uint32_t tid);
 /* A call still blocked when recording stopped (its text in otext). */
-int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc);
+int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc, uint64_t ip);
 /* The call just formatted never returned to its program (SONDE_SC_KILLED):
  * its text becomes what strace prints for a return it never saw. */
 void split_killed(struct sonde_strace *st);

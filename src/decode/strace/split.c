@@ -38,13 +38,15 @@ int split_cut_open(struct sonde_strace *st)
 	if (!st->open)
 		return 0;
 	st->open = 0;
-	rc = strace_pr_lead_as(st, st->open_tid, st->open_ts, st->open_nr, st->open_lead);
+	rc = strace_pr_lead_as(st, st->open_tid, st->open_ts, st->open_nr, st->open_ip,
+			       st->open_lead);
 	if (rc)
 		return rc;
 	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
 	sb_puts(&st->line, " <unfinished ...>\n");
 	rc = strace_emit(st);
 	e.nr = st->open_nr;
+	e.ip = st->open_ip;
 	e.rest = strdup(sb_str(&st->otext) + st->open_cut);
 	e.ret = strdup(sb_str(&st->oret));
 	e.dump = st->odump.len ? strdup(st->odump.s) : NULL;
@@ -63,7 +65,8 @@ int split_close_open(struct sonde_strace *st)
 	if (st->open_tid != st->open_rtid)
 		return split_cut_open(st);
 	st->open = 0;
-	if (strace_pr_lead_as(st, st->open_tid, st->open_ts, st->open_nr, st->open_lead))
+	if (strace_pr_lead_as(st, st->open_tid, st->open_ts, st->open_nr, st->open_ip,
+			      st->open_lead))
 		return -ENOMEM;
 	sb_puts(&st->line, sb_str(&st->otext));
 	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);
@@ -76,7 +79,7 @@ static int split_resume(struct sonde_strace *st, const struct callq_ent *e)
 	const char *name = sonde_syscall_name(e->nr);
 	int rc = split_cut_open(st), re;
 
-	if (strace_pr_lead(st, e->tid, e->end, e->nr))
+	if (strace_pr_lead(st, e->tid, e->end, e->nr, e->ip))
 		return -ENOMEM;
 	if (name)
 		sb_printf(&st->line, "<... %s resumed>", name);
@@ -158,9 +161,9 @@ void split_killed(struct sonde_strace *st)
 
 /* A call still blocked when recording stopped: its entering half only,
  * ended as strace ends the call of a task it detaches from. */
-int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc)
+int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc, uint64_t ip)
 {
-	if (strace_pr_lead(st, sc->hdr.tid, sc->hdr.ts, sc->nr))
+	if (strace_pr_lead(st, sc->hdr.tid, sc->hdr.ts, sc->nr, ip))
 		return -ENOMEM;
 	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
 	sb_puts(&st->line, " <detached ...>\n");
