@@ -31,6 +31,7 @@ extern void bpf_task_release(struct task_struct *p) __ksym;
 char LICENSE[] SEC("license") = "GPL";
 
 /* x86-64 syscall numbers the programs treat specially. */
+#define NR_RT_SIGRETURN 15
 #define NR_CLONE 56
 #define NR_FORK 57
 #define NR_VFORK 58
@@ -357,8 +358,12 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 	 * program's entry point, rt_sigreturn where the signal struck. */
 	if (rec_ip)
 		cs->slot.e.ip = regs->ip;
-	/* With --failed-only the entry items wait for sys_exit (see there). */
-	return cap_snaplen && !failed_only && nr_selected(nr);
+	/* With --failed-only the entry items wait for sys_exit (see there),
+	 * but for rt_sigreturn's: the signal frame it reads the mask from
+	 * lies at the entry's stack pointer, which its exit has replaced by
+	 * the interrupted one. 8 bytes, left without a call when it
+	 * succeeds (readers ignore a payload no call claims). */
+	return cap_snaplen && nr_selected(nr) && (!failed_only || nr == NR_RT_SIGRETURN);
 }
 
 /* i386 calls, rare: their copy of enter() stays off the hot path. */
@@ -455,7 +460,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	 * holds what it passed: the call failed, and the thread was in it.
 	 * failed_only is in .rodata: without -Z the verifier removes this.
 	 */
-	if (cap_snaplen && failed_only)
+	if (cap_snaplen && failed_only && e->nr != NR_RT_SIGRETURN)
 		capture_enter_late(bpf_get_current_task_btf(), e);
 	if (rec_ip && e->ip)
 		ip_emit(cpu, cs, e->ts, e->nr, e->ip);

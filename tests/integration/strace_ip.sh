@@ -17,10 +17,12 @@ command -v setarch > /dev/null ||
 F=$FIX/strace_ip
 L=tests/integration/strace_lines.py
 
-# lines LOG: the log normalised (pids by their place in the process tree),
-# the first execve left out.
+# lines LOG: the log normalised (tasks named in order of appearance), the
+# first execve left out, each task's lines together in their order
+# (whether the child's first call is logged before its parent's fork
+# returns is timing).
 lines() {
-	python3 $L --order "$1" | tail -n +2
+	python3 $L --order "$1" | tail -n +2 | sort -s -k1,1
 }
 # compare NAME ARGS...: strace and sonde strace -f -i ARGS on the fixture.
 compare() {
