@@ -623,6 +623,45 @@ static __always_inline __u16 fork_flags(struct task_struct *parent, __u64 *flags
 	return SONDE_FORK_FLAGS_UNKNOWN;
 }
 
+/*
+ * A child outside the initial pid namespace: its ids there (events.h,
+ * struct sonde_ev_nspid). struct pid keeps one struct upid per level,
+ * numbers[0] the initial namespace's, numbers[level] the task's own:
+ *
+ *   struct pid { ... unsigned int level; ... struct upid numbers[]; }
+ *   struct upid { int nr; struct pid_namespace *ns; }
+ *
+ * The thread group's id is its leader's number at the same level (a new
+ * process is its own leader). The kernel nests 32 levels at most.
+ */
+static __always_inline void nspid_emit(struct task_struct *child, __u64 now)
+{
+	struct pid *p = BPF_CORE_READ(child, thread_pid);
+	struct pid *lp = BPF_CORE_READ(child, group_leader, thread_pid);
+	unsigned int level = BPF_CORE_READ(p, level);
+	struct sonde_ev_nspid *r;
+	struct upid u, lu;
+	struct emit em;
+
+	if (!level || level > 31)
+		return;
+	if (bpf_probe_read_kernel(&u, sizeof(u), &p->numbers[level & 31]) ||
+	    bpf_probe_read_kernel(&lu, sizeof(lu), &lp->numbers[level & 31]))
+		return;
+	if (emit_begin(&em, now))
+		return;
+	r = emit_reserve(&em, sizeof(*r), now);
+	if (!r)
+		return;
+	hdr_fill(&r->hdr, now, child->tgid, child->pid, SONDE_REC_NSPID, sizeof(*r), em.cpu, 0);
+	r->ns_inum = BPF_CORE_READ(u.ns, ns.inum);
+	r->ns_tid = u.nr;
+	r->ns_pid = lu.nr;
+	r->level = level;
+	r->_pad = 0;
+	emit_submit(&em, r);
+}
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -649,6 +688,7 @@ int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct 
 	r->clone_flags = flags;
 	read_comm(r->child_comm, child);
 	emit_submit(&em, r);
+	nspid_emit(child, now);
 	return 0;
 }
 

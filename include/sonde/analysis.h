@@ -48,6 +48,13 @@ struct sonde_task {
 	char comm[SONDE_COMM_LEN + 1]; /* NUL-terminated */
 	uint32_t nr;		       /* strace -n: the last call it entered */
 	uint64_t ip;		       /* strace -i: that call's instruction pointer */
+	/* Outside the initial pid namespace (a nspid record): the
+	 * namespace's inode, the task's tid there, and the time of the
+	 * record (a fork of the same time keeps them); ns_inum 0: the
+	 * initial namespace, the numbers of every record. */
+	uint64_t ns_inum;
+	uint32_t ns_tid;
+	uint64_t ns_ts;
 	/* strace -Y: the name its lines start with (strace reads it again
 	 * only as some calls return: decode/strace/pidname.h), until when a
 	 * call that renames it runs, whether its last traced call failed,
@@ -69,6 +76,13 @@ void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec);
 const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t, uint32_t tid);
 /* The task, made on first sight; NULL only when out of memory. */
 struct sonde_task *sonde_tasks_get(struct sonde_tasks *t, uint32_t tid);
+/*
+ * An id that task tid passed or got (a pid, tid, process group or
+ * session: all pids) as the initial namespace numbers it: id itself when
+ * tid lives there, else the task its namespace numbers id (0 when the
+ * trace holds none: a task outside the namespace, or never traced).
+ */
+uint32_t sonde_tasks_ns_global(const struct sonde_tasks *t, uint32_t tid, uint32_t id);
 
 /* ---- Filters shared by print, stat and the script language. ---- */
 

@@ -48,6 +48,7 @@ enum sonde_rec_type {
 	SONDE_REC_SIGGEN = 12,	/* struct sonde_ev_signal: generated (sent) */
 	SONDE_REC_PLREF = 13,   /* on disk only: payload bytes by reference to the
 				 * blob store; readers return it as PAYLOAD */
+	SONDE_REC_NSPID = 14,	/* struct sonde_ev_nspid */
 	SONDE_REC_TYPE_MAX
 };
 
@@ -177,6 +178,25 @@ struct sonde_ev_exec {
 struct sonde_ev_exit {
 	struct sonde_hdr hdr;
 	__s32 code;
+	__u32 _pad;
+};
+
+/*
+ * A task whose pid namespace is not the initial one (containers, unshare
+ * -p): hdr.pid/tid are its numbers in the initial namespace, as in every
+ * record; ns_tid and ns_pid its thread and process ids as its own
+ * namespace numbers them, the ones its calls take and return. Written at
+ * its fork (sched_process_fork) and, for tasks that existed before
+ * recording began (-p, --comm), from /proc/PID/task/TID/status (NSpid)
+ * by user space. What strace --decode-pids=pidns translates with; -Y
+ * names a tracee's pids through it.
+ */
+struct sonde_ev_nspid {
+	struct sonde_hdr hdr;
+	__u64 ns_inum; /* the namespace: the inode of /proc/PID/ns/pid */
+	__u32 ns_tid;
+	__u32 ns_pid;
+	__u32 level; /* 1: a child of the initial namespace, 2: its child... */
 	__u32 _pad;
 };
 

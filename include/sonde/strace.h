@@ -160,8 +160,13 @@ struct sonde_strace_opts {
 				* results and structs */
 	uint8_t pids_proc;     /* -Y: a pid the trace never named is looked up
 				* in /proc (live, as strace does) */
+	uint8_t pidns;         /* --decode-pids=pidns: a tracee's pids in
+				* another namespace followed by the initial
+				* namespace's, "1 / * 4242 in strace's PID NS * /" */
 	/* -Y: the renderer's names of tasks, set by it (NULL: none) */
 	const struct sonde_tasks *pid_names;
+	/* pidns: its task table, set by it (NULL: no translation) */
+	const struct sonde_tasks *pid_ns;
 	uint64_t sig_hide;     /* -e signal=: bit N-1 set hides signal N */
 	struct sonde_strace_paths *paths; /* -P: NULL shows every call */
 	/* -c with -P: each call -e trace= and -P select (whatever -z/-Z

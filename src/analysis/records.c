@@ -24,6 +24,7 @@ static const struct {
 	[SONDE_REC_PROC] = { "proc", sizeof(struct sonde_ev_proc) },
 	[SONDE_REC_SIGNAL] = { "signal", sizeof(struct sonde_ev_signal) },
 	[SONDE_REC_SIGGEN] = { "signal_generate", sizeof(struct sonde_ev_signal) },
+	[SONDE_REC_NSPID] = { "nspid", sizeof(struct sonde_ev_nspid) },
 };
 
 size_t sonde_rec_fixed_size(unsigned int type)

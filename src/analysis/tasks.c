@@ -99,6 +99,21 @@ const struct sonde_task *sonde_tasks_find(const struct sonde_tasks *t, uint32_t 
 	return s->used ? &s->t : NULL;
 }
 
+/* A scan: ids of tasks in other namespaces are printed rarely (pid
+ * arguments and results of containers' calls). */
+uint32_t sonde_tasks_ns_global(const struct sonde_tasks *t, uint32_t tid, uint32_t id)
+{
+	const struct sonde_task *c = sonde_tasks_find(t, tid);
+
+	if (!c || !c->ns_inum)
+		return id;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].used && t->slots[i].t.ns_inum == c->ns_inum &&
+		    t->slots[i].t.ns_tid == id)
+			return t->slots[i].t.tid;
+	return 0;
+}
+
 static void tasks_set(struct sonde_tasks *t, uint32_t tid, uint32_t pid, const char *comm)
 {
 	struct sonde_task *k = sonde_tasks_get(t, tid);
@@ -135,6 +150,22 @@ void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec)
 		 * its creator's parent, which this record does not say. */
 		if (k && e->child_pid != rec->pid)
 			k->ppid = rec->pid;
+		/* A pid used again: the namespace is the nspid record's
+		 * that comes with the fork (same time), if any. */
+		if (k && k->ns_ts != rec->ts)
+			k->ns_inum = 0;
+		break;
+	}
+	case SONDE_REC_NSPID: {
+		const struct sonde_ev_nspid *e = (const void *)rec;
+		struct sonde_task *k = sonde_tasks_get(t, rec->tid);
+
+		tasks_set(t, rec->tid, rec->pid, NULL);
+		if (k) {
+			k->ns_inum = e->ns_inum;
+			k->ns_tid = e->ns_tid;
+			k->ns_ts = rec->ts;
+		}
 		break;
 	}
 	case SONDE_REC_EXEC:

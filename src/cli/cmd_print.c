@@ -65,6 +65,8 @@
 	"  -i                      --strace: each call's instruction pointer, as strace\n"   \
 	"                          -i (a trace recorded with sonde record --ip)\n"           \
 	"  -Y, --decode-pids=comm  --strace: command names after pids, 1234<sh>\n"        \
+	"      --decode-pids=pidns --strace: a containerised tracee's pids followed by\n"   \
+	"                          the host's, 1 /* 4242 in strace's PID NS */\n"          \
 	"                          (strace -Y; names the trace knows)\n"                  \
 	"  -e raw=SET              --strace: SET's arguments and results in hex\n"          \
 	"  -e read=FDS, write=FDS  --strace: hexdumps of the data read, written\n"          \

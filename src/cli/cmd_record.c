@@ -246,6 +246,7 @@ static const char *const type_names[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_COMM] = "renames",     [SONDE_REC_LOST] = "lost_records",
 	[SONDE_REC_PROC] = "procs",       [SONDE_REC_PAYLOAD] = "payloads",
 	[SONDE_REC_SIGNAL] = "signals",   [SONDE_REC_SIGGEN] = "signals_sent",
+	[SONDE_REC_NSPID] = "pid_namespaces",
 };
 
 static double dedup_ratio(const struct sonde_record_summary *s)

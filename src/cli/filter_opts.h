@@ -47,8 +47,9 @@ enum {
 	"  -Z, --failed-only       only syscalls that returned an error\n"              \
 	"  -z, --successful-only   only syscalls that returned without error\n"         \
 	"      --events LIST       record types to keep: syscall switch wakeup fork\n"  \
-	"                          exec exit comm proc lost, sched (switch,wakeup),\n"  \
-	"                          process (fork,exec,exit,comm,proc), all; a\n"        \
+	"                          exec exit comm proc nspid signal signal_generate\n" \
+	"                          lost, sched (switch,wakeup), process (fork,exec,\n"  \
+	"                          exit,comm,proc,nspid), all; a\n"                     \
 	"                          leading ! drops them instead (default: all)\n"       \
 	"      --no-sched          same as --events '!sched'\n"                         \
 	"      --since T, --until T  time window (inclusive); T is seconds after\n"     \

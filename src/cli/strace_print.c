@@ -47,7 +47,7 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 
 	o.pid_prefix = 1;
 	o.resolve_links = sonde_meta_this_host(m);
-	if (o.decode_fds || o.paths || o.show_nr || o.show_ip || o.decode_pids) {
+	if (o.decode_fds || o.paths || o.show_nr || o.show_ip || o.decode_pids || o.pidns) {
 		/* -y and -P name descriptors from every call, -n numbers a
 		 * task's lines with its last call (-i: a signal's line with
 		 * the address of that call), -Y's names change with

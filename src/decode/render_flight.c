@@ -258,6 +258,13 @@ static int flight_other(struct sonde_render *r, const struct sonde_hdr *rec)
 				  ((const struct sonde_ev_proc *)rec)->ppid);
 		flight_task(l, ((const struct sonde_ev_proc *)rec)->comm, 120);
 		break;
+	case SONDE_REC_NSPID: {
+		const struct sonde_ev_nspid *e = (const void *)rec;
+
+		sonde_line_printf(l, "(NSPID) ns %" PRIu64 " tid %" PRIu32 " pid %" PRIu32,
+				  (uint64_t)e->ns_inum, e->ns_tid, e->ns_pid);
+		break;
+	}
 	case SONDE_REC_LOST:
 		sonde_line_printf(l, "(LOST) %" PRIu64 " events",
 				  (uint64_t)((const struct sonde_ev_lost *)rec)->count);

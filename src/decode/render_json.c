@@ -31,6 +31,8 @@
  *   exec     filename, argv, argc, argv_truncated, old_tid, comm
  *   exit     status (raw wait status), code or signal + signal_name,
  *            core_dumped, group_dead
+ *   nspid    ns_inum, level, ns_tid, ns_pid: a task outside the initial
+ *            pid namespace, its ids there (events.h)
  *   comm     comm;  proc  ppid, comm, cmdline, launched (the command sonde
  *            started, before its execve), cwd, fds ([{"fd":0,"path":
  *            "pipe:[123]","cloexec":false}]), fds_more (the list goes on in
@@ -401,6 +403,15 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 		json_proc_fds(l, rec);
 		break;
 	}
+	case SONDE_REC_NSPID: {
+		const struct sonde_ev_nspid *e = (const void *)rec;
+
+		sonde_line_printf(l,
+				  ",\"ns_inum\":%" PRIu64 ",\"level\":%" PRIu32
+				  ",\"ns_tid\":%" PRIu32 ",\"ns_pid\":%" PRIu32,
+				  (uint64_t)e->ns_inum, e->level, e->ns_tid, e->ns_pid);
+		break;
+	}
 	case SONDE_REC_LOST: {
 		const struct sonde_ev_lost *e = (const void *)rec;
 
@@ -451,8 +462,8 @@ static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 	[SONDE_REC_WAKEUP] = json_wakeup,   [SONDE_REC_FORK] = json_fork,
 	[SONDE_REC_EXEC] = json_exec,	    [SONDE_REC_EXIT] = json_exit,
 	[SONDE_REC_COMM] = json_other,	    [SONDE_REC_LOST] = json_other,
-	[SONDE_REC_PROC] = json_other,
-	[SONDE_REC_SIGNAL] = json_signal,   [SONDE_REC_SIGGEN] = json_signal,
+	[SONDE_REC_PROC] = json_other,	    [SONDE_REC_SIGNAL] = json_signal,
+	[SONDE_REC_SIGGEN] = json_signal,   [SONDE_REC_NSPID] = json_other,
 };
 
 static int json_record(struct sonde_render *r, const struct sonde_hdr *rec)

@@ -326,6 +326,19 @@ static int text_comm_rec(struct sonde_render *r, const struct sonde_hdr *rec)
 	return sonde_render_emit(r);
 }
 
+/* "--- pid namespace 4026532641 (level 1): tid 1 pid 1 ---" */
+static int text_nspid(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_nspid *e = (const void *)rec;
+
+	text_prefix(r, rec);
+	sonde_line_printf(&r->line,
+			  "--- pid namespace %" PRIu64 " (level %" PRIu32 "): tid %" PRIu32
+			  " pid %" PRIu32 " ---",
+			  (uint64_t)e->ns_inum, e->level, e->ns_tid, e->ns_pid);
+	return sonde_render_emit(r);
+}
+
 static int text_proc(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	const struct sonde_ev_proc *e = (const void *)rec;
@@ -403,8 +416,8 @@ static int (*const text_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 	[SONDE_REC_WAKEUP] = text_wakeup,   [SONDE_REC_FORK] = text_fork,
 	[SONDE_REC_EXEC] = text_exec,	    [SONDE_REC_EXIT] = text_exit,
 	[SONDE_REC_COMM] = text_comm_rec,   [SONDE_REC_LOST] = text_lost,
-	[SONDE_REC_PROC] = text_proc,
-	[SONDE_REC_SIGNAL] = text_signal,   [SONDE_REC_SIGGEN] = text_siggen,
+	[SONDE_REC_PROC] = text_proc,	    [SONDE_REC_SIGNAL] = text_signal,
+	[SONDE_REC_SIGGEN] = text_siggen,   [SONDE_REC_NSPID] = text_nspid,
 };
 
 static int text_record(struct sonde_render *r, const struct sonde_hdr *rec)

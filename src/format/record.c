@@ -27,6 +27,7 @@ static const uint16_t rec_min_size[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_SIGGEN] = sizeof(struct sonde_ev_signal),
 	[SONDE_REC_PAYLOAD] = sizeof(struct sonde_ev_payload),
 	[SONDE_REC_PLREF] = sizeof(struct sonde_ev_plref),
+	[SONDE_REC_NSPID] = sizeof(struct sonde_ev_nspid),
 };
 
 /* A reference's extents fit and add up to the bytes it stands for. */

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -273,9 +274,83 @@ static int proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, u
 	return o.err;
 }
 
+/* The numbers of a status line ("NSpid:\t4242\t1"): how many, and the
+ * last one, the innermost namespace's. */
+static int status_last(const char *buf, const char *field, uint32_t *last)
+{
+	size_t fl = strlen(field);
+	const char *p;
+	char *end;
+	int n = 0;
+
+	for (p = buf; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (strncmp(p, field, fl) || p[fl] != ':')
+			continue;
+		for (p += fl + 1;; p = end, n++) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				return n;
+			*last = (uint32_t)v;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A thread of a process sonde attaches to that lives outside the initial
+ * pid namespace: its ids there, as a fork would have recorded them
+ * (events.h, struct sonde_ev_nspid; the namespace's inode is the one of
+ * /proc/PID/task/TID/ns/pid).
+ */
+static void nspid_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, pid_t tid)
+{
+	struct sonde_ev_nspid r;
+	char name[64], buf[2048];
+	uint32_t ns_tid = 0, ns_pid = 0;
+	struct stat st;
+	int n;
+
+	snprintf(name, sizeof(name), "task/%d/status", (int)tid);
+	if (proc_read(tgid, name, buf, sizeof(buf)) <= 0)
+		return;
+	n = status_last(buf, "NSpid", &ns_tid);
+	if (n < 2 || status_last(buf, "NStgid", &ns_pid) != n)
+		return;
+	snprintf(name, sizeof(name), "/proc/%d/task/%d/ns/pid", (int)tgid, (int)tid);
+	if (stat(name, &st))
+		return;
+	memset(&r, 0, sizeof(r));
+	r.hdr.ts = rec_now_mono();
+	r.hdr.pid = (uint32_t)tgid;
+	r.hdr.tid = (uint32_t)tid;
+	r.hdr.type = SONDE_REC_NSPID;
+	r.hdr.size = sizeof(r);
+	r.hdr.cpu = sched_getcpu() < 0 ? 0 : (uint16_t)sched_getcpu();
+	r.ns_inum = st.st_ino;
+	r.ns_tid = ns_tid;
+	r.ns_pid = ns_pid;
+	r.level = (uint32_t)(n - 1);
+	rec_consumer_append(c, stream, &r.hdr);
+}
+
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid)
 {
-	return proc_write(c, stream, tgid, 0);
+	int e = proc_write(c, stream, tgid, 0);
+	struct dirent *de;
+	char path[64];
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	d = e ? NULL : opendir(path);
+	while (d && (de = readdir(d)))
+		if (is_pid_name(de->d_name))
+			nspid_write(c, stream, tgid, atoi(de->d_name));
+	if (d)
+		closedir(d);
+	return e;
 }
 
 int rec_proc_write_launched(struct rec_consumer *c, unsigned int stream, pid_t pid)

@@ -3,8 +3,9 @@
  * -Y (--decode-pids=comm) in the cases tests/fixtures/strace_x_pids.c
  * cannot make happen on purpose: an execve cut by another task's line
  * (strace names the returning half after the new program), a pid once
- * the wait that reaps it has returned, a thread that exited. Expected
- * texts follow strace 6.1's rules (decode/strace/pidname.h).
+ * the wait that reaps it has returned, a thread that exited; and
+ * --decode-pids=pidns's translations. Expected texts follow strace 6.1's
+ * rules (decode/strace/pidname.h).
  */
 #include <sched.h>
 #include <signal.h>
@@ -62,7 +63,7 @@ static void proc(struct sonde_strace *st, uint32_t pid, const char *comm)
 
 	memset(&p, 0, sizeof(p));
 	hdr(&p.hdr, SONDE_REC_PROC, sizeof(p), pid, pid, 1);
-	strncpy(p.comm, comm, sizeof(p.comm));
+	memcpy(p.comm, comm, strnlen(comm, sizeof(p.comm) - 1));
 	CHECK_EQ_INT(sonde_strace_record(st, &p.hdr), 0);
 }
 
@@ -176,10 +177,82 @@ TEST(without_y_nothing_changes)
 	CHECK_EQ_STR(close_out(st), "100   getpid()                          = 100\n");
 }
 
+static void nspid_rec(struct sonde_strace *st, uint32_t tid, uint32_t pid, uint32_t ns_tid,
+		      uint32_t ns_pid, uint64_t ts)
+{
+	struct sonde_ev_nspid e;
+
+	memset(&e, 0, sizeof(e));
+	hdr(&e.hdr, SONDE_REC_NSPID, sizeof(e), tid, pid, ts);
+	e.ns_inum = 4026532177ull;
+	e.ns_tid = ns_tid;
+	e.ns_pid = ns_pid;
+	e.level = 1;
+	CHECK_EQ_INT(sonde_strace_record(st, &e.hdr), 0);
+}
+
+/*
+ * --decode-pids=pidns: a tracee in another pid namespace (nspid records)
+ * gets its namespace's pids, followed by the initial namespace's; with
+ * -Y named after that task. A pid outside the namespace (the parent's:
+ * 0) or of a task reaped is left alone; a task of the initial namespace
+ * prints as before; a pid used again by a task of the initial namespace
+ * forgets the namespace.
+ */
+TEST(pidns_translation)
+{
+	struct sonde_strace_opts o;
+	struct sonde_strace *st;
+
+	sonde_strace_opts_init(&o);
+	o.pid_prefix = 1;
+	o.decode_pids = 1;
+	o.pidns = 1;
+	memset(out, 0, sizeof(out));
+	f = fmemopen(out, sizeof(out) - 1, "w");
+	st = sonde_strace_new(&o, f);
+	proc(st, 100, "unshare");
+	fork_rec(st, 100, 4242, 0, 5);
+	nspid_rec(st, 4242, 4242, 1, 1, 5);
+	fork_rec(st, 4242, 4243, 0, 6);
+	nspid_rec(st, 4243, 4243, 2, 2, 6);
+	tc_new(&T, SYS_getpid, 1, 0, 0, 0, 0, 0, 0);
+	call(st, 4242, 4242, 10, 1);
+	tc_new(&T, SYS_getppid, 0, 0, 0, 0, 0, 0, 0);
+	call(st, 4242, 4242, 12, 1);
+	tc_new(&T, SYS_kill, 0, 2, 0, 0, 0, 0, 0);
+	call(st, 4242, 4242, 14, 1);
+	tc_new(&T, SYS_getpgrp, 1, 0, 0, 0, 0, 0, 0);
+	call(st, 4242, 4242, 16, 1);
+	tc_new(&T, SYS_getpid, 100, 0, 0, 0, 0, 0, 0);
+	call(st, 100, 100, 18, 1);
+	exit_rec(st, 4243, 4243, 20);
+	tc_new(&T, SYS_wait4, 2, 2, 0, 0, 0, 0, 0);
+	call(st, 4242, 4242, 22, 1);
+	tc_new(&T, SYS_kill, -3, 2, 0, 0, 0, 0, 0);
+	call(st, 4242, 4242, 30, 1);
+	/* 4243 again, a process of the initial namespace */
+	fork_rec(st, 100, 4243, 0, 40);
+	tc_new(&T, SYS_getpid, 4243, 0, 0, 0, 0, 0, 0);
+	call(st, 4243, 4243, 42, 1);
+	CHECK_EQ_STR(
+		close_out(st),
+		"4242<sh> getpid()                       = 1<sh> /* 4242 in strace's PID NS */\n"
+		"4242<sh> getppid()                      = 0\n"
+		"4242<sh> kill(2<sh> /* 4243 in strace's PID NS */, 0) = 0\n"
+		"4242<sh> getpgrp()                      = 1 /* 4242 in strace's PID NS */\n"
+		"100<unshare> getpid()                   = 100<unshare>\n"
+		"4243<sh> +++ exited with 0 +++\n"
+		"4242<sh> wait4(2<sh> /* 4243 in strace's PID NS */, NULL, 0, NULL) = 2\n"
+		"4242<sh> kill(2, 0)                     = -1 ESRCH (No such process)\n"
+		"4243<sh> getpid()                       = 4243<sh>\n");
+}
+
 int main(void)
 {
 	RUN(execve_cut_names_each_half);
 	RUN(reaped_child_and_exited_thread);
 	RUN(without_y_nothing_changes);
+	RUN(pidns_translation);
 	CHECK_EXIT();
 }

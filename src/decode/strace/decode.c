@@ -135,6 +135,9 @@ static void pr_ret(struct st *s)
 	case R_CHILD:
 		pr_pid_child(s, (uint64_t)s->ret);
 		break;
+	case R_PGID:
+		pr_pgid(s, (uint64_t)s->ret);
+		break;
 	default:
 		sb_printf(s->o, "%lld", (long long)s->ret);
 		break;

@@ -272,7 +272,7 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 	/* -Y: the task takes the signal once its call returned, so a child
 	 * that call reaped is gone from /proc by then (now: at any time). */
 	sonde_siginfo_format_pid(si, sizeof(si), &e->si, st->o.xlat,
-				 pids_note(&st->o, (int)(uint32_t)e->si.fields[0], UINT64_MAX, note,
+				 pids_note(&st->o, e->hdr.tid, (int)(uint32_t)e->si.fields[0], UINT64_MAX, note,
 					   sizeof(note)));
 	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
 	rc = strace_emit(st);
@@ -423,8 +423,8 @@ int strace_emit(struct sonde_strace *st)
 	FILE *f = st->ff && st->line_tid ? ffout_file(st->ff, st->line_tid) : st->out;
 
 	st->line_tid = 0;
-	if (st->o.pid_names)
-		pids_fill_line(&st->line, st->tasks, st->o.pids_proc);
+	if (st->o.pid_names || st->o.pid_ns)
+		pids_fill_line(&st->line, &st->o);
 	if (st->line.oom)
 		return -ENOMEM;
 	if (!f)

@@ -291,9 +291,9 @@ static int parse_decode_fds(struct sonde_strace_opts *o, const char *v, char *er
 }
 
 /*
- * -e decode-pids=SET (--decode-pids): comm is -Y. pidns (strace's own
- * numbers of pids a tracee sees in another namespace) is refused: the
- * trace holds the kernel's initial-namespace pids only.
+ * -e decode-pids=SET (--decode-pids): comm is -Y; pidns follows the pids
+ * a tracee in another pid namespace passes and gets with the initial
+ * namespace's (the trace's nspid records), as strace does with its own.
  */
 static int parse_decode_pids(struct sonde_strace_opts *o, const char *v, char *err,
 			     size_t errlen)
@@ -307,13 +307,8 @@ static int parse_decode_pids(struct sonde_strace_opts *o, const char *v, char *e
 
 	if (e)
 		return e;
-	if (set & 2) {
-		snprintf(err, errlen,
-			 "--decode-pids=pidns: sonde records pids as the initial pid namespace "
-			 "sees them and cannot translate a tracee's own; use -Y (comm)");
-		return -EINVAL;
-	}
 	o->decode_pids = set & 1;
+	o->pidns = !!(set & 2);
 	return 0;
 }
 

@@ -188,29 +188,62 @@ void sb_comm(struct strbuf *b, const char *name)
 	sb_putc(b, '>');
 }
 
-void pr_pid_name(struct st *s, int pid)
+/* The task table -Y or pidns keep, or NULL. */
+static const struct sonde_tasks *pid_table(const struct sonde_strace_opts *o)
 {
+	return o->pid_names ? o->pid_names : o->pid_ns;
+}
+
+uint32_t pids_global(const struct sonde_strace_opts *o, uint32_t tid, int pid, uint64_t now)
+{
+	const struct sonde_tasks *t = pid_table(o);
+	const struct sonde_task *k;
+	uint32_t g;
+
+	if (pid <= 0)
+		return 0;
+	if (!t)
+		return (uint32_t)pid;
+	g = sonde_tasks_ns_global(t, tid, (uint32_t)pid);
+	if (g == (uint32_t)pid)
+		return g;
+	/* strace finds a tracee's pid in /proc's NSpid lines: not once
+	 * the task is gone */
+	k = g ? sonde_tasks_find(t, g) : NULL;
+	return k && !(k->gone_at && k->gone_at <= now) ? g : 0;
+}
+
+void pids_decorate(struct strbuf *b, const struct sonde_strace_opts *o, uint32_t tid, int pid,
+		   uint64_t now)
+{
+	uint32_t g = pids_global(o, tid, pid, now);
 	char buf[SONDE_COMM_LEN + 1];
 	const char *n;
 
-	if (s->j || !s->opt->pid_names)
+	if (!g)
 		return;
-	n = pids_name(s->opt->pid_names, pid, s->opt->pids_proc, s->sc->hdr.ts, buf);
+	n = o->pid_names ? pids_name(o->pid_names, (int)g, o->pids_proc, now, buf) : NULL;
 	if (n)
-		sb_comm(s->o, n);
+		sb_comm(b, n);
+	if (o->pid_ns && g != (uint32_t)pid)
+		sb_printf(b, " /* %u in strace's PID NS */", g);
 }
 
-const char *pids_note(const struct sonde_strace_opts *o, int pid, uint64_t now, char *out,
-		      size_t len)
+void pr_pid_name(struct st *s, int pid)
 {
-	char buf[SONDE_COMM_LEN + 1];
-	const char *n = o->pid_names ? pids_name(o->pid_names, pid, o->pids_proc, now, buf) : NULL;
+	if (!s->j)
+		pids_decorate(s->o, s->opt, s->sc->hdr.tid, pid, s->sc->hdr.ts);
+}
+
+const char *pids_note(const struct sonde_strace_opts *o, uint32_t tid, int pid, uint64_t now,
+		      char *out, size_t len)
+{
 	struct strbuf b;
 
-	if (!n || !len)
+	if (!len)
 		return NULL;
 	sb_init(&b);
-	sb_comm(&b, n);
+	pids_decorate(&b, o, tid, pid, now);
 	snprintf(out, len, "%s", b.s && !b.oom ? b.s : "");
 	sb_free(&b);
 	return out[0] ? out : NULL;
@@ -239,46 +272,77 @@ static int vforks(const struct st *s)
 	return 0;
 }
 
-void pr_pid_child(struct st *s, uint64_t v)
+/* The task's namespace is not the initial one. */
+static int in_child_ns(const struct sonde_tasks *t, uint32_t tid)
 {
-	const struct sonde_task *k;
+	const struct sonde_task *k = t ? sonde_tasks_find(t, tid) : NULL;
 
-	pr_int(s, v);
-	if (s->j || !s->opt->pid_names || (int)v <= 0)
-		return;
-	/* A vfork returns once the child has exec'd: strace names it after
-	 * the new program, which the trace says after the call's entry,
-	 * where it is decoded. The name goes in when the line is printed
-	 * (pids_fill_line). */
-	if (vforks(s)) {
-		sb_putc(s->o, PIDS_LATE_NAME);
-		return;
-	}
-	k = sonde_tasks_find(s->opt->pid_names, s->sc->hdr.tid);
-	if (k && k->comm[0])
-		sb_comm(s->o, k->comm);
+	return k && k->ns_inum;
 }
 
-void pids_fill_line(struct strbuf *line, const struct sonde_tasks *t, int from_proc)
+/*
+ * A child's id: -Y names it, pidns translates it. Both may have to wait
+ * for the line's printing: a vfork returns once the child has exec'd,
+ * and strace names it after the new program, which the trace says after
+ * the call's entry, where it is decoded; and a child in another pid
+ * namespace is numbered there by a record of its fork, inside the call.
+ * Then a marker stands for them (pids_fill_line): PIDS_LATE_NAME, 'n'
+ * (name and translation) or 't' (translation), the caller's tid, ',',
+ * the id as printed, PIDS_LATE_END.
+ */
+void pr_pid_child(struct st *s, uint64_t v)
+{
+	const struct sonde_tasks *t = pid_table(s->opt);
+	const struct sonde_task *k;
+	int late_name;
+
+	pr_int(s, v);
+	if (s->j || !t || (int)v <= 0)
+		return;
+	late_name = s->opt->pid_names && vforks(s);
+	/* a new process has its parent's name until it execs */
+	k = s->opt->pid_names && !late_name ? sonde_tasks_find(t, s->sc->hdr.tid) : NULL;
+	if (k && k->comm[0])
+		sb_comm(s->o, k->comm);
+	if (late_name || (s->opt->pid_ns && in_child_ns(t, s->sc->hdr.tid)))
+		sb_printf(s->o, "%c%c%u,%d%c", PIDS_LATE_NAME, late_name ? 'n' : 't',
+			  s->sc->hdr.tid, (int)v, PIDS_LATE_END);
+}
+
+/* What a marker of pr_pid_child's stands for, now. */
+static void late_fill(struct strbuf *b, const struct sonde_strace_opts *o, const char *m)
+{
+	const struct sonde_tasks *t = pid_table(o);
+	char buf[SONDE_COMM_LEN + 1];
+	unsigned int tid = 0;
+	const char *n;
+	uint32_t g;
+	int pid = 0;
+
+	if (!t || sscanf(m + 2, "%u,%d", &tid, &pid) != 2 || pid <= 0)
+		return;
+	g = sonde_tasks_ns_global(t, tid, (uint32_t)pid);
+	n = m[1] == 'n' && g ? pids_name(t, (int)g, o->pids_proc, UINT64_MAX, buf) : NULL;
+	if (n)
+		sb_comm(b, n);
+	if (o->pid_ns && g && g != (uint32_t)pid)
+		sb_printf(b, " /* %u in strace's PID NS */", g);
+}
+
+void pids_fill_line(struct strbuf *line, const struct sonde_strace_opts *o)
 {
 	char *m = line->s ? memchr(line->s, PIDS_LATE_NAME, line->len) : NULL;
-	char buf[SONDE_COMM_LEN + 1];
+	const char *end;
 	struct strbuf b;
-	const char *n;
-	size_t at;
 
 	if (!m)
 		return;
 	sb_init(&b);
 	sb_putn(&b, line->s, (size_t)(m - line->s));
-	at = b.len;
-	while (at > 0 && b.s[at - 1] >= '0' && b.s[at - 1] <= '9')
-		at--;
-	n = pids_name(t, atoi(b.s + at), from_proc, UINT64_MAX, buf);
-	if (n)
-		sb_comm(&b, n);
-	sb_puts(&b, m + 1);
-	pids_fill_line(&b, t, from_proc);
+	late_fill(&b, o, m);
+	end = strchr(m + 1, PIDS_LATE_END);
+	sb_puts(&b, end ? end + 1 : "");
+	pids_fill_line(&b, o);
 	if (b.oom) {
 		line->oom = 1;
 		sb_free(&b);
@@ -286,4 +350,16 @@ void pids_fill_line(struct strbuf *line, const struct sonde_tasks *t, int from_p
 	}
 	sb_free(line);
 	*line = b;
+}
+
+void pr_pgid(struct st *s, uint64_t v)
+{
+	uint32_t g;
+
+	pr_int(s, v);
+	if (s->j || !s->opt->pid_ns || (int64_t)v <= 0)
+		return;
+	g = pids_global(s->opt, s->sc->hdr.tid, (int)v, s->sc->hdr.ts);
+	if (g && g != v)
+		sb_printf(s->o, " /* %u in strace's PID NS */", g);
 }

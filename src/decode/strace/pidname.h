@@ -58,13 +58,25 @@ const char *pids_lead(const struct sonde_tasks *t, uint32_t tid);
 /* The same as a string, "<name>" into out (NULL when none), for the
  * printers that take one (siginfo's si_pid). */
 struct sonde_strace_opts;
-const char *pids_note(const struct sonde_strace_opts *o, int pid, uint64_t now, char *out,
-		      size_t len);
-/* Stands, right after a vfork's child pid, for the name the line gets
- * when it is printed (never in decoded text: strings are escaped). */
+const char *pids_note(const struct sonde_strace_opts *o, uint32_t tid, int pid, uint64_t now,
+		      char *out, size_t len);
+/*
+ * A pid that task tid's call passed or got, as the initial namespace
+ * numbers it (pid itself for a task there), or 0: none, or, for a task
+ * in another namespace, one the trace does not know or that is gone.
+ */
+uint32_t pids_global(const struct sonde_strace_opts *o, uint32_t tid, int pid, uint64_t now);
+/* What follows pid: -Y's "<name>" and --decode-pids=pidns's
+ * " / * N in strace's PID NS * /" (for a tracee in another namespace). */
+void pids_decorate(struct strbuf *b, const struct sonde_strace_opts *o, uint32_t tid, int pid,
+		   uint64_t now);
+/* Around what pr_pid_child could not print yet, right after a child's
+ * id: the name and translation the line gets when it is printed (never
+ * in decoded text: strings are escaped). */
 #define PIDS_LATE_NAME '\001'
-/* Puts in line the names of the children marked PIDS_LATE_NAME. */
-void pids_fill_line(struct strbuf *line, const struct sonde_tasks *t, int from_proc);
+#define PIDS_LATE_END '\002'
+/* Puts in line what the markers stand for. */
+void pids_fill_line(struct strbuf *line, const struct sonde_strace_opts *o);
 /* "<name>" as strace prints it: '<', '>' and unprintable bytes escaped. */
 void sb_comm(struct strbuf *b, const char *name);
 

@@ -48,13 +48,17 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 	}
 	fdtab_resolve_links(st->fds, o->resolve_links);
 	st->o.pid_names = NULL;
-	if (((o->show_nr || o->show_ip || o->decode_pids) && !(st->tasks = sonde_tasks_new())) ||
+	st->o.pid_ns = NULL;
+	if (((o->show_nr || o->show_ip || o->decode_pids || o->pidns) &&
+	     !(st->tasks = sonde_tasks_new())) ||
 	    (o->ff_prefix && !(st->ff = ffout_new(o->ff_prefix, o->append)))) {
 		sonde_strace_free(st);
 		return NULL;
 	}
 	if (o->decode_pids)
 		st->o.pid_names = st->tasks;
+	if (o->pidns)
+		st->o.pid_ns = st->tasks;
 	return st;
 }
 
@@ -404,8 +408,11 @@ static void track_fds(struct sonde_strace *st, const struct sonde_call *c)
 	}
 	track_pidfd(c, &f);
 	track_reaped(c, &f);
-	if (f.reaped > 0 && st->o.pid_names)
-		pids_reaped(st->tasks, (uint32_t)f.reaped, sc->hdr.ts + sc->dur);
+	/* the pid the wait returned, as its caller's namespace numbers it */
+	if (f.reaped > 0 && (st->o.pid_names || st->o.pid_ns))
+		pids_reaped(st->tasks,
+			    sonde_tasks_ns_global(st->tasks, sc->hdr.tid, (uint32_t)f.reaped),
+			    sc->hdr.ts + sc->dur);
 	if (sc->nr == __NR_pipe || sc->nr == __NR_pipe2 || sc->nr == __NR_socketpair) {
 		uint64_t a = sc->args[sc->nr == __NR_socketpair ? 3 : 0];
 		const struct sonde_payload *p = sonde_call_mem(c, SONDE_PL_EXIT, a, 8);
@@ -584,7 +591,7 @@ static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 
 	if (rc)
 		return rc;
-	if (st->o.pid_names)
+	if (st->o.pid_names || st->o.pid_ns)
 		pids_record(st->tasks, rec);
 	switch (rec->type) {
 	case SONDE_REC_PROC:
@@ -661,7 +668,7 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 	rc = split_release(st, rec->ts);
 	if (rc)
 		return rc;
-	if (st->o.pid_names)
+	if (st->o.pid_names || st->o.pid_ns)
 		pids_record(st->tasks, rec);
 	switch (rec->type) {
 	case SONDE_REC_PROC:

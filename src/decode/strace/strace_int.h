@@ -217,6 +217,9 @@ void pr_pid(struct st *s, uint64_t v);
 void pr_pid_child(struct st *s, uint64_t v);
 /* With -Y, "<name>" of pid, if strace would print one. */
 void pr_pid_name(struct st *s, int pid);
+/* A process group or session id the call returned: -Y names none, pidns
+ * translates it (it names an existing group, whose leader's id it is). */
+void pr_pgid(struct st *s, uint64_t v);
 void pr_dirfd(struct st *s, uint64_t v);
 /* Quotes len bytes as strace does; ellipsis appends "..." */
 void pr_quoted(struct st *s, const uint8_t *p, size_t len, int nul_term,
@@ -540,6 +543,8 @@ enum st_rkind {
 	R_UDEC,    /* unsigned */
 	R_PID,     /* a process or thread id (-Y names it) */
 	R_CHILD,   /* the id of a child the call made (pr_pid_child) */
+	R_PGID,    /* a process group or session: no name, but pidns's
+		    * translation (pr_pgid) */
 };
 
 typedef void (*st_dec_fn)(struct st *s);

@@ -343,7 +343,8 @@ void ps_siginfo_named(struct st *s, int phase, uint64_t addr, int pid_named)
 	}
 	memcpy(&k, &si, sizeof(k));
 	sonde_siginfo_format_pid(buf, sizeof(buf), &k, s->opt->xlat,
-				 pid_named ? pids_note(s->opt, si.si_pid, s->sc->hdr.ts, note, sizeof(note)) : NULL);
+				 pid_named ? pids_note(s->opt, s->sc->hdr.tid, si.si_pid, s->sc->hdr.ts, note,
+						       sizeof(note)) : NULL);
 	sb_puts(s->o, buf);
 }
 
