@@ -101,8 +101,9 @@ for pair in x=write:raw=write reads=1:read=1 writes=1:write=1 decode-fd=path:dec
 		[ $rs = 0 ] '&&' [ -s "$TMP/al.a" ] '&&' cmp -s "$TMP/al.a" "$TMP/al.f"
 done
 
-# --attach: -p's long form.
-sleep 0.5 & sp=$!
+# --attach: -p's long form (the sleep outlasts sonde's start even on a
+# loaded machine: attaching to a pid already gone fails, as it should).
+sleep 2 & sp=$!
 "$SONDE" strace -qq --attach=$sp -e trace=none -o /dev/null > /dev/null 2>&1
 check "strace_longopts: --attach=PID follows PID until it exits (status 0)" [ $? = 0 ]
 wait $sp
