@@ -92,6 +92,7 @@ struct cap_call {
 	__u32 quiet_fault; /* entry: a fault is retried at exit, not recorded */
 	__u32 faulted;
 	__u32 i386; /* an i386 call: 32-bit pointers and iovecs (events.h) */
+	__u64 sp;   /* the entry's stack pointer, when read at exit (0: now's) */
 };
 
 /*
@@ -719,7 +720,9 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 		 */
 		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 
-		if (regs)
+		if (c->sp)
+			cap_len(c, 0, c->sp + 296, 8, 8, 8);
+		else if (regs)
 			cap_len(c, 0, BPF_CORE_READ(regs, sp) + 296, 8, 8, 8);
 		break;
 	}
@@ -760,7 +763,7 @@ static __always_inline void capture(struct task_struct *t, const struct sonde_in
 	struct cap_call c = { .ts = e->ts, .tgid = t->tgid, .tid = t->pid, .nr = nr,
 			      .phase = phase, .ret = ret,
 			      .quiet_fault = !phase && !late && !cap_is_exec(nr),
-			      .i386 = !!(e->flags & SONDE_SC_COMPAT) };
+			      .i386 = !!(e->flags & SONDE_SC_COMPAT), .sp = late ? e->sp : 0 };
 	__u32 key = nr, retry = 0, *rp = NULL;
 
 	if (nr - SONDE_NR_I386 < SONDE_NR_I386_LEN)

@@ -358,12 +358,12 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 	 * program's entry point, rt_sigreturn where the signal struck. */
 	if (rec_ip)
 		cs->slot.e.ip = regs->ip;
-	/* With --failed-only the entry items wait for sys_exit (see there),
-	 * but for rt_sigreturn's: the signal frame it reads the mask from
-	 * lies at the entry's stack pointer, which its exit has replaced by
-	 * the interrupted one. 8 bytes, left without a call when it
-	 * succeeds (readers ignore a payload no call claims). */
-	return cap_snaplen && nr_selected(nr) && (!failed_only || nr == NR_RT_SIGRETURN);
+	/* With --failed-only the entry items wait for sys_exit (see there);
+	 * rt_sigreturn's mask lies in the signal frame at the entry's stack
+	 * pointer, which its exit has replaced by the interrupted one. */
+	if (failed_only && nr == NR_RT_SIGRETURN)
+		cs->slot.e.sp = regs->sp;
+	return cap_snaplen && !failed_only && nr_selected(nr);
 }
 
 /* i386 calls, rare: their copy of enter() stays off the hot path. */
@@ -460,7 +460,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	 * holds what it passed: the call failed, and the thread was in it.
 	 * failed_only is in .rodata: without -Z the verifier removes this.
 	 */
-	if (cap_snaplen && failed_only && e->nr != NR_RT_SIGRETURN)
+	if (cap_snaplen && failed_only)
 		capture_enter_late(bpf_get_current_task_btf(), e);
 	if (rec_ip && e->ip)
 		ip_emit(cpu, cs, e->ts, e->nr, e->ip);

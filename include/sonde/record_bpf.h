@@ -59,6 +59,8 @@ struct sonde_inflight {
 	__u16 flags;  /* SONDE_SC_COMPAT or 0 */
 	__u64 ip;     /* record --ip: the user instruction pointer at entry
 		       * (attached: /proc's pc), else 0 */
+	__u64 sp;     /* --failed-only: rt_sigreturn's stack pointer at
+		       * entry (its signal frame), else 0 */
 };
 
 /*

@@ -54,7 +54,14 @@ cat > "$TMP/pg.c" << 'EOF'
 #include <unistd.h>
 int main(void)
 {
-	pid_t p = fork();
+	sigset_t chld;
+	pid_t p;
+
+	/* no SIGCHLD line: where it lands is a race without ptrace */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	p = fork();
 
 	if (p == 0) {
 		setpgid(0, 0);
