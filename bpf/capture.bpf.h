@@ -140,6 +140,28 @@ static __always_inline void cap_hdr(struct sonde_ev_payload *p, struct cap_call 
 	p->_pad2 = 0;
 }
 
+/*
+ * A record of len bytes that are not user memory (addr 0, every length
+ * len, one chunk): descriptor facts (fdinfo.h), or with len 0 the
+ * instruction pointer record, whose caller sets addr.
+ */
+static __always_inline void payload_facts_hdr(struct sonde_ev_payload *p, __u64 ts, __u32 tgid,
+					      __u32 tid, __u32 nr, __u32 arg, __u32 phase,
+					      __u32 len, __u32 cpu)
+{
+	hdr_fill(&p->hdr, ts, tgid, tid, SONDE_REC_PAYLOAD, sizeof(*p) + len, cpu, 0);
+	p->addr = 0;
+	p->requested = p->returned = p->captured = len;
+	p->offset = 0;
+	p->nr = nr;
+	p->arg = arg;
+	p->phase = phase;
+	p->flags = 0;
+	p->_pad[0] = p->_pad[1] = p->_pad[2] = 0;
+	p->chunk = len;
+	p->_pad2 = 0;
+}
+
 /* A data-less record: unreadable memory, or a payload shed. */
 static __always_inline int cap_marker(struct cap_call *c, struct cap_req *r, __u32 flags)
 {

@@ -67,17 +67,7 @@ static __always_inline int fdinfo_read(struct task_struct *t, int fd, struct son
 static __always_inline void facts_hdr(struct sonde_ev_payload *p, struct cap_call *c, __u32 arg,
 				      __u32 phase, __u32 len, __u32 cpu)
 {
-	hdr_fill(&p->hdr, c->ts, c->tgid, c->tid, SONDE_REC_PAYLOAD, sizeof(*p) + len, cpu, 0);
-	p->addr = 0;
-	p->requested = p->returned = p->captured = len;
-	p->offset = 0;
-	p->nr = c->nr;
-	p->arg = arg;
-	p->phase = phase;
-	p->flags = 0;
-	p->_pad[0] = p->_pad[1] = p->_pad[2] = 0;
-	p->chunk = len;
-	p->_pad2 = 0;
+	payload_facts_hdr(p, c->ts, c->tgid, c->tid, c->nr, arg, phase, len, cpu);
 }
 
 /*

@@ -304,16 +304,8 @@ static __always_inline void ip_emit(__u32 cpu, struct sonde_cpu_state *cs, __u64
 	p = emit_small(&em, cpu, cs, sizeof(*p), ts);
 	if (!p)
 		return;
-	hdr_fill(&p->hdr, ts, cs->id_tgid, cs->id_tid, SONDE_REC_PAYLOAD, sizeof(*p), cpu, 0);
+	payload_facts_hdr(p, ts, cs->id_tgid, cs->id_tid, nr, 0, SONDE_PLR_PHASE_IP, 0, cpu);
 	p->addr = ip;
-	p->requested = p->returned = p->captured = p->offset = 0;
-	p->nr = nr;
-	p->arg = 0;
-	p->phase = SONDE_PLR_PHASE_IP;
-	p->flags = 0;
-	p->_pad[0] = p->_pad[1] = p->_pad[2] = 0;
-	p->chunk = 0;
-	p->_pad2 = 0;
 	emit_small_end(&em, p, sizeof(*p), ts);
 }
 

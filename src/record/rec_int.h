@@ -99,9 +99,12 @@ int rec_proc_is_dead(pid_t tgid);
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid);
 /* The descriptors of the command sonde started, stopped before its execve. */
 int rec_proc_write_launched(struct rec_consumer *c, unsigned int stream, pid_t pid);
-/* Calls the threads of tgid were blocked in when it joined the traced set
- * (after its bit is set); returns how many were installed. */
-int rec_proc_attached_calls(struct rec_bpf *b, pid_t tgid, uint64_t ts);
+/* Per thread of tgid as it joins the traced set (after its bit is set):
+ * its ids in its pid namespace (an nspid record, when not the initial
+ * one) and the call it is blocked in, installed; returns how many
+ * calls were. */
+int rec_proc_attach_tasks(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
+			  pid_t tgid, uint64_t ts);
 /* Adds every process whose comm is `comm` to the traced set. */
 int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
 		      const char *comm);

@@ -50,20 +50,30 @@ static ssize_t proc_read(pid_t pid, const char *name, char *buf, size_t len)
 	return n;
 }
 
-static long status_field(pid_t pid, const char *field)
+/* What follows "FIELD:" in a status file's text, or NULL. */
+static const char *status_find(const char *buf, const char *field)
 {
-	char buf[2048], *p;
 	size_t fl = strlen(field);
+	const char *p;
 
-	if (proc_read(pid, "status", buf, sizeof(buf)) < 0)
-		return -1;
 	for (p = buf; p; p = strchr(p, '\n')) {
 		if (*p == '\n')
 			p++;
 		if (!strncmp(p, field, fl) && p[fl] == ':')
-			return strtol(p + fl + 1, NULL, 10);
+			return p + fl + 1;
 	}
-	return -1;
+	return NULL;
+}
+
+static long status_field(pid_t pid, const char *field)
+{
+	char buf[2048];
+	const char *v;
+
+	if (proc_read(pid, "status", buf, sizeof(buf)) < 0)
+		return -1;
+	v = status_find(buf, field);
+	return v ? strtol(v, NULL, 10) : -1;
 }
 
 int rec_proc_tgid(pid_t pid)
@@ -278,25 +288,18 @@ static int proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, u
  * last one, the innermost namespace's. */
 static int status_last(const char *buf, const char *field, uint32_t *last)
 {
-	size_t fl = strlen(field);
-	const char *p;
+	const char *p = status_find(buf, field);
 	char *end;
 	int n = 0;
 
-	for (p = buf; p; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (strncmp(p, field, fl) || p[fl] != ':')
-			continue;
-		for (p += fl + 1;; p = end, n++) {
-			long v = strtol(p, &end, 10);
+	for (; p; p = end, n++) {
+		long v = strtol(p, &end, 10);
 
-			if (end == p)
-				return n;
-			*last = (uint32_t)v;
-		}
+		if (end == p)
+			break;
+		*last = (uint32_t)v;
 	}
-	return 0;
+	return n;
 }
 
 /*
@@ -338,19 +341,7 @@ static void nspid_write(struct rec_consumer *c, unsigned int stream, pid_t tgid,
 
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid)
 {
-	int e = proc_write(c, stream, tgid, 0);
-	struct dirent *de;
-	char path[64];
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
-	d = e ? NULL : opendir(path);
-	while (d && (de = readdir(d)))
-		if (is_pid_name(de->d_name))
-			nspid_write(c, stream, tgid, atoi(de->d_name));
-	if (d)
-		closedir(d);
-	return e;
+	return proc_write(c, stream, tgid, 0);
 }
 
 int rec_proc_write_launched(struct rec_consumer *c, unsigned int stream, pid_t pid)
@@ -385,7 +376,8 @@ static int attached_call(pid_t tgid, pid_t tid, uint64_t ts, struct sonde_inflig
 	return 1;
 }
 
-int rec_proc_attached_calls(struct rec_bpf *b, pid_t tgid, uint64_t ts)
+int rec_proc_attach_tasks(struct rec_bpf *b, struct rec_consumer *c, unsigned int stream,
+			  pid_t tgid, uint64_t ts)
 {
 	struct sonde_inflight in;
 	struct dirent *de;
@@ -397,10 +389,14 @@ int rec_proc_attached_calls(struct rec_bpf *b, pid_t tgid, uint64_t ts)
 	d = opendir(path);
 	if (!d)
 		return 0;
-	while ((de = readdir(d)))
-		if (is_pid_name(de->d_name) && attached_call(tgid, atoi(de->d_name), ts, &in) &&
+	while ((de = readdir(d))) {
+		if (!is_pid_name(de->d_name))
+			continue;
+		nspid_write(c, stream, tgid, atoi(de->d_name));
+		if (attached_call(tgid, atoi(de->d_name), ts, &in) &&
 		    !rec_bpf_set_inflight(b, atoi(de->d_name), &in))
 			n++;
+	}
 	closedir(d);
 	return n;
 }
@@ -433,7 +429,7 @@ int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int st
 			continue;
 		rec_bpf_trace_tgid(b, pid);
 		rec_proc_write(c, stream, pid);
-		rec_proc_attached_calls(b, pid, rec_now_mono());
+		rec_proc_attach_tasks(b, c, stream, pid, rec_now_mono());
 		found++;
 	}
 	closedir(d);

@@ -161,7 +161,7 @@ static int record_add_pids(struct rec_bpf *b, struct rec_consumer *c,
 			continue;
 		rec_bpf_trace_tgid(b, tgid);
 		rec_proc_write(c, b->ncpus, tgid);
-		rec_proc_attached_calls(b, tgid, rec_now_mono());
+		rec_proc_attach_tasks(b, c, b->ncpus, tgid, rec_now_mono());
 	}
 	return 0;
 }
