@@ -13,10 +13,10 @@ CFLAGS ?= -O2 -g
 CFLAGS += -DSONDE_VERSION=\"0.1.0\" -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	  -D_GNU_SOURCE -Iinclude -I$(O) -Isrc -fno-omit-frame-pointer $(SAN)
 LDFLAGS += $(SAN)
-LDLIBS := -lbpf -lelf -lz -lzstd -lpthread -lm
+LDLIBS := -lbpf -ldw -liberty -lelf -lz -lzstd -lpthread -lm
 
 LIB_SRCS := $(wildcard src/format/*.c src/decode/*.c src/decode/strace/*.c src/lang/*.c \
-		       src/record/*.c src/analysis/*.c src/util/*.c)
+		       src/record/*.c src/analysis/*.c src/util/*.c src/stack/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -51,6 +51,23 @@ static __always_inline __u32 exec_argv(struct exec_slot *r, __u32 off, struct ta
 	return len;
 }
 
+/*
+ * The entry time of the execve in progress less one, else now (ustack.h,
+ * img_exec: the images must come before the call in time order).
+ */
+static __always_inline __u64 exec_entry_ts(struct task_struct *p, __u64 now)
+{
+	struct sonde_cpu_state *cs;
+	struct sonde_inflight *e;
+	__u32 cpu;
+
+	cs = cpu_state(&cpu);
+	if (!cs)
+		return now;
+	e = inflight_of(cs, (__u64)p);
+	return e && e->ts ? e->ts - 1 : now;
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
@@ -95,6 +112,8 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 	r->ev._pad = 0;
 	read_comm(r->ev.comm, p);
 	emit_submit(&em, r);
+	if (ustack_size)
+		img_exec(p, exec_entry_ts(p, now));
 	return 0;
 }
 

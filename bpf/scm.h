@@ -108,6 +108,20 @@ static long fdpath_step(__u32 i, void *ctx)
 	return 0;
 }
 
+/* A walk from f's dentry up to t's root, writing into buf. */
+static __always_inline void fdpath_walk_init(struct fdpath_walk *w, struct task_struct *t,
+					     struct file *f, __u8 *buf)
+{
+	struct mount *m = container_of(BPF_CORE_READ(f, f_path.mnt), struct mount, mnt);
+
+	w->d = (__u64)BPF_CORE_READ(f, f_path.dentry);
+	w->mnt = (__u64)m;
+	w->mnt_root = (__u64)BPF_CORE_READ(m, mnt.mnt_root);
+	w->root_d = (__u64)BPF_CORE_READ(t, fs, root.dentry);
+	w->root_mnt = (__u64)container_of(BPF_CORE_READ(t, fs, root.mnt), struct mount, mnt);
+	w->buf = buf;
+}
+
 /*
  * The path of f's file as components leaf first, into the per-CPU
  * scratch record (cap_buf), emitted as a SONDE_PLR_PHASE_FDPATH record at
@@ -120,7 +134,6 @@ static __always_inline void fdpath_emit(struct cap_call *c, struct task_struct *
 	struct fdpath_walk w = {};
 	struct cap_scratch *b;
 	struct dentry *d;
-	struct mount *m;
 	struct emit em;
 	__u32 key, size;
 
@@ -130,14 +143,8 @@ static __always_inline void fdpath_emit(struct cap_call *c, struct task_struct *
 	b = bpf_map_lookup_elem(&cap_buf, &key);
 	if (!b)
 		return;
-	m = container_of(BPF_CORE_READ(f, f_path.mnt), struct mount, mnt);
 	d = BPF_CORE_READ(f, f_path.dentry);
-	w.d = (__u64)d;
-	w.mnt = (__u64)m;
-	w.mnt_root = (__u64)BPF_CORE_READ(m, mnt.mnt_root);
-	w.root_d = (__u64)BPF_CORE_READ(t, fs, root.dentry);
-	w.root_mnt = (__u64)container_of(BPF_CORE_READ(t, fs, root.mnt), struct mount, mnt);
-	w.buf = b->data;
+	fdpath_walk_init(&w, t, f, b->data);
 	bpf_loop(FDPATH_DEPTH, fdpath_step, &w, 0);
 	if (w.cut || !w.done || w.off > FDPATH_MAX) /* no components: the root itself */
 		return;

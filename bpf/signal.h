@@ -81,6 +81,11 @@ int BPF_PROG(signal_deliver, int sig, struct kernel_siginfo *info, struct k_siga
 	if (!tgid_traced(tgid))
 		return 0;
 	now = bpf_ktime_get_ns();
+	/* strace -k prints the stack a signal interrupted after its line.
+	 * Before the record: a reader holding the records of one time
+	 * until a later one comes has these when the signal comes. */
+	if (ustack_size)
+		ustack_emit(now, tgid, t->pid, SONDE_PL_NR_SIGNAL, SONDE_USTACK_EXIT);
 	r = sig_reserve(&em, now);
 	if (!r)
 		return 0;

@@ -122,6 +122,8 @@ static __always_inline bool in_i386_call(struct pt_regs *regs)
 	return bpf_get_current_task_btf()->thread_info.status & TS_COMPAT;
 }
 
+#include "ustack.h"
+
 /* The six argument registers of the call's ABI. */
 static __always_inline void syscall_args(struct pt_regs *regs, bool i386, __u64 *a)
 {
@@ -322,7 +324,8 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 	__u16 flags = i386 ? SONDE_SC_COMPAT : 0;
 	__u64 now;
 
-	if (!nr_selected(nr) && !nr_is_clone(nr))
+	/* An mmap of a file names a module of the stacks (ustack.h). */
+	if (!nr_selected(nr) && !nr_is_clone(nr) && !(ustack_size && !i386 && nr == NR_MMAP))
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {
@@ -333,6 +336,9 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 			return 0;
 		if (rec_ip)
 			ip_emit(cpu, cs, now, nr, regs->ip);
+		/* They do not return: their stack is read at entry. */
+		if (ustack_size && !i386)
+			ustack_emit(now, cs->id_tgid, cs->id_tid, nr, SONDE_USTACK_EXIT);
 		emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN | flags, now);
 		return 0;
 	}
@@ -355,6 +361,13 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 	 * pointer, which its exit has replaced by the interrupted one. */
 	if (failed_only && nr == NR_RT_SIGRETURN)
 		cs->slot.e.sp = regs->sp;
+	/* strace -k shows an execve's stack from before the exec (the
+	 * first one of the command it starts excepted: the exit's, read at
+	 * sys_exit as for every call). -Z: the exit's is the same, as only
+	 * failed calls are kept. */
+	if (ustack_size && !i386 && !failed_only && (nr == NR_EXECVE || nr == NR_EXECVEAT) &&
+	    nr_selected(nr))
+		ustack_emit(now, cs->id_tgid, cs->id_tid, nr, SONDE_USTACK_ENTRY);
 	return cap_snaplen && !failed_only && nr_selected(nr);
 }
 
@@ -438,6 +451,9 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	}
 	flags = (e->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0) | e->flags;
 	e->active = 0;
+	if (ustack_size && e->nr == NR_MMAP && !(flags & SONDE_SC_COMPAT) &&
+	    !(e->args[3] & MAP_ANONYMOUS_) && !is_failure(ret))
+		img_at(ret, bpf_ktime_get_ns(), cs->id_tgid, cs->id_tid, 0);
 	if (!nr_selected(e->nr))
 		return 0;
 	if (failed_only && !is_failure(ret))
@@ -458,6 +474,10 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		ip_emit(cpu, cs, e->ts, e->nr, e->ip);
 	if (cap_snaplen)
 		capture_exit(bpf_get_current_task_btf(), e, ret);
+	/* Where strace unwinds: at the exit stop (an execve's stack is the
+	 * new program's, an rt_sigreturn's the interrupted code's). */
+	if (ustack_size && !(flags & (SONDE_SC_COMPAT | SONDE_SC_KILLED)))
+		ustack_emit(e->ts, cs->id_tgid, cs->id_tid, e->nr, SONDE_USTACK_EXIT);
 	now = bpf_ktime_get_ns();
 	emit_syscall(cpu, cs, e->nr, e->ts, now - e->ts, ret, e->args, flags, now);
 	return 0;

@@ -2,7 +2,7 @@
 # Installs the Debian packages sonde needs to build, test and benchmark,
 # only those missing; safe to run again. Needs root (or sudo) and apt.
 set -eu
-pkgs=(make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev
+pkgs=(make gcc clang llvm bpftool libbpf-dev libelf-dev libdw-dev libiberty-dev zlib1g-dev
       libzstd-dev pkg-config strace linux-perf bpftrace libclang-rt-14-dev
       hyperfine fio python3 util-linux)
 missing=()

@@ -34,6 +34,14 @@ int sonde_rec_fits(const struct sonde_hdr *rec);
  */
 int sonde_proc_fd_next(const struct sonde_hdr *rec, size_t *off, int *fd, const char **path,
 		       size_t *path_len, unsigned int *flags);
+/*
+ * A path stored as the kernel side walks it (payload.h FDPATH, events.h
+ * IMAGE): n bytes of components leaf first, each NUL-terminated, joined
+ * root first into out. 0, or -1 when it does not fit.
+ */
+int sonde_path_components(const uint8_t *data, size_t n, char *out, size_t len);
+/* The path of an IMAGE record; -1 when it does not fit or rec is not one. */
+int sonde_image_path(const struct sonde_hdr *rec, char *out, size_t len);
 /* "syscall", "switch", ... for a record type, or NULL. */
 const char *sonde_rec_type_name(unsigned int type);
 /* Record type of a name ("sched" is not one: see sonde_filter). */

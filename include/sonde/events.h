@@ -49,6 +49,7 @@ enum sonde_rec_type {
 	SONDE_REC_PLREF = 13,   /* on disk only: payload bytes by reference to the
 				 * blob store; readers return it as PAYLOAD */
 	SONDE_REC_NSPID = 14,	/* struct sonde_ev_nspid */
+	SONDE_REC_IMAGE = 15,	/* struct sonde_ev_image + path */
 	SONDE_REC_TYPE_MAX
 };
 
@@ -198,6 +199,39 @@ struct sonde_ev_nspid {
 	__u32 ns_pid;
 	__u32 level; /* 1: a child of the initial namespace, 2: its child... */
 	__u32 _pad;
+};
+
+/*
+ * A file mapped into a process (record --user-stack): what the unwinder
+ * of the user stacks needs to find each frame's module, as a line of
+ * /proc/PID/maps says it. Written by the kernel side at exec (the program
+ * and its interpreter, found from the auxiliary vector) and at each
+ * successful mmap of a file, and by user space from /proc/PID/maps for a
+ * process attached with -p. The path is the dentry's, walked up to the
+ * task's root across mounts (the kernel's d_path, which tracepoint
+ * programs may not call), stored as payload.h's SONDE_PLR_PHASE_FDPATH
+ * stores it: components leaf first, each NUL-terminated ("libc.so.6\0
+ * x86_64-linux-gnu\0lib\0usr\0" is /usr/lib/x86_64-linux-gnu/libc.so.6),
+ * then zeros to a multiple of 8.
+ *
+ *   0      24      32     40      48         50     56
+ *   +------+-------+------+-------+----------+------+------------------
+ *   | hdr  | start | end  | pgoff | path_len | pad  | components ... 0
+ *   +------+-------+------+-------+----------+------+------------------
+ */
+#define SONDE_IMAGE_EXEC 0x1  /* a new program: the address space before is gone */
+#define SONDE_IMAGE_TRUNC 0x2 /* the path was cut (too deep or too long) */
+#define SONDE_IMAGE_X 0x4     /* the mapping is executable (PROT_EXEC) */
+#define SONDE_IMAGE_PATH_MAX 4096
+
+struct sonde_ev_image {
+	struct sonde_hdr hdr;
+	__u64 start; /* the mapping's first address (vm_start) */
+	__u64 end;   /* the address past its last byte */
+	__u64 pgoff; /* file offset of start, in bytes */
+	__u16 path_len; /* bytes of the components, their NULs included */
+	__u16 _pad[3];
+	/* char path[path_len + 1]; padded to 8 */
 };
 
 /* Command name change (prctl(PR_SET_NAME), /proc/PID/comm, exec). */

@@ -175,6 +175,36 @@ struct sonde_sockinfo {
  */
 #define SONDE_PLR_PHASE_IP 5
 
+/*
+ * User stacks (record --user-stack, strace -k): two data payloads of the
+ * call, read at sys_exit (at sys_enter for exit and exit_group, which do
+ * not return), where strace unwinds (bpf/ustack.h), and for execve and
+ * execveat at sys_enter too (arg SONDE_USTACK_ENTRY):
+ *
+ *   SONDE_PLR_PHASE_REGS   addr = sp, data = the SONDE_UREGS_N user
+ *                          registers in DWARF order (x86-64 psABI):
+ *                          rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip
+ *   SONDE_PLR_PHASE_STACK  addr = sp, data = the stack from sp up, at most
+ *                          the --user-stack size and never past the end
+ *                          of the stack's mapping; chunked, shed and
+ *                          marked unreadable like any payload
+ *
+ * The unwinder (src/stack/) reads the saved registers and return
+ * addresses of every frame from those bytes, offline.
+ *
+ * A delivered signal has the same two, for the code it interrupted, at
+ * the SIGNAL record's time and with nr SONDE_PL_NR_SIGNAL.
+ */
+#define SONDE_PL_NR_SIGNAL 0xffff
+/* Their arg: where the stack was read. */
+#define SONDE_USTACK_EXIT 0
+#define SONDE_USTACK_ENTRY 1 /* execve and execveat: also before the exec */
+#define SONDE_PLR_PHASE_REGS 6
+#define SONDE_PLR_PHASE_STACK 7
+#define SONDE_UREGS_N 17
+#define SONDE_USTACK_DEFAULT 65536
+#define SONDE_USTACK_MAX 1048576
+
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items (keyctl
  * needs 16: strings, structs and buffers, different for each command). */
 #define SONDE_CAP_ITEMS 16

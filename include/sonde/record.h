@@ -54,6 +54,8 @@ struct sonde_record_opts {
 	bool failed_only;       /* only syscalls that returned -errno */
 	bool no_sched;          /* no switch/wakeup records */
 	bool ip;                /* each call's instruction pointer (--ip) */
+	uint32_t user_stack;    /* bytes of user stack per call (--user-stack),
+				 * with the registers and mapped files; 0: none */
 	size_t ring_bytes;      /* per-CPU ring; 0 = default; power of 2 */
 	size_t buffer_bytes;    /* user-space chunk buffers ready at start, rounded
 				 * up to SONDE_RECORD_CHUNK; 0 = default */
@@ -69,6 +71,9 @@ struct sonde_record_opts {
 /* Parses a snaplen: bytes (suffix K or M), or "full" (SONDE_SNAPLEN_MAX);
  * 0 or -EINVAL. */
 int sonde_snaplen_parse(const char *s, uint32_t *out);
+/* --user-stack[=N]: NULL is the default (SONDE_USTACK_DEFAULT); N from 8
+ * to SONDE_USTACK_MAX, suffix K, rounded up to 8. 0 or -EINVAL. */
+int sonde_user_stack_parse(const char *s, uint32_t *out);
 
 /* Resolves a command name along PATH like a shell (a name with a '/' is
  * used as is): 0 with the executable in path, -ENOENT or -EACCES.

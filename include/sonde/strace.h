@@ -39,6 +39,9 @@ enum sonde_pl_phase {
 			      * components leaf first (payload.h) */
 	SONDE_PL_IP = 5,     /* not memory: addr is the user instruction
 			      * pointer of the call (record --ip, payload.h) */
+	SONDE_PL_REGS = 6,   /* not memory: the user registers, addr = sp
+			      * (record --user-stack, payload.h) */
+	SONDE_PL_STACK = 7,  /* the stack from sp (addr) up */
 };
 
 
@@ -156,6 +159,7 @@ struct sonde_strace_opts {
 	uint8_t summary_only;  /* -c: calls go to on_call, no line is printed */
 	uint8_t show_nr;       /* -n: "[NR] " before each line (strace's scno) */
 	uint8_t show_ip;       /* -i: "[IP] " after it (record --ip) */
+	uint8_t stack_trace;   /* -k: each call's stack (record --user-stack) */
 	uint8_t decode_pids;   /* -Y: "PID<comm>" in line prefixes, arguments,
 				* results and structs */
 	uint8_t pids_proc;     /* -Y: a pid the trace never named is looked up

@@ -67,7 +67,8 @@ static uint32_t filter_type_bits(const char *tok)
 		return 1u << SONDE_REC_SWITCH | 1u << SONDE_REC_WAKEUP;
 	if (!strcmp(tok, "process"))
 		return 1u << SONDE_REC_FORK | 1u << SONDE_REC_EXEC | 1u << SONDE_REC_EXIT |
-		       1u << SONDE_REC_COMM | 1u << SONDE_REC_PROC | 1u << SONDE_REC_NSPID;
+		       1u << SONDE_REC_COMM | 1u << SONDE_REC_PROC | 1u << SONDE_REC_NSPID |
+		       1u << SONDE_REC_IMAGE;
 	t = sonde_rec_type_lookup(tok);
 	return t > 0 ? 1u << t : 0;
 }

@@ -25,6 +25,7 @@ static const struct {
 	[SONDE_REC_SIGNAL] = { "signal", sizeof(struct sonde_ev_signal) },
 	[SONDE_REC_SIGGEN] = { "signal_generate", sizeof(struct sonde_ev_signal) },
 	[SONDE_REC_NSPID] = { "nspid", sizeof(struct sonde_ev_nspid) },
+	[SONDE_REC_IMAGE] = { "image", sizeof(struct sonde_ev_image) },
 };
 
 size_t sonde_rec_fixed_size(unsigned int type)
@@ -84,5 +85,37 @@ int sonde_rec_fits(const struct sonde_hdr *rec)
 
 		return p->cmdline_len <= rec->size - fixed;
 	}
+	if (rec->type == SONDE_REC_IMAGE)
+		return (size_t)((const struct sonde_ev_image *)rec)->path_len < rec->size - fixed;
 	return 1;
+}
+
+int sonde_path_components(const uint8_t *data, size_t n, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return -1;
+	out[0] = 0;
+	for (size_t end = n; end > 0;) {
+		size_t b = end - 1; /* the component's NUL */
+
+		while (b > 0 && data[b - 1])
+			b--;
+		o += (size_t)snprintf(out + (o < len ? o : len), o < len ? len - o : 0, "/%.*s",
+				      (int)(end - 1 - b), (const char *)data + b);
+		end = b;
+	}
+	if (!o)
+		o = (size_t)snprintf(out, len, "/");
+	return o < len ? 0 : -1;
+}
+
+int sonde_image_path(const struct sonde_hdr *rec, char *out, size_t len)
+{
+	const struct sonde_ev_image *e = (const void *)rec;
+
+	if (rec->type != SONDE_REC_IMAGE || !sonde_rec_fits(rec))
+		return -1;
+	return sonde_path_components((const uint8_t *)(e + 1), e->path_len, out, len);
 }

@@ -64,6 +64,8 @@
 	"  -n                      --strace: syscall numbers, [ 257] openat(...)\n"         \
 	"  -i                      --strace: each call's instruction pointer, as strace\n"   \
 	"                          -i (a trace recorded with sonde record --ip)\n"           \
+	"  -k                      --strace: each call's stack, as strace -k (a trace\n"    \
+	"                          recorded with sonde record --user-stack)\n"              \
 	"  -Y, --decode-pids=comm  --strace: command names after pids, 1234<sh>\n"        \
 	"      --decode-pids=pidns --strace: a containerised tracee's pids followed by\n"   \
 	"                          the host's, 1 /* 4242 in strace's PID NS */\n"          \
@@ -234,6 +236,7 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 			 : opt == 'q'	    ? "-q"
 			 : opt == 'n'	    ? "-n"
 			 : opt == 'i'	    ? "-i"
+			 : opt == 'k'	    ? "-k"
 			 : opt == 'Y' || opt == OPT_DECODE_PIDS ? "-Y"
 			 : opt == OPT_SIGNAL ? "--signal"
 					     : "-e signal=/quiet=/raw=/read=/write=/abbrev=/verbose=";
@@ -251,9 +254,10 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	sonde_strace_opts_init(&a->so);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qniY", print_longopts,
+	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qnikY", print_longopts,
 				  NULL)) != -1) {
-		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == 'i' || opt == 'Y' || opt == OPT_SIGNAL ||
+		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == 'i' || opt == 'k' || opt == 'Y' ||
+		    opt == OPT_SIGNAL ||
 		    opt == OPT_DECODE_FDS || opt == OPT_DECODE_PIDS || (opt == 'e' && print_strace_expr(optarg))) {
 			if (print_strace_opt(a, opt, optarg))
 				return -1;

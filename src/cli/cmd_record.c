@@ -46,6 +46,10 @@ static const char record_usage[] =
 	"                       distinct content (the summary gives the dedup ratio)\n"
 	"      --no-sched       no context-switch and wakeup records\n"
 	"      --ip             each call's user instruction pointer (for strace -i)\n"
+	"      --user-stack[=N] each call's user stack, unwound by 'sonde print\n"
+	"                       --strace -k': the registers, N bytes of stack from\n"
+	"                       the stack pointer up (suffix K/M; default 64K, at\n"
+	"                       most 1M), and the files each process maps\n"
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
 	"                       default 64M with payloads, 16M with -s 0)\n"
 	"      --buffer-size SIZE  memory for chunks waiting to be compressed,\n"
@@ -63,7 +67,8 @@ static const char record_usage[] =
 	"events (lost events also appear in the trace where they happened).\n"
 	"Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n";
 
-enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_BUFFER, OPT_JSON, OPT_ZSTD, OPT_IP };
+enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_BUFFER, OPT_JSON, OPT_ZSTD, OPT_IP,
+       OPT_USTACK };
 
 static const struct option record_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -74,6 +79,7 @@ static const struct option record_longopts[] = {
 	{ "snaplen", required_argument, NULL, 's' },
 	{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
 	{ "ip", no_argument, NULL, OPT_IP },
+	{ "user-stack", optional_argument, NULL, OPT_USTACK },
 	{ "ring-size", required_argument, NULL, OPT_RING },
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 	{ "duration", required_argument, NULL, 'd' },
@@ -209,6 +215,12 @@ static int parse_opt(struct record_cli *c, char **argv, int opt)
 		return -1;
 	case OPT_NO_SCHED: c->o.no_sched = true; return 0;
 	case OPT_IP: c->o.ip = true; return 0;
+	case OPT_USTACK:
+		if (!sonde_user_stack_parse(optarg, &c->o.user_stack))
+			return 0;
+		cli_err("record", "--user-stack: '%s' is not a byte count from 8 to 1M (suffix K/M)",
+			optarg);
+		return -1;
 	case OPT_RING: return parse_ring(optarg, &c->o.ring_bytes);
 	case OPT_BUFFER: return parse_buffer(optarg, &c->o.buffer_bytes);
 	case 'd': return parse_duration(c, optarg);
@@ -246,7 +258,7 @@ static const char *const type_names[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_COMM] = "renames",     [SONDE_REC_LOST] = "lost_records",
 	[SONDE_REC_PROC] = "procs",       [SONDE_REC_PAYLOAD] = "payloads",
 	[SONDE_REC_SIGNAL] = "signals",   [SONDE_REC_SIGGEN] = "signals_sent",
-	[SONDE_REC_NSPID] = "pid_namespaces",
+	[SONDE_REC_NSPID] = "pid_namespaces", [SONDE_REC_IMAGE] = "images",
 };
 
 static double dedup_ratio(const struct sonde_record_summary *s)

@@ -167,7 +167,6 @@ static int strace_interruptible_ok(const char *v)
 static int strace_refused(int letter)
 {
 	static const struct { int letter; const char *why; } refused[] = {
-		{ 'k', "-k (each call's stack): the recorder keeps no stacks of syscalls yet" },
 		{ 'D', "-D (the tracer as a detached grandchild): sonde does not stop or "
 		       "attach to the command; run it without -D" },
 		{ 'b', "-b execve (detach on execve): sonde follows every process; "
@@ -191,7 +190,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whniVI:E:u:A", strace_longopts,
+	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnikVI:E:u:A", strace_longopts,
 				  &longi)) != -1) {
 		const char *key = NULL;
 
@@ -232,7 +231,6 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case 'b':
 		case 'D':
 		case 'd':
-		case 'k':
 		case OPT_TIPS:
 			strace_refused(opt);
 			return -EINVAL;
@@ -732,6 +730,8 @@ static int cmd_strace_run(int argc, char **argv)
 	c.ro.npids = c.npids;
 	c.ro.no_sched = true;
 	c.ro.ip = c.so.show_ip;
+	if (c.so.stack_trace)
+		sonde_user_stack_parse(NULL, &c.ro.user_stack);
 	c.ro.quiet = true;
 	c.ro.cmdline = "sonde strace";
 	e = sonde_record_run(&c.ro, &sum, err, sizeof(err));

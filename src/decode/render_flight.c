@@ -265,6 +265,15 @@ static int flight_other(struct sonde_render *r, const struct sonde_hdr *rec)
 				  (uint64_t)e->ns_inum, e->ns_tid, e->ns_pid);
 		break;
 	}
+	case SONDE_REC_IMAGE: {
+		const struct sonde_ev_image *e = (const void *)rec;
+		char path[SONDE_IMAGE_PATH_MAX + 1];
+
+		if (sonde_image_path(rec, path, sizeof(path)))
+			snprintf(path, sizeof(path), "?");
+		sonde_line_printf(l, "(IMAGE) %#" PRIx64 " %s", (uint64_t)e->start, path);
+		break;
+	}
 	case SONDE_REC_LOST:
 		sonde_line_printf(l, "(LOST) %" PRIu64 " events",
 				  (uint64_t)((const struct sonde_ev_lost *)rec)->count);

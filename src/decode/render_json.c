@@ -412,6 +412,22 @@ static void json_other(struct sonde_render *r, const struct sonde_hdr *rec)
 				  (uint64_t)e->ns_inum, e->level, e->ns_tid, e->ns_pid);
 		break;
 	}
+	case SONDE_REC_IMAGE: {
+		const struct sonde_ev_image *e = (const void *)rec;
+		char path[SONDE_IMAGE_PATH_MAX + 1];
+
+		if (sonde_image_path(rec, path, sizeof(path)))
+			path[0] = 0;
+		json_key_str(l, "path", path, sizeof(path));
+		sonde_line_printf(l,
+				  ",\"start\":\"%#" PRIx64 "\",\"end\":\"%#" PRIx64
+				  "\",\"offset\":%" PRIu64 ",\"executable\":%s,\"program\":%s,\"cut\":%s",
+				  (uint64_t)e->start, (uint64_t)e->end, (uint64_t)e->pgoff,
+				  json_bool(rec->flags & SONDE_IMAGE_X),
+				  json_bool(rec->flags & SONDE_IMAGE_EXEC),
+				  json_bool(rec->flags & SONDE_IMAGE_TRUNC));
+		break;
+	}
 	case SONDE_REC_LOST: {
 		const struct sonde_ev_lost *e = (const void *)rec;
 
@@ -464,6 +480,7 @@ static void (*const json_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 	[SONDE_REC_COMM] = json_other,	    [SONDE_REC_LOST] = json_other,
 	[SONDE_REC_PROC] = json_other,	    [SONDE_REC_SIGNAL] = json_signal,
 	[SONDE_REC_SIGGEN] = json_signal,   [SONDE_REC_NSPID] = json_other,
+	[SONDE_REC_IMAGE] = json_other,
 };
 
 static int json_record(struct sonde_render *r, const struct sonde_hdr *rec)

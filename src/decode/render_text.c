@@ -339,6 +339,23 @@ static int text_nspid(struct sonde_render *r, const struct sonde_hdr *rec)
 	return sonde_render_emit(r);
 }
 
+/* "--- image /usr/lib/.../libc.so.6 0x7f..-0x7f.. at 0x26000 ---" */
+static int text_image(struct sonde_render *r, const struct sonde_hdr *rec)
+{
+	const struct sonde_ev_image *e = (const void *)rec;
+	char path[SONDE_IMAGE_PATH_MAX + 1];
+
+	if (sonde_image_path(rec, path, sizeof(path)))
+		snprintf(path, sizeof(path), "?");
+	text_prefix(r, rec);
+	sonde_line_printf(&r->line, "--- %s %s%s %#" PRIx64 "-%#" PRIx64 " %s at %#" PRIx64 " ---",
+			  rec->flags & SONDE_IMAGE_EXEC ? "program" : "mapped", path,
+			  rec->flags & SONDE_IMAGE_TRUNC ? " (cut)" : "", (uint64_t)e->start,
+			  (uint64_t)e->end, rec->flags & SONDE_IMAGE_X ? "exec" : "noexec",
+			  (uint64_t)e->pgoff);
+	return sonde_render_emit(r);
+}
+
 static int text_proc(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	const struct sonde_ev_proc *e = (const void *)rec;
@@ -418,6 +435,7 @@ static int (*const text_by_type[SONDE_REC_TYPE_MAX])(struct sonde_render *,
 	[SONDE_REC_COMM] = text_comm_rec,   [SONDE_REC_LOST] = text_lost,
 	[SONDE_REC_PROC] = text_proc,	    [SONDE_REC_SIGNAL] = text_signal,
 	[SONDE_REC_SIGGEN] = text_siggen,   [SONDE_REC_NSPID] = text_nspid,
+	[SONDE_REC_IMAGE] = text_image,
 };
 
 static int text_record(struct sonde_render *r, const struct sonde_hdr *rec)

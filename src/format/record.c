@@ -28,6 +28,7 @@ static const uint16_t rec_min_size[SONDE_REC_TYPE_MAX] = {
 	[SONDE_REC_PAYLOAD] = sizeof(struct sonde_ev_payload),
 	[SONDE_REC_PLREF] = sizeof(struct sonde_ev_plref),
 	[SONDE_REC_NSPID] = sizeof(struct sonde_ev_nspid),
+	[SONDE_REC_IMAGE] = sizeof(struct sonde_ev_image) + 8,
 };
 
 /* A reference's extents fit and add up to the bytes it stands for. */
@@ -75,6 +76,9 @@ static int rec_check_tail(const struct sonde_hdr *rec)
 	}
 	case SONDE_REC_PLREF:
 		return rec_check_plref((const void *)rec);
+	case SONDE_REC_IMAGE: /* the components and a NUL */
+		need = sizeof(struct sonde_ev_image) + ((const struct sonde_ev_image *)rec)->path_len + 1;
+		break;
 	default:
 		return 0;
 	}

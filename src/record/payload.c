@@ -25,6 +25,8 @@ int rec_payload_config(struct rec_bpf *b, const struct sonde_record_opts *o)
 	b->skel->rodata->cap_snaplen = snap;
 	b->skel->rodata->cap_shed_at = b->ring_bytes / 2;
 	/* One scratch slot per CPU; indexed by the CPU number. */
+	if (bpf_map__set_max_entries(b->skel->maps.img_buf, b->ncpus))
+		return -EINVAL;
 	return bpf_map__set_max_entries(b->skel->maps.cap_buf, b->ncpus);
 }
 
@@ -84,5 +86,19 @@ int sonde_snaplen_parse(const char *s, uint32_t *out)
 	if (*end || n > SONDE_SNAPLEN_MAX)
 		return -EINVAL;
 	*out = (uint32_t)n;
+	return 0;
+}
+
+int sonde_user_stack_parse(const char *s, uint32_t *out)
+{
+	uint32_t n;
+
+	if (!s) {
+		*out = SONDE_USTACK_DEFAULT;
+		return 0;
+	}
+	if (!strcmp(s, "full") || sonde_snaplen_parse(s, &n) || n < 8 || n > SONDE_USTACK_MAX)
+		return -EINVAL;
+	*out = (n + 7) & ~7u;
 	return 0;
 }

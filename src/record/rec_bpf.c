@@ -42,6 +42,7 @@ static void bpf_set_filters(struct sonde_bpf *s, const struct sonde_record_opts 
 	s->rodata->failed_only = o->failed_only;
 	s->rodata->no_sched = o->no_sched;
 	s->rodata->rec_ip = o->ip;
+	s->rodata->ustack_size = o->user_stack;
 	if (o->comm) {
 		s->rodata->comm_set = true;
 		strncpy((char *)s->rodata->comm_match, o->comm, SONDE_COMM_LEN - 1);
@@ -101,7 +102,7 @@ int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err
 	b->ncpus = (unsigned int)n > SONDE_MAX_CPUS ? SONDE_MAX_CPUS : (unsigned int)n;
 	b->ring_bytes = o->ring_bytes;
 	if (!b->ring_bytes)
-		b->ring_bytes = o->snaplen ? SONDE_RECORD_DEFAULT_RING_PAYLOAD
+		b->ring_bytes = o->snaplen || o->user_stack ? SONDE_RECORD_DEFAULT_RING_PAYLOAD
 					   : SONDE_RECORD_DEFAULT_RING;
 	b->skel = sonde_bpf__open();
 	if (!b->skel)

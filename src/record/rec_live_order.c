@@ -22,6 +22,9 @@
  * of its thread is released: both were written after the missing record
  * would have been, so it can no longer come.
  *
+ * A delivered signal's payloads (its stack, payload.h) go with it the
+ * same way.
+ *
  * One call changes tid on the way: a thread other than the leader that
  * execs becomes the leader, so its execve's entry payloads carry the
  * thread's tid and the syscall record the leader's (same process, same
@@ -294,7 +297,8 @@ int order_add(struct live_order *o, const struct sonde_hdr *h)
 		free(r);
 		return -ENOMEM;
 	}
-	if (h->type == SONDE_REC_SYSCALL && (e = tid_find(o, h->tid)))
+	if ((h->type == SONDE_REC_SYSCALL || h->type == SONDE_REC_SIGNAL) &&
+	    (e = tid_find(o, h->tid)))
 		pending_take(o, e, h->ts, 1);
 	if (h->type == SONDE_REC_SYSCALL && h->tid == h->pid)
 		pending_take_exec(o, h);
@@ -341,6 +345,9 @@ static int group_has_call(const struct live_order *o, const struct sonde_hdr *pl
 
 		if (h && h->type == SONDE_REC_SYSCALL &&
 		    (h->tid == pl->tid || exec_payload_of(h, pl)))
+			return 1;
+		/* The stack a delivered signal interrupted (record --user-stack) */
+		if (h && h->type == SONDE_REC_SIGNAL && h->tid == pl->tid)
 			return 1;
 	}
 	return 0;

@@ -92,7 +92,7 @@ static unsigned int record_buffer_chunks(const struct sonde_record_opts *o, unsi
 {
 	size_t b = o->buffer_bytes;
 
-	if (!b && !o->snaplen)
+	if (!b && !o->snaplen && !o->user_stack)
 		return 2 * ncpus;
 	if (!b)
 		b = SONDE_RECORD_DEFAULT_BUFFER;

@@ -328,6 +328,16 @@ static int group_render(struct feed *f, void **recs, size_t nrec, const struct f
 		 * counts them with the records it cannot show. */
 		if (pl_valid(h))
 			continue;
+		if (h->type == SONDE_REC_SIGNAL && k->signal) {
+			unsigned int n = 0;
+
+			for (size_t j = 0; j < npl; j++)
+				if (pls[j].tid == h->tid)
+					mine[n++] = pls[j].p;
+			e = k->signal(k->ctx, h, mine, n);
+			rc = rc ? rc : (e == -EIO ? e : 0);
+			continue;
+		}
 		if (h->type != SONDE_REC_SYSCALL || h->size < sizeof(struct sonde_ev_syscall)) {
 			e = k->record(k->ctx, h);
 			rc = rc ? rc : (e == -EIO ? e : 0);

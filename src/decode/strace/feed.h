@@ -43,6 +43,10 @@ void feed_free(struct feed *f);
 struct feed_sink {
 	int (*call)(void *ctx, const struct sonde_call *c);
 	int (*record)(void *ctx, const struct sonde_hdr *rec);
+	/* A delivered signal and the payloads of its time and thread (the
+	 * stack it interrupted, record --user-stack); NULL: record. */
+	int (*signal)(void *ctx, const struct sonde_hdr *rec, const struct sonde_payload *pl,
+		      unsigned int npl);
 	void *ctx;
 };
 

@@ -90,8 +90,17 @@ static int pr_exit_line(struct sonde_strace *st, const struct sonde_ev_exit *e, 
 	int rc;
 
 	/* strace: -qq hides the exits; the deaths obey -e signal= only. */
-	if (WIFSIGNALED(code) ? !sig_in_set(st, WTERMSIG(code)) : st->o.quiet & SONDE_QUIET_EXIT)
-		return 0;
+	if (WIFSIGNALED(code) ? !sig_in_set(st, WTERMSIG(code)) : st->o.quiet & SONDE_QUIET_EXIT) {
+		/* -qq: the stack of exit_group all the same, as strace */
+		if (!strace_stack_kept(st, e->hdr.tid))
+			return 0;
+		rc = split_cut_open(st);
+		if (rc)
+			return rc;
+		st->line_tid = e->hdr.tid;
+		strace_stack_exit(st, e->hdr.tid);
+		return strace_emit(st);
+	}
 	rc = line_begin(st, e->hdr.tid, ts);
 	if (rc)
 		return rc;
@@ -107,6 +116,7 @@ static int pr_exit_line(struct sonde_strace *st, const struct sonde_ev_exit *e, 
 	} else {
 		sb_printf(&st->line, "+++ exited with %d +++\n", WEXITSTATUS(code));
 	}
+	strace_stack_exit(st, e->hdr.tid);
 	return strace_emit(st);
 }
 
@@ -253,7 +263,8 @@ static uint64_t sig_ip(struct sonde_strace *st, const struct sonde_ev_signal *e)
 }
 
 /* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
-int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
+int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e,
+		     const struct sonde_payload *pl, unsigned int npl)
 {
 	char name[16], si[320], note[4 * SONDE_COMM_LEN + 3];
 	const char *n;
@@ -276,6 +287,8 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e)
 					   sizeof(note)));
 	sb_printf(&st->line, "--- %s %s ---\n", n ? n : "?", si);
 	rc = strace_emit(st);
+	if (!rc)
+		rc = strace_pr_signal_stack(st, &e->hdr, pl, npl);
 	if (rc || !sig_stops(e))
 		return rc;
 	rc = pr_stopped(st, e->hdr.tid, e->hdr.ts, n, sig_ip(st, e));

@@ -604,6 +604,7 @@ int sonde_strace_opt(struct sonde_strace_opts *o, int letter,
 		return 0;
 	case 'n': o->show_nr = 1; return 0;
 	case 'i': o->show_ip = 1; return 0;
+	case 'k': o->stack_trace = 1; return 0;
 	case 'Y': o->decode_pids = 1; return 0;
 	case 'v':
 		o->verbose = 1;

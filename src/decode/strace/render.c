@@ -51,6 +51,7 @@ struct sonde_strace *sonde_strace_new(const struct sonde_strace_opts *o,
 	st->o.pid_ns = NULL;
 	if (((o->show_nr || o->show_ip || o->decode_pids || o->pidns) &&
 	     !(st->tasks = sonde_tasks_new())) ||
+	    (o->stack_trace && !(st->ustack = sonde_ustack_new())) ||
 	    (o->ff_prefix && !(st->ff = ffout_new(o->ff_prefix, o->append)))) {
 		sonde_strace_free(st);
 		return NULL;
@@ -76,6 +77,7 @@ void sonde_strace_free(struct sonde_strace *st)
 	free(st->threads);
 	free(st->leaders);
 	sonde_tasks_free(st->tasks);
+	strace_stack_free(st);
 	ffout_free(st->ff);
 	free(st);
 }
@@ -261,23 +263,12 @@ static int fdpath_of(const struct sonde_call *c, uint64_t addr, char *out, size_
 {
 	for (unsigned int i = 0; i < c->npl; i++) {
 		const struct sonde_payload *p = &c->pl[i];
-		size_t end, o = 0;
 
 		if (p->phase != SONDE_PL_FDPATH || p->addr != addr ||
 		    (p->flags & SONDE_PLF_UNREADABLE))
 			continue;
-		out[0] = 0;
-		for (end = p->captured; end > 0;) {
-			size_t b = end - 1; /* the component's NUL */
-
-			while (b > 0 && p->data[b - 1])
-				b--;
-			o += (size_t)snprintf(out + (o < len ? o : len), o < len ? len - o : 0, "/%.*s",
-					      (int)(end - 1 - b), (const char *)p->data + b);
-			end = b;
-		}
-		if (!o)
-			snprintf(out, len, "/");
+		if (sonde_path_components(p->data, p->captured, out, len))
+			return -1;
 		if (p->returned == 1)
 			snprintf(out + strlen(out), len - strlen(out), " (deleted)");
 		return strlen(out) + 1 < len ? 0 : -1;
@@ -543,8 +534,12 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		sb_fraction(&st->oret, sc->dur, st->o.dur_digits);
 		sb_putc(&st->oret, '>');
 	}
-	if (!(sc->hdr.flags & SONDE_SC_KILLED))
+	if (!(sc->hdr.flags & SONDE_SC_KILLED)) {
 		pr_dumps(st, c, &st->odump);
+		r = strace_pr_stack(st, c, &st->odump);
+		if (r)
+			return r;
+	}
 	if (st->otext.oom || st->oret.oom || st->odump.oom)
 		return -ENOMEM;
 	st->open = 1;
@@ -570,6 +565,8 @@ static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
 	size_t off = 0, len;
 	int fd, e;
 
+	if (rec->flags & SONDE_PROC_LAUNCHED)
+		st->launch_tid = rec->tid;
 	if (!(rec->flags & SONDE_PROC_FDS))
 		return 0;
 	/* A continuation adds to the list of the record before. */
@@ -593,6 +590,8 @@ static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		return rc;
 	if (st->o.pid_names || st->o.pid_ns)
 		pids_record(st->tasks, rec);
+	if (st->ustack && (rc = sonde_ustack_record(st->ustack, rec)))
+		return rc;
 	switch (rec->type) {
 	case SONDE_REC_PROC:
 		return track_proc(st, rec);
@@ -661,6 +660,12 @@ int sonde_strace_text_fds(struct sonde_strace *st, const struct sonde_strace_opt
 
 int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
+	return strace_record(st, rec, NULL, 0);
+}
+
+int strace_record(struct sonde_strace *st, const struct sonde_hdr *rec,
+		  const struct sonde_payload *pl, unsigned int npl)
+{
 	int rc;
 
 	if (!st->out)
@@ -670,6 +675,8 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 		return rc;
 	if (st->o.pid_names || st->o.pid_ns)
 		pids_record(st->tasks, rec);
+	if (st->ustack && (rc = sonde_ustack_record(st->ustack, rec)))
+		return rc;
 	switch (rec->type) {
 	case SONDE_REC_PROC:
 		return track_proc(st, rec);
@@ -696,7 +703,7 @@ int sonde_strace_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 	case SONDE_REC_SIGGEN:
 		if (rec->size < sizeof(struct sonde_ev_signal))
 			return -EINVAL;
-		return strace_pr_signal(st, (const void *)rec);
+		return strace_pr_signal(st, (const void *)rec, pl, npl);
 	case SONDE_REC_LOST: {
 		const struct sonde_ev_lost *l = (const void *)rec;
 

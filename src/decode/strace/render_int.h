@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include <sonde/analysis.h>
+#include <sonde/stack.h>
 
 #include "decode/strace/strace_int.h"
 #include "decode/strace/callq.h"
@@ -62,6 +63,16 @@ struct sonde_strace {
 	/* -n: each task's last call, which numbers its other lines; -Y:
 	 * the tasks' names (o.pid_names points here) */
 	struct sonde_tasks *tasks;
+	/* -k: the address spaces and unwinder; the stacks of exit and
+	 * exit_group, printed after their task's exit line (stackpr.c) */
+	struct sonde_ustack *ustack;
+	struct strace_exit_stack {
+		uint32_t tid;
+		char *text;
+	} *exit_stacks;
+	size_t nexit_stacks;
+	uint64_t nostack; /* -k: call lines without a recorded stack */
+	uint32_t launch_tid; /* -k: the command sonde started, until its execve */
 };
 
 static inline const char *sb_str(const struct strbuf *b)
@@ -101,7 +112,8 @@ int strace_note_call(struct sonde_strace *st, uint32_t tid, uint32_t nr, uint64_
 
 /* lines.c: "+++ exited with N +++", "--- SIGCHLD {...} ---". */
 int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e);
-int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e);
+int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e,
+		     const struct sonde_payload *pl, unsigned int npl);
 /* A thread of tgid was made (CLONE_THREAD); 0 or -ENOMEM. */
 int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid);
 /* The group leaders' exit lines held back (tgid's, or every group's when
@@ -125,5 +137,22 @@ int split_unfinished(struct sonde_strace *st, const struct sonde_ev_syscall *sc,
 /* The call just formatted never returned to its program (SONDE_SC_KILLED):
  * its text becomes what strace prints for a return it never saw. */
 void split_killed(struct sonde_strace *st);
+
+/* stackpr.c, -k: c's stack lines into sb (or, for exit and exit_group,
+ * kept for the task's exit line); 0 or -ENOMEM. */
+int strace_pr_stack(struct sonde_strace *st, const struct sonde_call *c, struct strbuf *sb);
+/* sonde_strace_record, with the payloads of a delivered signal: its
+ * stack (-k). */
+int strace_record(struct sonde_strace *st, const struct sonde_hdr *rec,
+		  const struct sonde_payload *pl, unsigned int npl);
+/* The stack a delivered signal interrupted (pl: its payloads), after
+ * the signal's line. */
+int strace_pr_signal_stack(struct sonde_strace *st, const struct sonde_hdr *rec,
+			   const struct sonde_payload *pl, unsigned int npl);
+/* Is a stack kept for tid's exit line? */
+int strace_stack_kept(const struct sonde_strace *st, uint32_t tid);
+/* Appends tid's kept stack, if any, to st->line. */
+void strace_stack_exit(struct sonde_strace *st, uint32_t tid);
+void strace_stack_free(struct sonde_strace *st);
 
 #endif

@@ -28,16 +28,22 @@ static int sink_record(void *ctx, const struct sonde_hdr *rec)
 	return sonde_strace_record(ctx, rec);
 }
 
+static int sink_signal(void *ctx, const struct sonde_hdr *rec, const struct sonde_payload *pl,
+		       unsigned int npl)
+{
+	return strace_record(ctx, rec, pl, npl);
+}
+
 int sonde_strace_feed(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
-	struct feed_sink k = { sink_call, sink_record, st };
+	struct feed_sink k = { sink_call, sink_record, sink_signal, st };
 
 	return feed_record(&st->feed, &k, rec);
 }
 
 int sonde_strace_advance(struct sonde_strace *st, uint64_t t)
 {
-	struct feed_sink k = { sink_call, sink_record, st };
+	struct feed_sink k = { sink_call, sink_record, sink_signal, st };
 	int e = feed_advance(&st->feed, &k, t);
 
 	/* Lines after a call the feed still holds wait for it. */
