@@ -93,6 +93,7 @@ struct cap_call {
 	__u32 faulted;
 	__u32 i386; /* an i386 call: 32-bit pointers and iovecs (events.h) */
 	__u64 sp;   /* the entry's stack pointer, when read at exit (0: now's) */
+	__u32 holes; /* pages not present read as zeros (a stack, ustack.h) */
 };
 
 /*
@@ -202,6 +203,31 @@ struct cap_loop {
 };
 
 static const __u8 cap_zero[8];
+static const __u8 cap_zero_page[4096];
+
+/*
+ * c->holes: the n bytes at addr into dp at off a page at a time, a page
+ * that is not present as zeros. A stack has such pages: the untouched
+ * part of a large local buffer, below frames that are all there. 0, or
+ * -1 when no page could be read.
+ */
+static __always_inline int cap_pages(struct bpf_dynptr *dp, __u32 off, __u32 n, __u64 addr)
+{
+	__u32 done = 0, k;
+	int got = 0;
+
+	for (int i = 0; i < SONDE_PL_CHUNK / 4096 + 1 && done < n; i++) {
+		k = 4096 - ((addr + done) & 4095);
+		if (k > n - done)
+			k = n - done;
+		if (bpf_probe_read_user_dynptr(dp, off + done, k, (void *)(addr + done)))
+			bpf_dynptr_write(dp, off + done, (void *)cap_zero_page, k & 4095 ? k : 4096, 0);
+		else
+			got = 1;
+		done += k;
+	}
+	return got ? 0 : -1;
+}
 
 /*
  * Chunk i of a payload, read straight into its ring record: the record is
@@ -250,7 +276,8 @@ static long cap_chunk(__u32 i, void *ctx)
 		r->len = off;
 		return 1;
 	}
-	if (bpf_probe_read_user_dynptr(&dp, sizeof(h), n, (void *)(r->addr + off))) {
+	if (bpf_probe_read_user_dynptr(&dp, sizeof(h), n, (void *)(r->addr + off)) &&
+	    (!c->holes || cap_pages(&dp, sizeof(h), n, r->addr + off))) {
 		bpf_ringbuf_discard_dynptr(&dp, BPF_RB_NO_WAKEUP);
 		if (!off)
 			c->faulted = 1;

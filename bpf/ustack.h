@@ -205,12 +205,11 @@ __noinline int ustack_emit(__u64 ts, __u32 tgid, __u32 tid, __u32 nr, __u32 arg)
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(t);
 	struct cap_call c = { .ts = ts, .tgid = tgid, .tid = tid, .nr = nr,
-			      .phase = SONDE_PLR_PHASE_STACK };
+			      .phase = SONDE_PLR_PHASE_STACK, .holes = 1 };
 	struct cap_req r = { .arg = arg };
 	struct ustack_regs *p;
 	struct emit em;
 	__u64 sp, start, end = 0;
-	__u32 len;
 
 	/* i386 code: its stacks are not unwound (ABI of 4-byte words). */
 	if (!regs || regs->cs != USER_CS_64 || emit_begin(&em, ts))
@@ -251,21 +250,13 @@ __noinline int ustack_emit(__u64 ts, __u32 tgid, __u32 tid, __u32 nr, __u32 arg)
 	start = BPF_CORE_READ(t, mm, start_stack);
 	if (start >= sp && start + USTACK_ABOVE_START < end)
 		end = start + USTACK_ABOVE_START;
-	/* requested: the whole stack; captured less when --user-stack cut it */
-	len = end - sp < ustack_size ? end - sp : ustack_size;
+	/* requested: the whole stack; captured less when --user-stack cut
+	 * it. cap_chunk reads around pages not present (c.holes); the
+	 * CAP_SMALL bytes of a shorter copy lie in pages the frames just
+	 * above sp wrote. */
 	r.addr = sp;
 	r.requested = r.returned = end - sp > 0xffffffff ? 0xffffffff : end - sp;
-	r.len = len;
-	/* Any other page not present: the page sp is in, at least (the
-	 * call just wrote there), rather than nothing. */
-	c.quiet_fault = 1;
-	cap_bytes(&c, &r);
-	if (!c.faulted)
-		return 0;
-	c.quiet_fault = c.faulted = 0;
-	r.len = len;
-	if (len > 4096 - (sp & 4095))
-		r.len = 4096 - (sp & 4095);
+	r.len = end - sp < ustack_size ? end - sp : ustack_size;
 	cap_bytes(&c, &r);
 	return 0;
 }

@@ -202,7 +202,7 @@ struct sonde_sockinfo {
 #define SONDE_PLR_PHASE_REGS 6
 #define SONDE_PLR_PHASE_STACK 7
 #define SONDE_UREGS_N 17
-#define SONDE_USTACK_DEFAULT 65536
+#define SONDE_USTACK_DEFAULT 262144
 #define SONDE_USTACK_MAX 1048576
 
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items (keyctl

@@ -48,7 +48,7 @@ static const char record_usage[] =
 	"      --ip             each call's user instruction pointer (for strace -i)\n"
 	"      --user-stack[=N] each call's user stack, unwound by 'sonde print\n"
 	"                       --strace -k': the registers, N bytes of stack from\n"
-	"                       the stack pointer up (suffix K/M; default 64K, at\n"
+	"                       the stack pointer up (suffix K/M; default 256K, at\n"
 	"                       most 1M), and the files each process maps\n"
 	"      --ring-size SIZE per-CPU ring buffer (power of two, suffix K/M/G;\n"
 	"                       default 64M with payloads, 16M with -s 0)\n"
