@@ -182,6 +182,11 @@ void rec_bpf_untrace_tgid(struct rec_bpf *b, pid_t tgid)
 		__atomic_fetch_sub(&b->skel->bss->ntraced, 1, __ATOMIC_SEQ_CST);
 }
 
+int rec_bpf_user_stack(const struct rec_bpf *b)
+{
+	return b->skel->rodata->ustack_size != 0;
+}
+
 int rec_bpf_is_traced(const struct rec_bpf *b, pid_t tgid)
 {
 	if (tgid <= 0 || tgid >= SONDE_PID_MAX)

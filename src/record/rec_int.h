@@ -32,6 +32,8 @@ void rec_bpf_close(struct rec_bpf *b);
 void rec_bpf_trace_tgid(struct rec_bpf *b, pid_t tgid);
 void rec_bpf_untrace_tgid(struct rec_bpf *b, pid_t tgid);
 int rec_bpf_is_traced(const struct rec_bpf *b, pid_t tgid);
+/* Are user stacks recorded (--user-stack)? */
+int rec_bpf_user_stack(const struct rec_bpf *b);
 uint64_t rec_bpf_ntraced(const struct rec_bpf *b);
 /* Calls fn for every tgid in the traced set. */
 void rec_bpf_for_each_traced(const struct rec_bpf *b, void (*fn)(pid_t tgid, void *arg),
@@ -94,6 +96,9 @@ void rec_write_error(char *buf, size_t len, const char *path, int e);
 
 /* rec_procs.c: /proc, the pre-existing processes, the end-of-run records. */
 uint64_t rec_now_mono(void);
+/* rec_maps.c: an attached process's mapped files, as image records
+ * (record --user-stack). */
+void rec_maps_write(struct rec_consumer *c, unsigned int stream, pid_t tgid);
 int rec_proc_tgid(pid_t pid);
 int rec_proc_is_dead(pid_t tgid);
 int rec_proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid);

@@ -385,6 +385,8 @@ int rec_proc_attach_tasks(struct rec_bpf *b, struct rec_consumer *c, unsigned in
 	int n = 0;
 	DIR *d;
 
+	if (rec_bpf_user_stack(b))
+		rec_maps_write(c, stream, tgid);
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
 	d = opendir(path);
 	if (!d)
