@@ -64,6 +64,8 @@ struct sonde_render_opts {
 	const struct sonde_filter *shown;
 	/* strace's -X (enum sonde_xlat_style) and -x (1, 2 for -xx): text */
 	int xlat, xstr;
+	int stack; /* json: "stack", each call's and signal's user stack
+		    * unwound (-k; record --user-stack) */
 	/* Options of renderers added later (e.g. strace-grade decoding);
 	 * the built-in ones ignore it. */
 	const void *ext;
@@ -130,7 +132,21 @@ struct sonde_render {
 	int started;
 	uint64_t skipped; /* records of unknown or malformed types */
 	void *priv;
+	struct sonde_ustack *ustack; /* opts.stack: the address spaces */
+	/* While a delivered signal is rendered: its payloads (its stack) */
+	const struct sonde_payload *sig_pl;
+	unsigned int sig_npl;
 };
+
+/*
+ * render_stack.c: ,"KEY":[frames] for the stack in pl (payload.h's
+ * SONDE_USTACK_EXIT or _ENTRY one: which), when r unwinds (opts.stack)
+ * and pl holds one. Each frame {"pc","module","symbol","offset",
+ * "file_offset"}; a last {"error"} when the walk ended on one.
+ */
+struct sonde_payload;
+int sonde_render_json_stack(struct sonde_render *r, const char *key, uint32_t pid, uint32_t tid,
+			    const struct sonde_payload *pl, unsigned int npl, unsigned int which);
 
 extern const struct sonde_renderer sonde_render_text;
 extern const struct sonde_renderer sonde_render_flight;

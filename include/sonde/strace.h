@@ -330,6 +330,11 @@ struct sonde_calls;
 struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_call *c),
 				    int (*record)(void *ctx, const struct sonde_hdr *rec),
 				    void *ctx);
+/* A delivered signal with the payloads of its time and thread (its
+ * stack, record --user-stack) goes to fn instead of record. */
+void sonde_calls_on_signal(struct sonde_calls *g,
+			   int (*fn)(void *ctx, const struct sonde_hdr *rec,
+				     const struct sonde_payload *pl, unsigned int npl));
 int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec);
 /* No record before t will come (live: the reorder window's horizon):
  * hands on what that settles. A successful execve waits for the exec

@@ -64,8 +64,8 @@
 	"  -n                      --strace: syscall numbers, [ 257] openat(...)\n"         \
 	"  -i                      --strace: each call's instruction pointer, as strace\n"   \
 	"                          -i (a trace recorded with sonde record --ip)\n"           \
-	"  -k                      --strace: each call's stack, as strace -k (a trace\n"    \
-	"                          recorded with sonde record --user-stack)\n"              \
+	"  -k                      --strace, --json: each call's stack, as strace -k\n"     \
+	"                          (a trace recorded with sonde record --user-stack)\n"     \
 	"  -Y, --decode-pids=comm  --strace: command names after pids, 1234<sh>\n"        \
 	"      --decode-pids=pidns --strace: a containerised tracee's pids followed by\n"   \
 	"                          the host's, 1 /* 4242 in strace's PID NS */\n"          \
@@ -182,6 +182,11 @@ static int print_opts_finish(struct print_args *a)
 		cli_err("print", "%s is for --strace (strace's text output)", a->strace_only);
 		return -1;
 	}
+	if (a->so.stack_trace && !a->strace && strcmp(a->format, "json")) {
+		cli_err("print", "-k (each call's stack) is for --strace and --json");
+		return -1;
+	}
+	a->ropts.stack = a->so.stack_trace;
 	if (!a->strace && a->so.show_time) {
 		cli_err("print", "-T is for --strace: text shows durations unless --no-dur");
 		return -1;
@@ -236,7 +241,6 @@ static int print_strace_opt(struct print_args *a, int opt, const char *v)
 			 : opt == 'q'	    ? "-q"
 			 : opt == 'n'	    ? "-n"
 			 : opt == 'i'	    ? "-i"
-			 : opt == 'k'	    ? "-k"
 			 : opt == 'Y' || opt == OPT_DECODE_PIDS ? "-Y"
 			 : opt == OPT_SIGNAL ? "--signal"
 					     : "-e signal=/quiet=/raw=/read=/write=/abbrev=/verbose=";
@@ -256,8 +260,7 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, FILTER_SHORTOPTS "o:trs:vX:xyTP:qnikY", print_longopts,
 				  NULL)) != -1) {
-		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == 'i' || opt == 'k' || opt == 'Y' ||
-		    opt == OPT_SIGNAL ||
+		if (opt == 'P' || opt == 'q' || opt == 'n' || opt == 'i' || opt == 'Y' || opt == OPT_SIGNAL ||
 		    opt == OPT_DECODE_FDS || opt == OPT_DECODE_PIDS || (opt == 'e' && print_strace_expr(optarg))) {
 			if (print_strace_opt(a, opt, optarg))
 				return -1;
@@ -308,6 +311,9 @@ static int print_parse(int argc, char **argv, struct print_args *a)
 			break;
 		case 'v':
 			a->ropts.verbose = 1;
+			break;
+		case 'k':
+			a->so.stack_trace = 1;
 			break;
 		case 'y':
 			a->fdpaths = a->fdpaths ? 2 : 1; /* -yy: socket endpoints */

@@ -381,6 +381,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		c->ropts.strsize = c->so.strsize;
 	strace_report_paths(&c->so, "strace");
 	c->ropts.fd_paths = c->so.decode_fds;
+	c->ropts.stack = c->so.stack_trace;
 	/* Printed live, on the traced program's own file system and while
 	 * its processes run (-Y reads /proc for pids the trace never named,
 	 * as strace does for every pid). */

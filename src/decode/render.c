@@ -13,6 +13,7 @@
 #include <sonde/analysis.h>
 #include <sonde/format.h>
 #include <sonde/render.h>
+#include <sonde/stack.h>
 #include <sonde/strace.h>
 #include <sonde/syscalls.h>
 
@@ -55,6 +56,10 @@ static int render_dispatch(struct sonde_render *r, const struct sonde_hdr *rec,
 		return 0;
 	}
 	sonde_tasks_update(r->tasks, rec);
+	if (r->ustack && (rc = sonde_ustack_record(r->ustack, rec))) {
+		core->write_error = rc;
+		return rc;
+	}
 	if (c && r->opts.shown && !sonde_filter_match(r->opts.shown, rec)) {
 		rc = r->ops->hidden ? r->ops->hidden(r, c) : 0;
 		if (rc)
@@ -82,6 +87,20 @@ static int render_rec(void *ctx, const struct sonde_hdr *rec)
 	return render_dispatch(ctx, rec, NULL);
 }
 
+static int render_signal(void *ctx, const struct sonde_hdr *rec, const struct sonde_payload *pl,
+			 unsigned int npl)
+{
+	struct sonde_render *r = ctx;
+	int rc;
+
+	r->sig_pl = pl;
+	r->sig_npl = npl;
+	rc = render_dispatch(ctx, rec, NULL);
+	r->sig_pl = NULL;
+	r->sig_npl = 0;
+	return rc;
+}
+
 int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 		      const struct sonde_meta *meta, const struct sonde_render_opts *opts)
 {
@@ -103,10 +122,16 @@ int sonde_render_open(struct sonde_render **rp, const char *name, FILE *out,
 	c->pub.tasks = sonde_tasks_new();
 	c->names = sonde_sc_names_new(meta);
 	c->calls = sonde_calls_new(render_call, render_rec, &c->pub);
-	rc = c->pub.tasks && c->names && c->calls ? 0 : -ENOMEM;
+	if (c->calls)
+		sonde_calls_on_signal(c->calls, render_signal);
+	if (c->pub.opts.stack)
+		c->pub.ustack = sonde_ustack_new();
+	rc = c->pub.tasks && c->names && c->calls && (c->pub.ustack || !c->pub.opts.stack) ? 0
+											 : -ENOMEM;
 	if (!rc && ops->open)
 		rc = ops->open(&c->pub);
 	if (rc) {
+		sonde_ustack_free(c->pub.ustack);
 		sonde_calls_free(c->calls);
 		sonde_sc_names_free(c->names);
 		sonde_tasks_free(c->pub.tasks);
@@ -170,6 +195,7 @@ int sonde_render_close(struct sonde_render *r)
 		rc = rc ? rc : -EIO;
 	sonde_line_free(&r->line);
 	sonde_tasks_free(r->tasks);
+	sonde_ustack_free(r->ustack);
 	sonde_sc_names_free(c->names);
 	sonde_calls_free(c->calls);
 	free(c);

@@ -59,6 +59,8 @@
 #include <sonde/signal.h>
 #include <sonde/strace.h>
 #include <sonde/syscalls.h>
+#include <sonde/payload.h>
+#include <sys/syscall.h>
 
 struct json_priv {
 	struct sonde_strace_opts so; /* the decoders' options: -s */
@@ -193,7 +195,9 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 		const struct sonde_payload *p = &c->pl[i];
 		int unreadable = !!(p->flags & SONDE_PLF_UNREADABLE);
 
-		if ((p->flags & SONDE_PLF_EXEC) || p->phase == SONDE_PL_IP)
+		/* Not the call's memory: the address, the stack (-k's) */
+		if ((p->flags & SONDE_PLF_EXEC) || p->phase == SONDE_PL_IP ||
+		    p->phase == SONDE_PL_REGS || p->phase == SONDE_PL_STACK)
 			continue;
 		sonde_line_printf(l, "%s{\"arg\":%u", first ? "" : ",", p->arg);
 		first = 0;
@@ -249,6 +253,14 @@ static int json_call(struct sonde_render *r, const struct sonde_call *c)
 	json_syscall(r, rec);
 	if (sonde_call_ip(c))
 		sonde_line_printf(l, ",\"ip\":\"%#" PRIx64 "\"", sonde_call_ip(c));
+	/* -k: where the call returned to user space (exit, exit_group:
+	 * where they were made); an execve's from before the exec too */
+	if (sonde_render_json_stack(r, "stack", rec->pid, rec->tid, c->pl, c->npl,
+				    SONDE_USTACK_EXIT) ||
+	    ((c->sc->nr == __NR_execve || c->sc->nr == __NR_execveat) &&
+	     sonde_render_json_stack(r, "stack_before_exec", rec->pid, rec->tid, c->pl, c->npl,
+				     SONDE_USTACK_ENTRY)))
+		l->oom = 1;
 	if (sonde_render_sc_decoded(r, c->sc->nr)) {
 		sonde_line_printf(l, ",\"argv\":");
 		sonde_line_reset(&p->res);
@@ -461,6 +473,9 @@ static void json_signal(struct sonde_render *r, const struct sonde_hdr *rec)
 										SONDE_SIG_PRIV)));
 		if (e->ip)
 			sonde_line_printf(l, ",\"ip\":\"%#" PRIx64 "\"", (uint64_t)e->ip);
+		if (sonde_render_json_stack(r, "stack", rec->pid, rec->tid, r->sig_pl, r->sig_npl,
+					    SONDE_USTACK_EXIT))
+			l->oom = 1;
 		return;
 	}
 	n = sonde_sig_result_name(e->result);

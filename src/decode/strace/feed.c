@@ -567,6 +567,13 @@ struct sonde_calls *sonde_calls_new(int (*call)(void *ctx, const struct sonde_ca
 	return g;
 }
 
+void sonde_calls_on_signal(struct sonde_calls *g,
+			   int (*fn)(void *ctx, const struct sonde_hdr *rec,
+				     const struct sonde_payload *pl, unsigned int npl))
+{
+	g->sink.signal = fn;
+}
+
 int sonde_calls_feed(struct sonde_calls *g, const struct sonde_hdr *rec)
 {
 	return feed_record(&g->feed, &g->sink, rec);
