@@ -7,6 +7,9 @@
  * forgotten when its last thread exits.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +96,18 @@ struct ustk_proc *ustk_proc_find(struct sonde_ustack *u, uint32_t tgid)
 		return p;
 	}
 	return NULL;
+}
+
+int ustk_open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 const struct ustk_img *ustk_img_at(const struct ustk_proc *p, uint64_t addr, int exec)

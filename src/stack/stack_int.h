@@ -74,6 +74,12 @@ struct ustk_proc *ustk_proc_find(struct sonde_ustack *u, uint32_t tgid);
 const struct ustk_img *ustk_img_at(const struct ustk_proc *p, uint64_t addr, int exec);
 /* Ends the libdw session of p. */
 void ustk_proc_drop_dwfl(struct ustk_proc *p);
+/*
+ * The file at path, opened for reading if it is a regular file, else -1:
+ * a trace names what it likes (a FIFO would block the open, a device
+ * the reads).
+ */
+int ustk_open_regular(const char *path);
 /* Forgets p's address space from before its exec. */
 void ustk_proc_drop_before(struct ustk_proc *p);
 

@@ -111,7 +111,7 @@ static int symtab_read(struct ustk_symtab *t)
 	struct stat st;
 	int rc = 0;
 
-	t->fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	t->fd = ustk_open_regular(t->path);
 	if (t->fd < 0 || fstat(t->fd, &st))
 		return 0;
 	t->elf = elf_begin(t->fd, ELF_C_READ_MMAP, NULL);

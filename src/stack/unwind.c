@@ -53,12 +53,13 @@ void ustk_proc_drop_dwfl(struct ustk_proc *p)
 /*
  * The load bias of the ELF file at path given one of its mappings: the
  * PT_LOAD segment the mapping's file offset starts is at vaddr in the
- * file and at start in memory. -1 when the file is not ELF (a locale
- * archive, a cache) or no segment begins at that offset.
+ * file and at start in memory. The file open (for libdw, which takes
+ * it), or -1 when it is not ELF (a locale archive, a cache) or no
+ * segment begins at that offset.
  */
 static int elf_bias(const char *path, uint64_t start, uint64_t pgoff, uint64_t *bias)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+	int fd = ustk_open_regular(path), rc = -1;
 	size_t phnum;
 	Elf *elf;
 
@@ -80,8 +81,9 @@ static int elf_bias(const char *path, uint64_t start, uint64_t pgoff, uint64_t *
 out:
 	if (elf)
 		elf_end(elf);
-	close(fd);
-	return rc;
+	if (rc)
+		close(fd);
+	return rc ? -1 : fd;
 }
 
 /* Was path reported already (one module per file)? */
@@ -165,11 +167,15 @@ static int proc_dwfl(struct ustk_proc *p)
 	for (size_t i = 0; i < p->nimg; i++) {
 		const struct ustk_img *m = &p->img[i];
 		uint64_t bias;
+		int fd;
 
-		if (reported(p, i, m->path) || elf_bias(m->path, m->start, m->pgoff, &bias))
+		if (reported(p, i, m->path) || (fd = elf_bias(m->path, m->start, m->pgoff, &bias)) < 0)
 			continue;
-		if (dwfl_report_elf(p->dwfl, m->path, m->path, -1, bias, true))
+		/* libdw owns fd once the module is reported (dwfl_end closes it) */
+		if (dwfl_report_elf(p->dwfl, m->path, m->path, fd, bias, true))
 			n++;
+		else
+			close(fd);
 	}
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!n || !dwfl_attach_state(p->dwfl, NULL, (pid_t)p->tgid, &thread_callbacks, &p->s)) {

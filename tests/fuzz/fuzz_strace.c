@@ -56,7 +56,8 @@ static void opts_from(struct sonde_strace_opts *o, uint8_t b)
 	o->verbose = b & 1;
 	o->xlat = (b >> 1 & 3) % 3;
 	o->strsize = b & 8 ? 4 : 32;
-	o->xstr = (b >> 4 & 3) % 3;
+	o->xstr = b >> 4 & 1;
+	o->stack_trace = b >> 5 & 1; /* -k: the stack payloads unwound */
 	o->decode_fds = b & 0x40 ? 2 : 0;
 	o->pid_prefix = 1;
 }
@@ -88,7 +89,7 @@ static int payload_take(struct in *in, struct sonde_payload *p)
 				     .returned = req,
 				     .captured = len,
 				     .arg = h[3] % 6,
-				     .phase = h[1] % 5,
+				     .phase = h[1] % 8,
 				     .flags = h[2] & 0xf };
 	return 0;
 }
