@@ -348,6 +348,9 @@ uint64_t sonde_strace_lines(const struct sonde_strace *st);
 /* -i: call lines printed without an instruction pointer ("????"): the
  * trace was recorded without --ip, or the call entered before it began. */
 uint64_t sonde_strace_lines_noip(const struct sonde_strace *st);
+/* -k: calls shown whose trace holds no stack (recorded without
+ * --user-stack, or i386 calls). */
+uint64_t sonde_strace_lines_nostack(const struct sonde_strace *st);
 
 /*
  * Formats one call as strace would, without prefix, timestamps or the

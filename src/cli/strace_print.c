@@ -77,6 +77,11 @@ int strace_print_scan(struct sonde_reader *r, struct sonde_scan_opts *scan,
 			"warning: %s: %llu calls without an instruction pointer "
 			"(-i prints ?s): record with 'sonde record --ip'",
 			file, (unsigned long long)sonde_strace_lines_noip(st));
+	if (!e && sonde_strace_lines_nostack(st))
+		cli_err("print",
+			"warning: %s: %llu calls without a stack (-k prints none): record with "
+			"'sonde record --user-stack' (i386 calls have none)",
+			file, (unsigned long long)sonde_strace_lines_nostack(st));
 	sonde_strace_free(st);
 	return e;
 }

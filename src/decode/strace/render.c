@@ -98,6 +98,11 @@ uint64_t sonde_strace_lines_noip(const struct sonde_strace *st)
 	return st->noip;
 }
 
+uint64_t sonde_strace_lines_nostack(const struct sonde_strace *st)
+{
+	return st->nostack;
+}
+
 size_t sonde_strace_format(struct sonde_strace *st,
 			   const struct sonde_strace_opts *o,
 			   const struct sonde_call *c, char *buf, size_t len)
