@@ -78,17 +78,21 @@ static int tasks_grow(struct sonde_tasks *t)
  * (the table then simply knows fewer names). */
 struct sonde_task *sonde_tasks_get(struct sonde_tasks *t, uint32_t tid)
 {
-	struct tasks_slot *s;
+	struct tasks_slot *s = tasks_probe(t->slots, t->cap, tid);
 
-	if (t->n * 2 >= t->cap && tasks_grow(t))
-		return NULL;
-	s = tasks_probe(t->slots, t->cap, tid);
-	if (!s->used) {
-		s->used = 1;
-		memset(&s->t, 0, sizeof(s->t));
-		s->t.tid = tid;
-		t->n++;
+	/* A task known already: its slot, the table unchanged (growing it
+	 * would move the pointers callers hold). */
+	if (s->used)
+		return &s->t;
+	if (t->n * 2 >= t->cap) {
+		if (tasks_grow(t))
+			return NULL;
+		s = tasks_probe(t->slots, t->cap, tid);
 	}
+	s->used = 1;
+	memset(&s->t, 0, sizeof(s->t));
+	s->t.tid = tid;
+	t->n++;
 	return &s->t;
 }
 
@@ -158,9 +162,11 @@ void sonde_tasks_update(struct sonde_tasks *t, const struct sonde_hdr *rec)
 	}
 	case SONDE_REC_NSPID: {
 		const struct sonde_ev_nspid *e = (const void *)rec;
-		struct sonde_task *k = sonde_tasks_get(t, rec->tid);
+		struct sonde_task *k;
 
+		/* After the set, which may grow the table (and move k). */
 		tasks_set(t, rec->tid, rec->pid, NULL);
+		k = sonde_tasks_get(t, rec->tid);
 		if (k) {
 			k->ns_inum = e->ns_inum;
 			k->ns_tid = e->ns_tid;

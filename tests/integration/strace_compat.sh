@@ -146,7 +146,7 @@ check_all "strace_compat: -e fault= is refused, naming the missing kprobes" \
 
 # strace options sonde has no counterpart of: refused with the reason,
 # not as unknown.
-for o in "-k:stacks" "-D:detached" "-b execve:detach on execve"; do
+for o in "-D:detached" "-b execve:detach on execve"; do
 	# shellcheck disable=SC2086 # the option and its value are two words
 	"$SONDE" strace ${o%%:*} true > /dev/null 2> "$TMP/refused.err"
 	check_all "strace_compat: ${o%%:*} is refused with the reason (status 2)" \

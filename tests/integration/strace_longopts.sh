@@ -108,6 +108,13 @@ sleep 2 & sp=$!
 check "strace_longopts: --attach=PID follows PID until it exits (status 0)" [ $? = 0 ]
 wait $sp
 
+# --stack-traces: -k's long form, the same stacks.
+"$SONDE" strace -k -e trace=getppid -o "$TMP/k.s" "$FIX/strace_stack" > /dev/null 2>&1
+"$SONDE" strace --stack-traces -e trace=getppid -o "$TMP/k.l" "$FIX/strace_stack" > /dev/null 2>&1
+sed -E -i 's/\b[0-9]{3,7}\b/N/g' "$TMP/k.s" "$TMP/k.l"
+check_all "strace_longopts: --stack-traces is -k" \
+	grep -q '^ > .*(on_usr1+0x' "$TMP/k.l" '&&' cmp -s "$TMP/k.s" "$TMP/k.l"
+
 # Refused with the reason, status 2, as strace refuses the combination
 # or sonde lacks the feature.
 refused() {
@@ -124,7 +131,6 @@ refused "invalid --syscall-times argument" --syscall-times=xs
 refused "invalid --strings-in-hex argument" --strings-in-hex=some
 refused "detach on execve" --detach-on=execve
 refused "detached grandchild" --daemonize=session
-refused "stack" --stack-traces
 refused "KVM_RUN" --kvm=vcpu
 refused "personality suffixes" -e trace=write@64
 refused "debugging output" -d
