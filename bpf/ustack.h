@@ -1,30 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User stacks (record --user-stack, strace -k): for each recorded call,
- * the user registers and a copy of the stack from sp up (payload.h,
- * SONDE_PLR_PHASE_REGS and _STACK), and for each process the files it
- * maps (events.h, SONDE_REC_IMAGE). The unwinding itself is done offline
- * with the modules' DWARF CFI (src/stack/): Debian's libraries have no
- * frame pointers, so bpf_get_stack's frame-pointer walk would lose the
- * frames strace's libdw finds.
+ * User stacks (record --user-stack, strace -k): for each recorded call
+ * and delivered signal, the user registers and a copy of the stack from
+ * sp up (payload.h, SONDE_PLR_PHASE_REGS and _STACK), and for each
+ * process the files it maps (events.h, SONDE_REC_IMAGE). The unwinding
+ * is done offline with the files' DWARF CFI (src/stack/): Debian's
+ * libraries keep no frame pointers, so bpf_get_stack's frame-pointer walk
+ * would lose the frames strace finds.
  *
  * Where the images come from:
  *
- *   exec (sched_process_exec)   the program: the mapping holding AT_PHDR;
- *                               its interpreter: the one at AT_BASE
- *                               (the auxiliary vector the kernel saved in
- *                               mm->saved_auxv, create_elf_tables())
+ *   exec (sched_process_exec)   every mapping of the program, from the
+ *                               one holding AT_PHDR up while they follow
+ *                               each other, and of its interpreter, from
+ *                               AT_BASE (the auxiliary vector the kernel
+ *                               saved in mm->saved_auxv)
  *   mmap (sys_exit)             the mapping at the returned address, when
  *                               a file backs it
+ *   attach (user space)         /proc/PID/maps (src/record/rec_maps.c)
  *
  * each named by the dentry walk of scm.h (fdpath_step), found with
  * bpf_find_vma, whose callback runs with the mmap lock held, so the vma
  * and its file cannot go away under the walk.
  *
  * The stack is copied from sp to the end of its mapping (the vma's
- * vm_end: nothing past it can be read) or --user-stack bytes, whichever
- * is less, by cap_bytes: chunked, shed under ring pressure and marked
- * unreadable like any payload.
+ * vm_end: nothing past it can be read; for the main thread, just past
+ * its initial stack pointer) or --user-stack bytes, whichever is less,
+ * by cap_bytes with c.holes: chunked, shed under ring pressure like any
+ * payload, and pages not present (never touched) read as zeros.
  */
 #ifndef SONDE_BPF_USTACK_H
 #define SONDE_BPF_USTACK_H

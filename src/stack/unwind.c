@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Offline unwinding of the stacks record --user-stack captured, with
- * elfutils' libdw as strace -k does it live: the same call-frame
- * information, the same symbol lookup, the same frame numbers, so that
- * the lines print alike.
- *
- * strace attaches libdw to the live process (dwfl_linux_proc_attach):
- * registers from ptrace, memory from /proc/PID/mem, modules from
- * /proc/PID/maps. Here the three come from the trace: the registers and
- * stack bytes of the call (payload.h), the modules from the images of
- * its process (maps.c), each reported at the load bias its mapping
- * implies. Memory outside the copied stack cannot be read: a frame whose
- * CFI needs it ends the walk, as a stack copied too short does.
+ * Offline unwinding of the stacks record --user-stack captured. strace
+ * stops the tracee and unwinds it live (Debian's 6.1 with libunwind:
+ * registers from ptrace, memory from the process, mappings from
+ * /proc/PID/maps). Here the three come from the trace: the registers and
+ * stack bytes of the call (payload.h), the mappings from the images of
+ * its process (maps.c). Frames are stepped with elfutils' libdw, from the
+ * files' call-frame information, each file reported at the load bias its
+ * mapping implies; they are printed and named as strace's libunwind
+ * walker does (frame_cb, syms.c). Memory outside the copied stack cannot
+ * be read: a frame whose CFI needs it ends the walk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,10 +22,10 @@
 #define PAGE_MASK_ (~(uint64_t)0xfff)
 
 /*
- * No separate debug files: strace 6.1 attached to a live process finds
- * none here either (with libc6-dbg installed, it names ld.so's frames
- * from .dynsym), and the lines are to read alike. Symbols come from the
- * module's own .symtab, else its .dynsym; the CFI from its .eh_frame.
+ * No separate debug files: libunwind, which names strace's frames, reads
+ * none here either (with libc6-dbg installed, strace names ld.so's frames
+ * from .dynsym). The CFI comes from the files' own .eh_frame and
+ * .debug_frame, as libunwind's does.
  */
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
