@@ -35,9 +35,9 @@ for ((i = 0; i < R; i++)); do
 	run sonde "$N" "$B/sonde" record -q -s 0 --ring-size 16M -o "$OUT/a.trace" --
 	run sonde-ustack "$N" "$B/sonde" record -q -s 0 --user-stack -o "$OUT/b.trace" --
 	have strace && run strace-k "$NSLOW" strace -f -k -o /dev/null
-	have perf && run perf-dwarf "$NSLOW" perf trace -q --call-graph dwarf -o /dev/null --
+	have perf && run perf-dwarf "$NSLOW" perf trace --call-graph dwarf -o /dev/null --
 	have bpftrace && run bpftrace-ustack "$N" bpftrace -q -e \
-		'tracepoint:raw_syscalls:sys_exit /pid == cpid/ { @[ustack] = count(); clear(@); }' -c
+		'tracepoint:raw_syscalls:sys_exit /pid == cpid/ { @[ustack] = count(); }' -c
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 base=$(median "$OUT/untraced")

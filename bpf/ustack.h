@@ -47,6 +47,8 @@ const volatile __u32 ustack_size;
 /* Bytes copied above the main thread's initial stack pointer: argc and
  * the first argv pointers, all present. */
 #define USTACK_ABOVE_START 256
+/* Deeper than this below start_stack: not the main thread's stack. */
+#define USTACK_MAIN_MAX (64ull << 20)
 
 /* Room for the last component's read at the masked offset (scm.h). */
 struct img_scratch {
@@ -241,18 +243,21 @@ __noinline int ustack_emit(__u64 ts, __u32 tgid, __u32 tid, __u32 nr, __u32 arg)
 	p->r[15] = regs->r15;
 	p->r[16] = regs->ip;
 	emit_submit(&em, p);
-	if (bpf_find_vma(t, sp, ustack_vma_end, &end, 0) || end <= sp)
-		return 0;
 	/*
-	 * The main thread's stack: above the initial stack pointer (argc,
-	 * then argv, envp, auxv) lies a gap of up to 8 KiB the kernel left
-	 * at random (create_elf_tables, arch_align_stack), whose pages may
-	 * never have been touched: a read across one fails whole. No frame
-	 * is above start_stack, so the copy ends a little past it.
+	 * The main thread's stack ends, for the unwinder, a little past its
+	 * initial stack pointer (argc, then argv, envp, auxv, all written by
+	 * the kernel): no frame lies higher, and above them is a gap of up to
+	 * 8 KiB left at random (create_elf_tables, arch_align_stack) and the
+	 * strings. Any other stack (a thread's: mmap'd, at least the 128 MiB
+	 * mmap gap below) ends where its mapping does, which bpf_find_vma
+	 * says (~100 ns a call, under the mmap lock: the main thread's, most
+	 * calls, skip it).
 	 */
 	start = BPF_CORE_READ(t, mm, start_stack);
-	if (start >= sp && start + USTACK_ABOVE_START < end)
+	if (start >= sp && start - sp < USTACK_MAIN_MAX)
 		end = start + USTACK_ABOVE_START;
+	else if (bpf_find_vma(t, sp, ustack_vma_end, &end, 0) || end <= sp)
+		return 0;
 	/* requested: the whole stack; captured less when --user-stack cut
 	 * it. cap_chunk reads around pages not present (c.holes); the
 	 * CAP_SMALL bytes of a shorter copy lie in pages the frames just
