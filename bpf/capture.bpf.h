@@ -221,7 +221,7 @@ static __always_inline int cap_pages(struct bpf_dynptr *dp, __u32 off, __u32 n, 
 		if (k > n - done)
 			k = n - done;
 		if (bpf_probe_read_user_dynptr(dp, off + done, k, (void *)(addr + done)))
-			bpf_dynptr_write(dp, off + done, (void *)cap_zero_page, k & 4095 ? k : 4096, 0);
+			bpf_dynptr_write(dp, off + done, (void *)cap_zero_page, k, 0);
 		else
 			got = 1;
 		done += k;
