@@ -87,6 +87,14 @@ print('ok' if ok else 'bad')
 EOF
 check "strace_stack: JSON stacks of a call and of the signal" grep -qx ok "$TMP/json.out"
 
+# -Z: only failed calls are recorded, each with its stack (read(-1) in
+# hole_below, under a 64 KiB buffer the program never touched).
+"$SONDE" record -q -Z --user-stack -o "$TMP/z.trace" "$F" > /dev/null 2>&1
+"$SONDE" print --strace -k "$TMP/z.trace" > "$TMP/z" 2> /dev/null
+awk '/ read\(-1, / { getline; getline; print; exit }' "$TMP/z" > "$TMP/z.2"
+check "strace_stack: record -Z --user-stack: the failed read's stack" \
+	grep -q 'strace_stack(hole_below+0x' "$TMP/z.2"
+
 # A trace without stacks: -k says how to get them.
 "$SONDE" record -q -o "$TMP/nok.trace" "$F" > /dev/null 2>&1
 "$SONDE" print --strace -k "$TMP/nok.trace" > "$TMP/nok" 2> "$TMP/nok.err"
