@@ -203,31 +203,7 @@ struct cap_loop {
 };
 
 static const __u8 cap_zero[8];
-static const __u8 cap_zero_page[4096];
-
-/*
- * c->holes: the n bytes at addr into dp at off a page at a time, a page
- * that is not present as zeros. A stack has such pages: the untouched
- * part of a large local buffer, below frames that are all there. 0, or
- * -1 when no page could be read.
- */
-static __always_inline int cap_pages(struct bpf_dynptr *dp, __u32 off, __u32 n, __u64 addr)
-{
-	__u32 done = 0, k;
-	int got = 0;
-
-	for (int i = 0; i < SONDE_PL_CHUNK / 4096 + 1 && done < n; i++) {
-		k = 4096 - ((addr + done) & 4095);
-		if (k > n - done)
-			k = n - done;
-		if (bpf_probe_read_user_dynptr(dp, off + done, k, (void *)(addr + done)))
-			bpf_dynptr_write(dp, off + done, (void *)cap_zero_page, k, 0);
-		else
-			got = 1;
-		done += k;
-	}
-	return got ? 0 : -1;
-}
+#include "pages.h"
 
 /*
  * Chunk i of a payload, read straight into its ring record: the record is
