@@ -209,8 +209,12 @@ __noinline int ustack_emit(__u64 ts, __u32 tgid, __u32 tid, __u32 nr, __u32 arg)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(t);
-	struct cap_call c = { .ts = ts, .tgid = tgid, .tid = tid, .nr = nr,
-			      .phase = SONDE_PLR_PHASE_STACK, .holes = 1 };
+	struct cap_call c = { .ts = ts,
+			      .tgid = tgid,
+			      .tid = tid,
+			      .nr = nr,
+			      .phase = SONDE_PLR_PHASE_STACK,
+			      .holes = 1 };
 	struct cap_req r = { .arg = arg };
 	struct ustack_regs *p;
 	struct emit em;
@@ -223,7 +227,8 @@ __noinline int ustack_emit(__u64 ts, __u32 tgid, __u32 tid, __u32 nr, __u32 arg)
 	p = emit_reserve(&em, sizeof(*p), ts);
 	if (!p)
 		return 0;
-	payload_facts_hdr(&p->p, ts, tgid, tid, nr, arg, SONDE_PLR_PHASE_REGS, sizeof(p->r), em.cpu);
+	payload_facts_hdr(&p->p, ts, tgid, tid, nr, arg, SONDE_PLR_PHASE_REGS, sizeof(p->r),
+			  em.cpu);
 	p->p.addr = sp;
 	p->r[0] = regs->ax;
 	p->r[1] = regs->dx;

@@ -21,13 +21,13 @@
 #define SONDE_STACK_FRAMES 256
 
 struct sonde_frame {
-	uint64_t pc;        /* the frame's pc: a caller's is a return address */
+	uint64_t pc;	    /* the frame's pc: a caller's is a return address */
 	const char *error;  /* not a frame: why the walk ended (then only pc,
 			     * 0 or where the walk met it, is set) */
 	const char *module; /* path of the file mapped at pc */
 	const char *symbol; /* nearest symbol at or below pc; NULL: none */
 	uint64_t sym_off;   /* pc - the symbol's address */
-	uint64_t rel;       /* pc as an offset in the module's file:
+	uint64_t rel;	    /* pc as an offset in the module's file:
 			     * strace's [0x...] */
 };
 

@@ -154,8 +154,8 @@ static void proc_remove(struct sonde_ustack *u, uint32_t tgid)
 	}
 }
 
-static int proc_add(struct ustk_proc *p, uint64_t start, uint64_t end, uint64_t pgoff,
-		    int exec, const char *path)
+static int proc_add(struct ustk_proc *p, uint64_t start, uint64_t end, uint64_t pgoff, int exec,
+		    const char *path)
 {
 	size_t k = 0;
 	char *copy;

@@ -25,7 +25,7 @@
 
 struct ustk_sym {
 	uint64_t value;
-	size_t order;     /* met in this order: the first wins a tie */
+	size_t order;	  /* met in this order: the first wins a tie */
 	const char *name; /* in the file's mapped string table */
 };
 
@@ -121,7 +121,8 @@ static int symtab_read(struct ustk_symtab *t)
 	while (!rc && (scn = elf_nextscn(t->elf, scn))) {
 		GElf_Shdr sh;
 
-		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
+		if (gelf_getshdr(scn, &sh) &&
+		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
 			rc = read_symbols(t, t->elf, scn, &sh);
 	}
 	if (!rc)

@@ -27,9 +27,9 @@
  * from .dynsym). The CFI comes from the files' own .eh_frame and
  * .debug_frame, as libunwind's does.
  */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			GElf_Word debuglink_crc, char **debuginfo_file_name)
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
 {
 	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
 	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
@@ -167,7 +167,8 @@ static int proc_dwfl(struct ustk_proc *p)
 		uint64_t bias;
 		int fd;
 
-		if (reported(p, i, m->path) || (fd = elf_bias(m->path, m->start, m->pgoff, &bias)) < 0)
+		if (reported(p, i, m->path) ||
+		    (fd = elf_bias(m->path, m->start, m->pgoff, &bias)) < 0)
 			continue;
 		/* libdw owns fd once the module is reported (dwfl_end closes it) */
 		if (dwfl_report_elf(p->dwfl, m->path, m->path, fd, bias, true))

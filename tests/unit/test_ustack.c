@@ -77,8 +77,8 @@ TEST(address_spaces)
 	CHECK(!sonde_ustack_record(u, image(buf, TGID, 0x1000, 0x3000, 0,
 					    SONDE_IMAGE_EXEC | SONDE_IMAGE_X, "/usr/bin/prog")));
 	CHECK(!sonde_ustack_record(u, image(buf, TGID, 0x10000, 0x20000, 0, 0, "/lib/libx.so")));
-	CHECK(!sonde_ustack_record(u, image(buf, TGID, 0x12000, 0x14000, 0x2000, SONDE_IMAGE_X,
-					    "/lib/libx.so")));
+	CHECK(!sonde_ustack_record(
+		u, image(buf, TGID, 0x12000, 0x14000, 0x2000, SONDE_IMAGE_X, "/lib/libx.so")));
 	p = ustk_proc_find(u, TGID);
 	CHECK(p && p->nimg == 3);
 	if (!p)
@@ -90,8 +90,8 @@ TEST(address_spaces)
 	CHECK(ustk_img_at(p, 0x11000, 0) != NULL);
 	CHECK(ustk_img_at(p, 0x1800, 1) != NULL);
 	/* a mapping covering others replaces them (MAP_FIXED, reuse) */
-	CHECK(!sonde_ustack_record(u, image(buf, TGID, 0x10000, 0x30000, 0, SONDE_IMAGE_X,
-					    "/lib/liby.so")));
+	CHECK(!sonde_ustack_record(
+		u, image(buf, TGID, 0x10000, 0x30000, 0, SONDE_IMAGE_X, "/lib/liby.so")));
 	CHECK(p->nimg == 2);
 	m = ustk_img_at(p, 0x12345, 1);
 	CHECK(m && !strcmp(m->path, "/lib/liby.so"));
@@ -205,8 +205,8 @@ static void feed_maps(struct sonde_ustack *u, uint32_t tgid)
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perms, &off, &pos) < 4 ||
 		    !pos || line[pos] != '/' || strlen(line + pos) > 4000)
 			continue;
-		sonde_ustack_record(u, image(buf, tgid, s, e, off, perms[2] == 'x' ? SONDE_IMAGE_X : 0,
-					     line + pos));
+		sonde_ustack_record(u, image(buf, tgid, s, e, off,
+					     perms[2] == 'x' ? SONDE_IMAGE_X : 0, line + pos));
 	}
 	if (f)
 		fclose(f);
@@ -242,8 +242,7 @@ __attribute__((no_sanitize_address)) static void copy_stack(uint8_t *dst, uint64
  * callee-saved ones as they are; then the stack from rsp up.
  */
 __attribute__((noinline, no_sanitize_address)) static size_t unwind_me(uint64_t *regs,
-								       uint8_t *stack,
-								       size_t cap)
+								       uint8_t *stack, size_t cap)
 {
 	uint64_t end;
 	size_t n;
@@ -280,13 +279,19 @@ TEST(unwinds_a_copied_stack)
 	n = unwind_me(regs, stack, sizeof(stack));
 	CHECK(n > 0);
 	feed_maps(u, (uint32_t)getpid());
-	pl[0] = (struct sonde_payload){ .addr = regs[7], .data = (const uint8_t *)regs,
-					.captured = sizeof(regs), .phase = SONDE_PL_REGS };
-	pl[1] = (struct sonde_payload){ .addr = regs[7], .data = stack, .requested = (uint32_t)n,
-					.captured = (uint32_t)n, .phase = SONDE_PL_STACK };
+	pl[0] = (struct sonde_payload){ .addr = regs[7],
+					.data = (const uint8_t *)regs,
+					.captured = sizeof(regs),
+					.phase = SONDE_PL_REGS };
+	pl[1] = (struct sonde_payload){ .addr = regs[7],
+					.data = stack,
+					.requested = (uint32_t)n,
+					.captured = (uint32_t)n,
+					.phase = SONDE_PL_STACK };
 	CHECK(sonde_pl_has_stack(pl, 2));
 	CHECK_EQ_INT(sonde_ustack_unwind(u, (uint32_t)getpid(), (uint32_t)getpid(), pl, 2,
-					 SONDE_USTACK_EXIT, on_frame, &fr), 0);
+					 SONDE_USTACK_EXIT, on_frame, &fr),
+		     0);
 	/* unwind_me, this test, main, libc's start code, _start */
 	CHECK(fr.n >= 4);
 	CHECK(fr.probe);
@@ -297,11 +302,13 @@ TEST(unwinds_a_copied_stack)
 	/* no registers: said so, as the walk's one line */
 	fr = (struct frames){ 0 };
 	CHECK_EQ_INT(sonde_ustack_unwind(u, (uint32_t)getpid(), (uint32_t)getpid(), pl + 1, 1,
-					 SONDE_USTACK_EXIT, on_frame, &fr), 1);
+					 SONDE_USTACK_EXIT, on_frame, &fr),
+		     1);
 	pl[0].captured = 8; /* regs of the wrong size (a hostile trace) */
 	fr = (struct frames){ 0 };
 	CHECK_EQ_INT(sonde_ustack_unwind(u, (uint32_t)getpid(), (uint32_t)getpid(), pl, 2,
-					 SONDE_USTACK_EXIT, on_frame, &fr), 0);
+					 SONDE_USTACK_EXIT, on_frame, &fr),
+		     0);
 	CHECK(fr.n == 0 && fr.error != NULL);
 	/* a process the trace has no mappings of */
 	pl[0].captured = sizeof(regs);

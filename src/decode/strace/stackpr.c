@@ -135,8 +135,8 @@ int strace_pr_signal_stack(struct sonde_strace *st, const struct sonde_hdr *rec,
 
 	if (!st->ustack || !npl)
 		return 0;
-	r = sonde_ustack_unwind(st->ustack, rec->pid, rec->tid, pl, npl, SONDE_USTACK_EXIT, pr_frame,
-				&st->line);
+	r = sonde_ustack_unwind(st->ustack, rec->pid, rec->tid, pl, npl, SONDE_USTACK_EXIT,
+				pr_frame, &st->line);
 	if (r < 0 || !st->line.len)
 		return r < 0 ? r : 0;
 	st->line_tid = rec->tid;
