@@ -731,7 +731,7 @@ static int cmd_strace_run(int argc, char **argv)
 	c.ro.npids = c.npids;
 	c.ro.no_sched = true;
 	c.ro.ip = c.so.show_ip;
-	if (c.so.stack_trace)
+	if (c.so.stack_trace && (!c.count || c.count_and_print)) /* -c shows no stack */
 		sonde_user_stack_parse(NULL, &c.ro.user_stack);
 	c.ro.quiet = true;
 	c.ro.cmdline = "sonde strace";

@@ -60,6 +60,7 @@ compare "-k -e trace=getpid,getuid,read" -e trace=getpid,getuid,read "$F"
 # Real programs (single processes: where a SIGCHLD lands is a race)
 compare "-k of ls -la" ls -la /etc/hostname /usr/lib/x86_64-linux-gnu
 compare "-k of tar" tar cf "$TMP/x.tar" -C tests/fixtures strace_stack.c
+compare "-k of cat" cat tests/fixtures/strace_stack.c
 
 # Recorded while printed (--trace-file), then printed: the same lines.
 "$SONDE" strace -f -k --trace-file "$TMP/t.trace" -o "$TMP/live" "$F" > /dev/null 2>&1
