@@ -57,14 +57,8 @@ static __always_inline __u32 exec_argv(struct exec_slot *r, __u32 off, struct ta
  */
 static __always_inline __u64 exec_entry_ts(struct task_struct *p, __u64 now)
 {
-	struct sonde_cpu_state *cs;
-	struct sonde_inflight *e;
-	__u32 cpu;
+	struct sonde_inflight *e = current_inflight(p);
 
-	cs = cpu_state(&cpu);
-	if (!cs)
-		return now;
-	e = inflight_of(cs, (__u64)p);
 	return e && e->ts ? e->ts - 1 : now;
 }
 

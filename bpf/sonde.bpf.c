@@ -421,6 +421,17 @@ static __always_inline struct sonde_inflight *inflight_of(struct sonde_cpu_state
 	return NULL;
 }
 
+/* The in-flight entry of p, the current task (a tracepoint inside its
+ * call: clone, exec), or NULL. */
+static __always_inline struct sonde_inflight *current_inflight(struct task_struct *p)
+{
+	struct sonde_cpu_state *cs;
+	__u32 cpu;
+
+	cs = cpu_state(&cpu);
+	return cs ? inflight_of(cs, (__u64)p) : NULL;
+}
+
 /*
  * The number comes from the entry state, not from the id argument:
  * rt_sigreturn restores orig_ax = -1 from the signal frame, so at exit the
@@ -603,16 +614,10 @@ int BPF_PROG(sched_wakeup_new, struct task_struct *p)
 /* Clone flags of the parent's in-flight clone-family call. */
 static __always_inline __u16 fork_flags(struct task_struct *parent, __u64 *flags)
 {
-	struct sonde_cpu_state *cs;
-	struct sonde_inflight *e;
-	__u32 cpu;
+	/* The parent is current, inside its clone. */
+	struct sonde_inflight *e = current_inflight(parent);
 
 	*flags = 0;
-	cs = cpu_state(&cpu);
-	if (!cs)
-		return SONDE_FORK_FLAGS_UNKNOWN;
-	/* The parent is current, inside its clone. */
-	e = inflight_of(cs, (__u64)parent);
 	if (!e)
 		return SONDE_FORK_FLAGS_UNKNOWN;
 	switch (e->nr) {

@@ -40,6 +40,9 @@ int sonde_proc_fd_next(const struct sonde_hdr *rec, size_t *off, int *fd, const 
  * root first into out. 0, or -1 when it does not fit.
  */
 int sonde_path_components(const uint8_t *data, size_t n, char *out, size_t len);
+/* Its inverse: path ("/a/b/c") as components leaf first ("c\0b\0a\0")
+ * into out; their length, or -1 when they do not fit in len. */
+int sonde_path_to_components(const char *path, char *out, size_t len);
 /* The path of an IMAGE record; -1 when it does not fit or rec is not one. */
 int sonde_image_path(const struct sonde_hdr *rec, char *out, size_t len);
 /* "syscall", "switch", ... for a record type, or NULL. */

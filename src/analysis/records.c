@@ -111,6 +111,30 @@ int sonde_path_components(const uint8_t *data, size_t n, char *out, size_t len)
 	return o < len ? 0 : -1;
 }
 
+int sonde_path_to_components(const char *path, char *out, size_t len)
+{
+	size_t o = 0;
+	const char *end = path + strlen(path);
+
+	while (end > path) {
+		const char *b = end;
+		size_t n;
+
+		while (b > path && b[-1] != '/')
+			b--;
+		n = (size_t)(end - b);
+		if (n && o + n + 1 > len)
+			return -1;
+		if (n) {
+			memcpy(out + o, b, n);
+			out[o + n] = 0;
+			o += n + 1;
+		}
+		end = b > path ? b - 1 : b;
+	}
+	return (int)o;
+}
+
 int sonde_image_path(const struct sonde_hdr *rec, char *out, size_t len)
 {
 	const struct sonde_ev_image *e = (const void *)rec;

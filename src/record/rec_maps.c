@@ -4,12 +4,14 @@
  * it has mapped (/proc/PID/maps) as image records (events.h), what the
  * kernel side reports from exec and mmap for the processes it sees start.
  * The path is stored as the kernel side stores it: components leaf first,
- * each NUL-terminated.
+ * each NUL-terminated (sonde_path_to_components).
  */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sonde/analysis.h>
 
 #include "record/rec_int.h"
 
@@ -17,31 +19,6 @@ struct image_rec {
 	struct sonde_ev_image ev;
 	char path[SONDE_IMAGE_PATH_MAX + 8];
 };
-
-/* path, "/a/b/c", as "c\0b\0a\0"; its length, or -1 when too long. */
-static int path_components(const char *path, char *out, size_t len)
-{
-	size_t o = 0;
-	const char *end = path + strlen(path);
-
-	while (end > path) {
-		const char *b = end;
-		size_t n;
-
-		while (b > path && b[-1] != '/')
-			b--;
-		n = (size_t)(end - b);
-		if (n && o + n + 1 > len)
-			return -1;
-		if (n) {
-			memcpy(out + o, b, n);
-			out[o + n] = 0;
-			o += n + 1;
-		}
-		end = b > path ? b - 1 : b;
-	}
-	return (int)o;
-}
 
 /* One line of /proc/PID/maps: "START-END PERMS OFFSET DEV INODE PATH". */
 static void maps_line(struct rec_consumer *c, unsigned int stream, pid_t tgid, const char *line,
@@ -56,7 +33,7 @@ static void maps_line(struct rec_consumer *c, unsigned int stream, pid_t tgid, c
 	    !pos || line[pos] != '/')
 		return;
 	memset(&r, 0, sizeof(r));
-	n = path_components(line + pos, r.path, SONDE_IMAGE_PATH_MAX);
+	n = sonde_path_to_components(line + pos, r.path, SONDE_IMAGE_PATH_MAX);
 	if (n < 0)
 		return;
 	r.ev.hdr.ts = ts;

@@ -145,13 +145,12 @@ static struct ustk_proc *proc_get(struct sonde_ustack *u, uint32_t tgid)
 
 static void proc_remove(struct sonde_ustack *u, uint32_t tgid)
 {
-	for (size_t i = 0; i < u->nprocs; i++) {
-		if (u->procs[i]->tgid != tgid)
-			continue;
-		proc_free(u->procs[i]);
-		u->procs[i] = u->procs[--u->nprocs];
+	struct ustk_proc *p = ustk_proc_find(u, tgid); /* now at procs[0] */
+
+	if (!p)
 		return;
-	}
+	proc_free(p);
+	u->procs[0] = u->procs[--u->nprocs];
 }
 
 static int proc_add(struct ustk_proc *p, uint64_t start, uint64_t end, uint64_t pgoff, int exec,

@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 #include <sonde/events.h>
+#include <sonde/analysis.h>
 #include <sonde/payload.h>
 #include <sonde/stack.h>
 
@@ -27,27 +28,18 @@ static const struct sonde_hdr *image(void *buf, uint32_t tgid, uint64_t start, u
 				     uint64_t pgoff, uint16_t flags, const char *path)
 {
 	struct sonde_ev_image *e = buf;
-	char *d = (char *)(e + 1);
-	size_t o = 0, n = strlen(path);
+	int n;
 
-	memset(buf, 0, sizeof(*e) + n + 16);
-	while (n) {
-		size_t b = n;
-
-		while (b && path[b - 1] != '/')
-			b--;
-		memcpy(d + o, path + b, n - b);
-		o += n - b + 1;
-		n = b ? b - 1 : 0;
-	}
+	memset(buf, 0, sizeof(*e) + strlen(path) + 16);
+	n = sonde_path_to_components(path, (char *)(e + 1), SONDE_IMAGE_PATH_MAX);
 	e->hdr.type = SONDE_REC_IMAGE;
 	e->hdr.pid = e->hdr.tid = tgid;
 	e->hdr.flags = flags;
-	e->hdr.size = (uint16_t)SONDE_REC_ALIGN(sizeof(*e) + o + 1);
+	e->hdr.size = (uint16_t)SONDE_REC_ALIGN(sizeof(*e) + (size_t)(n > 0 ? n : 0) + 1);
 	e->start = start;
 	e->end = end;
 	e->pgoff = pgoff;
-	e->path_len = (uint16_t)o;
+	e->path_len = (uint16_t)(n > 0 ? n : 0);
 	return &e->hdr;
 }
 

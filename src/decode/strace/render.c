@@ -586,6 +586,15 @@ static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
 	return e;
 }
 
+/* What the pid names (-Y, pidns) and the address spaces (-k) learn from
+ * every record, shown or not. */
+static int learn_record(struct sonde_strace *st, const struct sonde_hdr *rec)
+{
+	if (st->o.pid_names || st->o.pid_ns)
+		pids_record(st->tasks, rec);
+	return st->ustack ? sonde_ustack_record(st->ustack, rec) : 0;
+}
+
 /* A tracker (no output): only what the descriptor tables learn from. */
 static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 {
@@ -593,9 +602,8 @@ static int track_record(struct sonde_strace *st, const struct sonde_hdr *rec)
 
 	if (rc)
 		return rc;
-	if (st->o.pid_names || st->o.pid_ns)
-		pids_record(st->tasks, rec);
-	if (st->ustack && (rc = sonde_ustack_record(st->ustack, rec)))
+	rc = learn_record(st, rec);
+	if (rc)
 		return rc;
 	switch (rec->type) {
 	case SONDE_REC_PROC:
@@ -678,9 +686,8 @@ int strace_record(struct sonde_strace *st, const struct sonde_hdr *rec,
 	rc = split_release(st, rec->ts);
 	if (rc)
 		return rc;
-	if (st->o.pid_names || st->o.pid_ns)
-		pids_record(st->tasks, rec);
-	if (st->ustack && (rc = sonde_ustack_record(st->ustack, rec)))
+	rc = learn_record(st, rec);
+	if (rc)
 		return rc;
 	switch (rec->type) {
 	case SONDE_REC_PROC:

@@ -90,6 +90,15 @@ static int stack_lines(struct sonde_strace *st, const struct sonde_call *c, stru
 	return sb->oom ? -ENOMEM : 0;
 }
 
+/* tid's kept stack, or NULL. */
+static struct strace_exit_stack *exit_stack_find(const struct sonde_strace *st, uint32_t tid)
+{
+	for (size_t i = 0; i < st->nexit_stacks; i++)
+		if (st->exit_stacks[i].tid == tid)
+			return &st->exit_stacks[i];
+	return NULL;
+}
+
 /* A task's stack kept for its exit line. */
 static int exit_stack_keep(struct sonde_strace *st, uint32_t tid, const struct sonde_call *c)
 {
@@ -101,12 +110,12 @@ static int exit_stack_keep(struct sonde_strace *st, uint32_t tid, const struct s
 		sb_free(&sb);
 		return r;
 	}
-	for (size_t i = 0; i < st->nexit_stacks; i++)
-		if (st->exit_stacks[i].tid == tid) {
-			free(st->exit_stacks[i].text);
-			st->exit_stacks[i].text = sb.s;
-			return 0;
-		}
+	k = exit_stack_find(st, tid);
+	if (k) {
+		free(k->text);
+		k->text = sb.s;
+		return 0;
+	}
 	k = realloc(st->exit_stacks, (st->nexit_stacks + 1) * sizeof(*k));
 	if (!k) {
 		sb_free(&sb);
@@ -145,22 +154,18 @@ int strace_pr_signal_stack(struct sonde_strace *st, const struct sonde_hdr *rec,
 
 int strace_stack_kept(const struct sonde_strace *st, uint32_t tid)
 {
-	for (size_t i = 0; i < st->nexit_stacks; i++)
-		if (st->exit_stacks[i].tid == tid)
-			return 1;
-	return 0;
+	return exit_stack_find(st, tid) != NULL;
 }
 
 void strace_stack_exit(struct sonde_strace *st, uint32_t tid)
 {
-	for (size_t i = 0; i < st->nexit_stacks; i++) {
-		if (st->exit_stacks[i].tid != tid)
-			continue;
-		sb_puts(&st->line, st->exit_stacks[i].text);
-		free(st->exit_stacks[i].text);
-		st->exit_stacks[i] = st->exit_stacks[--st->nexit_stacks];
+	struct strace_exit_stack *k = exit_stack_find(st, tid);
+
+	if (!k)
 		return;
-	}
+	sb_puts(&st->line, k->text);
+	free(k->text);
+	*k = st->exit_stacks[--st->nexit_stacks];
 }
 
 void strace_stack_free(struct sonde_strace *st)
