@@ -19,6 +19,17 @@ check() {
 sanitized() {
 	grep -q __asan_init "$SONDE"
 }
+# need_cmd CMD MESSAGE: a not ok line "TEST: MESSAGE" and the test's end
+# when CMD is not installed (TEST: the script's name).
+need_cmd() {
+	command -v "$1" > /dev/null && return 0
+	notok "$(basename "$0" .sh): $2"
+	exit 1
+}
+# need_strace: the tests that compare with Debian's strace.
+need_strace() {
+	need_cmd strace "Debian's strace is not installed (apt-get install strace)"
+}
 need_root() {
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "not ok - $0 needs root (integration tests load BPF)"

@@ -11,8 +11,7 @@
 # -o |CMD and -o !CMD: the output piped to a command.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_compat: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 L=tests/integration/strace_lines.py
 W='cat /etc/hostname > /dev/null; kill -TERM $$'
 # getppid returns the tracer's pid, which differs by construction; where

@@ -9,7 +9,7 @@
 # matches less than STRACE_DIFF_MIN percent (default 90) of its lines.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace >/dev/null || { notok "strace_diff: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 min=${STRACE_DIFF_MIN:-90}
 out=${STRACE_DIFF_OUT:-$TMP/diffs.txt}
 : > "$out"

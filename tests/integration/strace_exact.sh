@@ -12,7 +12,7 @@
 # STRACE_X=NAME runs the fixture strace_x_NAME only.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace >/dev/null || { notok "strace_exact: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 
 for fix in "$FIX"/strace_x_${STRACE_X:-*}; do
 	[ -x "$fix" ] || continue

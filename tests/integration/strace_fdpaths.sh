@@ -12,7 +12,7 @@
 # numbers against strace -yy.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace >/dev/null || { notok "strace_fdpaths: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 F=$FIX/fd_paths
 D=$TMP/d
 mkdir -p "$D"

@@ -9,8 +9,7 @@
 # in several option modes; then what the trace and the filters see.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_i386: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 X=$TMP/i386_calls
 if ! cc -m32 -nostdlib -static -o "$X" tests/fixtures/i386_calls.S 2> "$TMP/cc.err"; then
 	notok "strace_i386: cannot build a 32-bit program: $(head -1 "$TMP/cc.err")"

@@ -10,10 +10,8 @@
 # i386 program (8-digit addresses).
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_ip: Debian's strace is not installed (apt-get install strace)"; exit 1; }
-command -v setarch > /dev/null ||
-	{ notok "strace_ip: setarch (util-linux) is not installed"; exit 1; }
+need_strace
+need_cmd setarch "setarch (util-linux) is not installed"
 F=$FIX/strace_ip
 L=tests/integration/strace_lines.py
 

@@ -11,8 +11,7 @@
 # refused with the reason.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_longopts: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 
 W=(sh -c 'printf "a\tb\001\377c\n" > /dev/null; exec true')
 

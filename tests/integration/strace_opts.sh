@@ -7,8 +7,7 @@
 # normalised by strace_lines.py (strace_norm.py's rules) and diffed.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_opts: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 L=tests/integration/strace_lines.py
 D=$TMP/d
 mkdir -p "$D"

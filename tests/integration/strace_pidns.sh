@@ -10,10 +10,8 @@
 # process attached with -p inside a namespace.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_pidns: Debian's strace is not installed (apt-get install strace)"; exit 1; }
-command -v unshare > /dev/null ||
-	{ notok "strace_pidns: unshare (util-linux) is not installed"; exit 1; }
+need_strace
+need_cmd unshare "unshare (util-linux) is not installed"
 F=$FIX/strace_x_pids
 L=tests/integration/strace_lines.py
 

@@ -8,8 +8,7 @@
 # program (demangled names), the --user-stack and -k option errors.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_stack: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 F=$FIX/strace_stack
 
 # norm DIR: the per-task files DIR/t.PID in pid order, each task's pid

@@ -10,8 +10,7 @@
 # record. Live (`sonde strace -f`) and offline (`sonde print --strace`).
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v strace > /dev/null ||
-	{ notok "strace_thread_end: Debian's strace is not installed (apt-get install strace)"; exit 1; }
+need_strace
 F=$FIX/thread_end
 
 # ends FILE: the lines from the main thread's exit_group (exit) or the
