@@ -62,8 +62,12 @@ compare "-k of tar" tar cf "$TMP/x.tar" -C tests/fixtures strace_stack.c
 compare "-k of cat" cat tests/fixtures/strace_stack.c
 
 # Recorded while printed (--trace-file), then printed: the same lines.
-"$SONDE" strace -f -k --trace-file "$TMP/t.trace" -o "$TMP/live" "$F" > /dev/null 2>&1
-"$SONDE" print --strace -k "$TMP/t.trace" > "$TMP/print" 2> "$TMP/print.err"
+# Without the join's futex: it blocks longer than the live reorder window,
+# so live prints it whole at its return where print splits it
+# (docs/strace-differences.md).
+"$SONDE" strace -f -k -e trace='!futex' --trace-file "$TMP/t.trace" -o "$TMP/live" "$F" \
+	> /dev/null 2>&1
+"$SONDE" print --strace -k -e trace='!futex' "$TMP/t.trace" > "$TMP/print" 2> "$TMP/print.err"
 same "strace_stack: print --strace -k of the trace as sonde strace -k printed it" \
 	"$TMP/live" "$TMP/print"
 check "strace_stack: no warning when every call has its stack" test ! -s "$TMP/print.err"
