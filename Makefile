@@ -16,7 +16,7 @@ LDFLAGS += $(SAN)
 LDLIBS := -lbpf -ldw -liberty -lelf -lz -lzstd -lpthread -lm
 
 LIB_SRCS := $(wildcard src/format/*.c src/decode/*.c src/decode/strace/*.c src/lang/*.c \
-		       src/record/*.c src/analysis/*.c src/util/*.c src/stack/*.c)
+		       src/record/*.c src/analysis/*.c src/util/*.c src/stack/*.c src/inject/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

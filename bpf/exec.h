@@ -62,6 +62,23 @@ static __always_inline __u64 exec_entry_ts(struct task_struct *p, __u64 now)
 	return e && e->ts ? e->ts - 1 : now;
 }
 
+/*
+ * A --comm match made from within a call (execve, prctl): the call entered
+ * before its task was traced, and its return must not pass for one a
+ * seccomp filter answered (unentered, sonde.bpf.c).
+ */
+static __always_inline void skip_current_call(struct task_struct *task)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct sonde_inflight *e;
+
+	if (task != cur)
+		return;
+	e = bpf_task_storage_get(&inflight, cur, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (e && !e->active)
+		e->active = SONDE_INFLIGHT_SKIP;
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
@@ -80,6 +97,7 @@ int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct li
 		if (!comm_matches(p->comm))
 			return 0;
 		tgid_add(tgid);
+		skip_current_call(p);
 	}
 	now = bpf_ktime_get_ns();
 	if (emit_begin(&em, now))
@@ -139,12 +157,17 @@ int BPF_PROG(task_rename, struct task_struct *task, const char *comm)
 	__u32 tgid = task->tgid;
 	__u64 now;
 
-	if (!tgid_traced(tgid) && !comm_matches(comm))
+	bool joins = !tgid_traced(tgid);
+
+	if (joins && !comm_matches(comm))
 		return 0;
 	/* The exec program records this one (and adds a --comm match). */
 	if (in_exec(task))
 		return 0;
-	tgid_add(tgid);
+	if (joins) {
+		tgid_add(tgid);
+		skip_current_call(task);
+	}
 	now = bpf_ktime_get_ns();
 	if (emit_begin(&em, now))
 		return 0;

@@ -79,6 +79,15 @@ struct {
 	__type(value, struct sonde_inflight);
 } inflight SEC(".maps");
 
+/* -e inject (record_bpf.h): the marks of tampered calls, by tid. */
+const volatile bool inject_on;
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SONDE_INJECT_MARKS);
+	__type(key, __u32);
+	__type(value, struct sonde_inject_mark);
+} inject_marks SEC(".maps");
+
 /* Numbers past the table (invalid, negative, x32) still enter the
  * kernel and fail with ENOSYS: recorded unless -e trace= left them out. */
 static __always_inline int nr_selected(__u32 nr)
@@ -433,6 +442,62 @@ static __always_inline struct sonde_inflight *current_inflight(struct task_struc
 }
 
 /*
+ * A return that had no sys_enter. The kernel runs seccomp filters before
+ * the sys_enter tracepoint; a filter's SECCOMP_RET_ERRNO, _TRAP or
+ * _USER_NOTIF answer skips the call, yet its return passes sys_exit (the
+ * exit work runs for every call). strace stops before seccomp and shows
+ * such calls with the filter's result; so does sonde, from the registers,
+ * which still hold the number and arguments, as a call entered and
+ * returned now (SONDE_SC_NO_ENTRY), in this CPU's slot like any entry.
+ *
+ * Only under a filter: otherwise a return without entry is a call that
+ * entered before its task was traced, or a new task's first return from
+ * clone (0), which strace shows in the parent only; those two can also
+ * happen under a filter, so a new task's return is left out here, and
+ * the calls found blocked when a task joins the set are marked
+ * SONDE_INFLIGHT_SKIP or _ATTACHED (record_bpf.h). i386 calls are left
+ * out (their number would need in_i386_call's doubt resolved here).
+ */
+static __noinline struct sonde_inflight *unentered(struct pt_regs *regs, struct sonde_cpu_state *cs,
+						   long ret)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u32 nr;
+
+	if (!regs || !cs || !t->seccomp.mode || in_i386_call(regs))
+		return NULL;
+	nr = regs->orig_ax;
+	if (nr >= SONDE_NR_SYSCALLS || !nr_selected(nr) || (nr_is_clone(nr) && !ret))
+		return NULL;
+	if (cs->slot.e.active)
+		slot_rescue(&cs->slot);
+	cs->slot.task = cs->id_task;
+	cs->slot.tgid = cs->id_tgid;
+	cs->slot.tid = cs->id_tid;
+	cs->slot.e.ts = bpf_ktime_get_ns();
+	syscall_args(regs, false, cs->slot.e.args);
+	cs->slot.e.nr = nr;
+	cs->slot.e.active = 1;
+	cs->slot.e.flags = SONDE_SC_NO_ENTRY;
+	cs->slot.e.ip = rec_ip ? regs->ip : 0;
+	cs->slot.e.sp = 0;
+	return &cs->slot.e;
+}
+
+/* The flags the supervisor left for the call nr of thread tid, taken. */
+static __noinline __u16 inject_marks_take(__u32 tid, __u32 nr)
+{
+	struct sonde_inject_mark *m = bpf_map_lookup_elem(&inject_marks, &tid);
+	__u16 flags;
+
+	if (!m || m->nr != nr)
+		return 0;
+	flags = m->flags;
+	bpf_map_delete_elem(&inject_marks, &tid);
+	return flags;
+}
+
+/*
  * The number comes from the entry state, not from the id argument:
  * rt_sigreturn restores orig_ax = -1 from the signal frame, so at exit the
  * id no longer names the call that entered.
@@ -458,10 +523,18 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 			return 0;
 		e = inflight_of(cs, cs->id_task);
 		if (!e)
+			e = unentered(regs, cs, ret);
+		if (!e)
 			return 0;
+		if (e->active == SONDE_INFLIGHT_SKIP) {
+			e->active = 0;
+			return 0;
+		}
 	}
 	flags = (e->active == SONDE_INFLIGHT_ATTACHED ? SONDE_SC_ATTACHED : 0) | e->flags;
 	e->active = 0;
+	if (inject_on)
+		flags |= inject_marks_take(cs->id_tid, e->nr);
 	if (ustack_size && e->nr == NR_MMAP && !(flags & SONDE_SC_COMPAT) &&
 	    !(e->args[3] & MAP_ANONYMOUS_) && !is_failure(ret))
 		img_at(ret, bpf_ktime_get_ns(), cs->id_tgid, cs->id_tid, 0);
@@ -477,9 +550,10 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	 * where they would be emitted for calls then dropped above (whole
 	 * file contents of successful writes). The caller's memory still
 	 * holds what it passed: the call failed, and the thread was in it.
-	 * failed_only is in .rodata: without -Z the verifier removes this.
+	 * failed_only is in .rodata: without -Z the verifier removes this
+	 * but for calls with no entry (unentered), whose memory is read here.
 	 */
-	if (cap_snaplen && failed_only)
+	if (cap_snaplen && (failed_only || (flags & SONDE_SC_NO_ENTRY)))
 		capture_enter_late(bpf_get_current_task_btf(), e);
 	if (rec_ip && e->ip)
 		ip_emit(cpu, cs, e->ts, e->nr, e->ip);

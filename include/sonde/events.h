@@ -75,6 +75,16 @@ struct sonde_hdr {
 				 * space, so ret is the kernel's, not the
 				 * program's */
 #define SONDE_SC_COMPAT 0x10     /* an i386 call: see SONDE_NR_I386 */
+/* Returned without entering: a seccomp filter answered it
+ * (SECCOMP_RET_ERRNO, _TRAP, _USER_NOTIF), so the kernel never ran it;
+ * hdr.ts is the return, and its entry data was read there. */
+#define SONDE_SC_NO_ENTRY 0x20
+/* -e inject= / -e fault= (inject.h): what the supervisor did to the call:
+ * its result given in place of running it (error=, retval=), its memory
+ * written (poke_enter=, poke_exit=), the call held (delay_*=). */
+#define SONDE_SC_INJECTED 0x40
+#define SONDE_SC_POKED 0x80
+#define SONDE_SC_DELAYED 0x100
 /* The calls whose result the program never saw. */
 #define SONDE_SC_NO_RESULT (SONDE_SC_NORETURN | SONDE_SC_UNFINISHED | SONDE_SC_KILLED)
 

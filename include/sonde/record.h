@@ -42,6 +42,8 @@ struct sonde_run_as {
 	const gid_t *groups;
 };
 
+struct sonde_inject;
+
 struct sonde_record_opts {
 	const char *output;     /* trace file; NULL = SONDE_RECORD_DEFAULT_OUTPUT */
 	char *const *argv;      /* command to start, or NULL */
@@ -51,6 +53,7 @@ struct sonde_record_opts {
 	size_t npids;
 	const char *comm;       /* --comm: command name to follow, or NULL */
 	struct sonde_sc_set syscalls; /* selected syscalls (all bits = all) */
+	const struct sonde_inject *inject; /* tampering (inject.h), or NULL */
 	bool failed_only;       /* only syscalls that returned -errno */
 	bool no_sched;          /* no switch/wakeup records */
 	bool ip;                /* each call's instruction pointer (--ip) */

@@ -55,7 +55,7 @@ struct sonde_inflight {
 	__u64 args[6];
 	__u32 nr;
 	__u16 active; /* between sys_enter and sys_exit: 1, or
-		       * SONDE_INFLIGHT_ATTACHED */
+		       * SONDE_INFLIGHT_ATTACHED or _SKIP */
 	__u16 flags;  /* SONDE_SC_COMPAT or 0 */
 	__u64 ip;     /* record --ip: the user instruction pointer at entry
 		       * (attached: /proc's pc), else 0 */
@@ -72,6 +72,27 @@ struct sonde_inflight {
  * the call at stop if it is still blocked.
  */
 #define SONDE_INFLIGHT_ATTACHED 2
+/*
+ * A call that entered before its thread was traced and must not be
+ * recorded: the launched command's read of its go pipe (rec_launch.c), an
+ * execve or prctl that made a --comm match. Without a marker, a return
+ * with no entry is recorded as SONDE_SC_NO_ENTRY when the thread runs
+ * under a seccomp filter (sys_exit, bpf/sonde.bpf.c).
+ */
+#define SONDE_INFLIGHT_SKIP 3
+
+/*
+ * -e inject: the supervisor (src/inject/supervise.c) marks a call it
+ * tampered with in the hash map inject_marks, keyed by tid, before it
+ * answers the seccomp notification; sys_exit of that thread takes the
+ * mark when the number matches and adds the flags to the record.
+ */
+struct sonde_inject_mark {
+	__u32 nr;
+	__u16 flags; /* SONDE_SC_INJECTED, _POKED, _DELAYED */
+	__u16 _pad;
+};
+#define SONDE_INJECT_MARKS 4096
 
 /*
  * Per-CPU state, three cache lines per CPU, written only by programs

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include <sonde/events.h>
+#include <sonde/inject.h>
 #include <sonde/syscalls.h>
 
 enum sonde_pl_phase {
@@ -180,6 +181,7 @@ struct sonde_strace_opts {
 	struct sonde_sc_set trace; /* -e trace= */
 	struct sonde_sc_set raw;   /* -e raw=: arguments and result in hex */
 	struct sonde_sc_set abbrev; /* -e abbrev=: the calls abbreviated */
+	struct sonde_inject inject; /* -e inject=, -e fault=: for the recorder */
 	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];
 	uint64_t dump_write[SONDE_STRACE_MAX_DUMP_FD / 64];
 	int64_t wall_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for -t */

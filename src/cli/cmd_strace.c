@@ -57,6 +57,8 @@ enum {
 	OPT_STR_HEX,
 	OPT_TIPS,
 	OPT_KVM,
+	OPT_INJECT,
+	OPT_FAULT,
 };
 
 static const struct option strace_longopts[] = {
@@ -105,6 +107,8 @@ static const struct option strace_longopts[] = {
 	{ "debug", no_argument, NULL, 'd' },
 	{ "tips", optional_argument, NULL, OPT_TIPS },
 	{ "kvm", required_argument, NULL, OPT_KVM },
+	{ "inject", required_argument, NULL, OPT_INJECT },
+	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "instruction-pointer", no_argument, NULL, 'i' },
 	{ "stack-traces", no_argument, NULL, 'k' },
 	{ "syscall-number", no_argument, NULL, 'n' },
@@ -207,6 +211,8 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		case OPT_READ: key = "read"; break;
 		case OPT_WRITE: key = "write"; break;
 		case OPT_KVM: key = "kvm"; break;
+		case OPT_INJECT: key = "inject"; break;
+		case OPT_FAULT: key = "fault"; break;
 		}
 		if (key || opt == OPT_QUIET) {
 			if (strace_long_e(c, key, optarg))
@@ -296,7 +302,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			break;
 		}
 		case 'O':
-			if (strace_count_overhead_parse(optarg, &c->cnt.overhead_ns)) {
+			if (sonde_time_parse(optarg, &c->cnt.overhead_ns)) {
 				cli_err("strace", "-O %s: expected a non-negative time, unit s, ms, us (default) or ns",
 					optarg);
 				return -EINVAL;
@@ -352,6 +358,15 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 	}
 	if (optind >= argc && (c->launch.env || c->launch.user_set)) {
 		cli_err("strace", "-E and -u apply to a command sonde starts, not to -p");
+		return -EINVAL;
+	}
+	if (c->so.inject.n && (c->npids || c->so.paths)) {
+		cli_err("strace", "%s",
+			c->npids ? "-e inject and -e fault tamper with a command sonde starts (a "
+				   "seccomp filter installed before its execve), not with -p"
+				 : "-e inject with -P: sonde cannot tamper with only the calls on "
+				   "a path (its supervisor sees numbers and arguments, not paths); "
+				   "use -e trace= to narrow it");
 		return -EINVAL;
 	}
 	if (c->so.paths && c->json) {
@@ -735,6 +750,12 @@ static int cmd_strace_run(int argc, char **argv)
 		sonde_user_stack_parse(NULL, &c.ro.user_stack);
 	c.ro.quiet = true;
 	c.ro.cmdline = "sonde strace";
+	if (c.so.inject.n) {
+		/* strace tampers only with the calls it shows */
+		if (c.so.filter_on)
+			sonde_inject_restrict(&c.so.inject, &c.so.trace);
+		c.ro.inject = &c.so.inject;
+	}
 	e = sonde_record_run(&c.ro, &sum, err, sizeof(err));
 	if (e && !sink.error) {
 		if (sum.cmd_error == -ENOENT || sum.cmd_error == -EACCES) {

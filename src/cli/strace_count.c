@@ -165,31 +165,6 @@ int strace_count_cols_parse(struct strace_count_opts *o, const char *spec, char 
 	return 0;
 }
 
-int strace_count_overhead_parse(const char *s, uint64_t *ns)
-{
-	static const struct {
-		const char *unit;
-		double ns;
-	} units[] = { { "", 1e3 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 } };
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || !isfinite(v) || v < 0)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		double t = v * units[i].ns;
-
-		if (strcmp(end, units[i].unit))
-			continue;
-		/* Below 2^63 ns (292 years): a duration fits. */
-		if (t >= 9.2e18)
-			return -EINVAL;
-		*ns = (uint64_t)llround(t);
-		return 0;
-	}
-	return -EINVAL;
-}
-
 uint64_t strace_count_time(const struct sonde_ev_syscall *sc, uint64_t overhead_ns)
 {
 	return sc->dur > overhead_ns ? sc->dur - overhead_ns : 0;

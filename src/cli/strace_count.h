@@ -40,9 +40,6 @@ struct strace_count_opts {
  * the offending column in err. */
 int strace_count_cols_parse(struct strace_count_opts *o, const char *spec, char *err,
 			    size_t errlen);
-/* -O OVERHEAD[UNIT]: a non-negative number, unit s, ms, us (default) or
- * ns. Returns 0 or -EINVAL. */
-int strace_count_overhead_parse(const char *s, uint64_t *ns);
 /* A call's time as -c counts it: its duration less -O's overhead, never
  * below zero. */
 uint64_t strace_count_time(const struct sonde_ev_syscall *sc, uint64_t overhead_ns);

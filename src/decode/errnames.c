@@ -257,5 +257,8 @@ int sonde_signal_lookup(const char *name)
 	for (int i = 0; i <= KNSIG - KSIGRTMIN; i++)
 		if (!strcasecmp(rt_names[i] + 3, name))
 			return KSIGRTMIN + i;
+	/* strace's other name of the first one */
+	if (!strcasecmp(name, "RTMIN"))
+		return KSIGRTMIN;
 	return -1;
 }

@@ -146,6 +146,16 @@ static void json_syscall(struct sonde_render *r, const struct sonde_hdr *rec)
 	/* -p/--comm found it blocked: ts is the attach, not the entry */
 	if (rec->flags & SONDE_SC_ATTACHED)
 		sonde_line_printf(l, ",\"entered_before_start\":true");
+	/* -e inject: what the supervisor did to it (events.h) */
+	if (rec->flags & SONDE_SC_INJECTED)
+		sonde_line_printf(l, ",\"injected\":true");
+	if (rec->flags & SONDE_SC_POKED)
+		sonde_line_printf(l, ",\"poked\":true");
+	if (rec->flags & SONDE_SC_DELAYED)
+		sonde_line_printf(l, ",\"delayed\":true");
+	/* a seccomp filter answered it: the kernel never ran it (events.h) */
+	if (rec->flags & SONDE_SC_NO_ENTRY)
+		sonde_line_printf(l, ",\"no_entry\":true");
 	/* its task died before it returned to user space: ret is the kernel's */
 	if (rec->flags & SONDE_SC_KILLED)
 		sonde_line_printf(l, ",\"killed\":true");

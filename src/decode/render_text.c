@@ -141,11 +141,20 @@ static void text_ret(struct sonde_render *r, const struct sonde_ev_syscall *e)
 	}
 }
 
-/* A call -p or --comm found blocked: its time starts at the attach. */
+/* A call -p or --comm found blocked: its time starts at the attach; one a
+ * seccomp filter answered: the kernel never ran it. */
 static int text_emit_call(struct sonde_render *r, const struct sonde_hdr *rec)
 {
 	if (rec->flags & SONDE_SC_ATTACHED)
 		sonde_line_printf(&r->line, " (entered before recording began)");
+	if (rec->flags & SONDE_SC_POKED)
+		sonde_line_printf(&r->line, " (memory written by -e inject)");
+	if (rec->flags & SONDE_SC_INJECTED)
+		sonde_line_printf(&r->line, " (result injected)");
+	else if (rec->flags & SONDE_SC_NO_ENTRY)
+		sonde_line_printf(&r->line, " (answered by seccomp, never entered)");
+	if (rec->flags & SONDE_SC_DELAYED)
+		sonde_line_printf(&r->line, " (delayed by -e inject)");
 	return sonde_render_emit(r);
 }
 

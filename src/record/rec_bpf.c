@@ -43,6 +43,7 @@ static void bpf_set_filters(struct sonde_bpf *s, const struct sonde_record_opts 
 	s->rodata->no_sched = o->no_sched;
 	s->rodata->rec_ip = o->ip;
 	s->rodata->ustack_size = o->user_stack;
+	s->rodata->inject_on = o->inject && o->inject->n;
 	if (o->comm) {
 		s->rodata->comm_set = true;
 		strncpy((char *)s->rodata->comm_match, o->comm, SONDE_COMM_LEN - 1);
@@ -126,6 +127,7 @@ int rec_bpf_load(struct rec_bpf *b, const struct sonde_record_opts *o, char *err
 	if (e)
 		return bpf_err(e, "installing the payload capture plans", err, errlen);
 	b->inflight_fd = bpf_map__fd(b->skel->maps.inflight);
+	b->inject_marks_fd = bpf_map__fd(b->skel->maps.inject_marks);
 	b->flush_fd = bpf_program__fd(b->skel->progs.flush_batch);
 	return bpf_make_rings(b, err, errlen);
 }

@@ -8,6 +8,7 @@
 #include <linux/types.h>
 #include <sonde/events.h>
 #include <sonde/format.h>
+#include <sonde/inject.h>
 #include <sonde/record.h>
 #include <sonde/record_bpf.h>
 #include "record/rec_live.h"
@@ -22,6 +23,7 @@ struct rec_bpf {
 	size_t ring_bytes;
 	int *ring_fds;   /* one RINGBUF per possible CPU */
 	int inflight_fd; /* task storage with the in-flight syscalls */
+	int inject_marks_fd; /* -e inject: marks of tampered calls */
 	int flush_fd;    /* flush_batch, run on a CPU with BPF_PROG_TEST_RUN */
 };
 
@@ -122,14 +124,17 @@ struct rec_child {
 	pid_t pid;
 	int go_fd;  /* write end: one byte releases the child */
 	int err_fd; /* read end: errno of a failed execve, or EOF */
+	bool blocked;		      /* seen blocked in its read of the go pipe */
+	struct sonde_inject_sup *sup; /* -e inject's supervisor, or NULL */
 };
 
 /* Forks the command of o (argv, envp, run_as) blocked before its execve
  * of path; 0 or -errno with err set. */
 int rec_child_spawn(struct rec_child *ch, const char *path, const struct sonde_record_opts *o,
 		    char *err, size_t errlen);
-/* Releases the child; returns 0 or -errno of its failed execve. */
-int rec_child_release(struct rec_child *ch);
+/* Releases the child (and -e inject's supervisor, which marks calls in
+ * marks_fd from then on); returns 0 or -errno of its failed execve. */
+int rec_child_release(struct rec_child *ch, int marks_fd);
 void rec_child_kill(struct rec_child *ch);
 
 #endif /* SONDE_REC_INT_H */

@@ -5,8 +5,9 @@
  * it, and the child's first system call after the release is its execve of
  * the already resolved program. That makes the execve the first recorded
  * syscall, as with strace -f: the read that was blocked on the pipe entered
- * before the child was traced, so its exit has no entry state and is not
- * recorded.
+ * before the child was traced, so its exit has no entry state; the parent
+ * marks it SONDE_INFLIGHT_SKIP, so that it is not taken for a call a
+ * seccomp filter answered (sonde run under one, in a container) either.
  *
  *   parent                        child
  *   pipe2(go), pipe2(errp)
@@ -25,6 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "record/rec_int.h"
@@ -45,8 +49,29 @@ static int child_run_as(const struct sonde_run_as *ra)
 	return 0;
 }
 
+/*
+ * -e inject: the command's seccomp filter, with a listener the recorder
+ * takes from /proc (sonde_inject_take_listener). As root, before -u drops
+ * privileges: no PR_SET_NO_NEW_PRIVS, which would change what the command
+ * may do (setuid programs). The calls it names from here to the execve
+ * are let through by the supervisor, uncounted.
+ */
+static int child_filter(const struct sock_fprog *fp)
+{
+	/* Once the supervisor has a notification only a fatal signal ends
+	 * the wait: signal= is sent before the answer and taken as the call
+	 * returns (an interrupted wait would restart the call). */
+	unsigned long flags =
+		SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+
+	if (fp && syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, fp) < 0)
+		return errno;
+	return 0;
+}
+
 /* In the child between fork and execve: only async-signal-safe calls. */
-static void child_main(int go, int errp, const char *path, const struct sonde_record_opts *o)
+static void child_main(int go, int errp, const char *path, const struct sonde_record_opts *o,
+		       const struct sock_fprog *fp)
 {
 	sigset_t none;
 	char c;
@@ -57,7 +82,9 @@ static void child_main(int go, int errp, const char *path, const struct sonde_re
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	e = child_run_as(o->run_as);
+	e = child_filter(fp);
+	if (!e)
+		e = child_run_as(o->run_as);
 	while (read(go, &c, 1) < 0 && errno == EINTR)
 		;
 	if (c != 'g')
@@ -74,72 +101,130 @@ static void child_main(int go, int errp, const char *path, const struct sonde_re
 /*
  * Waits (at most 2 s) until the child sits in read(2) on the go pipe, as
  * /proc/PID/syscall shows ("0 0xFD ..." while blocked in read), so that
- * none of its set-up calls run after it joins the traced set.
+ * none of its set-up calls run after it joins the traced set. 1 once it
+ * does, 0 if it never did.
  */
-static void child_wait_blocked(pid_t pid, int fd)
+static ssize_t proc_text(pid_t pid, const char *what, char *buf, size_t len)
 {
-	char path[64], want[32], buf[128];
+	char path[64];
+	ssize_t n;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	n = f < 0 ? -1 : read(f, buf, len - 1);
+	if (f >= 0)
+		close(f);
+	if (n >= 0)
+		buf[n] = 0;
+	return n;
+}
+
+static int child_wait_blocked(pid_t pid, int fd)
+{
+	char want[32], buf[128];
 	struct timespec t = { 0, 200000 };
 	int n;
 
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
 	n = snprintf(want, sizeof(want), "0 0x%x ", fd);
 	for (int i = 0; i < 10000; i++) {
-		int f = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t len = f < 0 ? -1 : read(f, buf, sizeof(buf) - 1);
-
-		if (f >= 0)
-			close(f);
-		if (len < 0)
-			return;
-		buf[len] = 0;
-		if (!strncmp(buf, want, n))
-			return;
+		if (proc_text(pid, "syscall", buf, sizeof(buf)) < 0)
+			return 0;
+		/* Under -e inject's filter the read may still wait for the
+		 * supervisor's answer: the pipe's wait shows in wchan. */
+		if (!strncmp(buf, want, n) &&
+		    (proc_text(pid, "wchan", buf, sizeof(buf)) <= 1 || strstr(buf, "pipe_read")))
+			return 1;
 		nanosleep(&t, NULL);
 	}
+	return 0;
+}
+
+static int spawn_fail(char *err, size_t errlen, const struct sonde_record_opts *o, int e)
+{
+	snprintf(err, errlen, "starting %s: %s", o->argv[0], strerror(e));
+	return -e;
+}
+
+/* -e inject: the filter's listener, taken from the child, and the
+ * supervisor, which answers the child's calls before the release too. */
+static int child_inject(struct rec_child *ch, const struct sonde_record_opts *o, char *err,
+			size_t errlen)
+{
+	int listener, e;
+
+	listener = sonde_inject_take_listener(ch->pid);
+	if (listener < 0) {
+		/* It may wait for an answer no one will give. */
+		kill(ch->pid, SIGKILL);
+		snprintf(err, errlen,
+			 "-e inject: the command's seccomp filter could not be "
+			 "installed or its listener taken (%s)",
+			 strerror(-listener));
+		return listener;
+	}
+	e = sonde_inject_start(&ch->sup, o->inject, listener, ch->pid);
+	if (e) {
+		kill(ch->pid, SIGKILL);
+		close(listener);
+		snprintf(err, errlen, "-e inject: starting the supervisor: %s", strerror(-e));
+	}
+	return e;
 }
 
 int rec_child_spawn(struct rec_child *ch, const char *path, const struct sonde_record_opts *o,
 		    char *err, size_t errlen)
 {
-	int go[2], errp[2], child_fd;
+	struct sock_fprog fp = { 0 };
+	int go[2], errp[2], e;
 
 	ch->pid = -1;
 	ch->go_fd = ch->err_fd = -1;
-	if (pipe2(go, O_CLOEXEC))
-		goto fail;
+	ch->sup = NULL;
+	if (o->inject && o->inject->n && sonde_inject_filter(o->inject, &fp.filter, &fp.len))
+		return spawn_fail(err, errlen, o, ENOMEM);
+	if (pipe2(go, O_CLOEXEC)) {
+		e = errno;
+		free(fp.filter);
+		return spawn_fail(err, errlen, o, e);
+	}
 	if (pipe2(errp, O_CLOEXEC)) {
+		e = errno;
 		close(go[0]);
 		close(go[1]);
-		goto fail;
+		free(fp.filter);
+		return spawn_fail(err, errlen, o, e);
 	}
-	child_fd = go[0];
 	ch->pid = fork();
 	if (ch->pid == 0) {
 		close(go[1]);
 		close(errp[0]);
-		child_main(go[0], errp[1], path, o);
+		child_main(go[0], errp[1], path, o, fp.filter ? &fp : NULL);
 	}
-	close(go[0]);
+	e = errno;
+	free(fp.filter);
 	close(errp[1]);
 	if (ch->pid < 0) {
+		close(go[0]);
 		close(go[1]);
 		close(errp[0]);
-		goto fail;
+		return spawn_fail(err, errlen, o, e);
 	}
 	ch->go_fd = go[1];
 	ch->err_fd = errp[0];
-	child_wait_blocked(ch->pid, child_fd);
-	return 0;
-fail:
-	snprintf(err, errlen, "starting %s: %s", o->argv[0], strerror(errno));
-	return -errno;
+	e = fp.filter ? child_inject(ch, o, err, errlen) : 0;
+	if (!e)
+		ch->blocked = child_wait_blocked(ch->pid, go[0]);
+	close(go[0]);
+	return e;
 }
 
-int rec_child_release(struct rec_child *ch)
+int rec_child_release(struct rec_child *ch, int marks_fd)
 {
 	ssize_t n;
 	int e = 0;
+
+	sonde_inject_released(ch->sup, marks_fd);
 
 	while (write(ch->go_fd, "g", 1) < 0 && errno == EINTR)
 		;
@@ -164,4 +249,6 @@ void rec_child_kill(struct rec_child *ch)
 	if (ch->pid > 0)
 		waitpid(ch->pid, NULL, 0);
 	ch->pid = -1;
+	sonde_inject_stop(ch->sup);
+	ch->sup = NULL;
 }

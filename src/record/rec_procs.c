@@ -468,7 +468,8 @@ static void unfinished_emit(struct unfinished_ctx *u, pid_t tgid, pid_t tid,
 {
 	struct sonde_ev_syscall r;
 
-	if (!sonde_sc_set_has(&u->o->syscalls, in->nr) || u->o->failed_only)
+	if (!sonde_sc_set_has(&u->o->syscalls, in->nr) || u->o->failed_only ||
+	    in->active == SONDE_INFLIGHT_SKIP)
 		return;
 	memset(&r, 0, sizeof(r));
 	r.hdr.ts = in->ts;

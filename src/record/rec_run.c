@@ -361,6 +361,10 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 		return e;
 	if (o->argv) {
 		rec_bpf_trace_tgid(&r->b, r->ch.pid);
+		if (r->ch.blocked)
+			rec_bpf_set_inflight(
+				&r->b, r->ch.pid,
+				&(struct sonde_inflight){ .active = SONDE_INFLIGHT_SKIP });
 		/* What it inherits, for -y: pipes, terminals, sockets. */
 		rec_proc_write_launched(&r->c, r->b.ncpus, r->ch.pid);
 	}
@@ -375,6 +379,26 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 		}
 	}
 	return rec_consumer_start(&r->c, err, errlen);
+}
+
+/*
+ * -e inject: the supervisor goes with the recorder. Tasks still under the
+ * filter (recording stopped by a signal before they ended) then get
+ * ENOSYS for the calls it names: seccomp's answer without a listener.
+ */
+static void run_inject_stop(struct run *r)
+{
+	uint64_t left = rec_bpf_ntraced(&r->b);
+
+	if (!r->ch.sup)
+		return;
+	sonde_inject_stop(r->ch.sup);
+	r->ch.sup = NULL;
+	if (left)
+		fprintf(stderr,
+			"sonde: %llu processes still run under the -e inject filter: "
+			"the calls it names now fail with ENOSYS\n",
+			(unsigned long long)left);
 }
 
 static void run_cleanup(struct run *r)
@@ -412,6 +436,13 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 			return e;
 		}
 	}
+	if (o->inject && o->inject->n && (!o->argv || o->npids || o->comm)) {
+		snprintf(err, errlen,
+			 "-e inject and -e fault tamper with a command sonde starts "
+			 "(a seccomp filter installed before its execve), not with "
+			 "processes -p or --comm attach to");
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < o->npids; i++)
 		if (rec_proc_tgid(o->pids[i]) <= 0) {
 			snprintf(err, errlen, "no process with PID %d", (int)o->pids[i]);
@@ -433,10 +464,11 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 	record_announce(o, r.ncomm);
 	if (o->argv) {
 		/* The caller reports it (sum->exec_error), in its own words. */
-		sum->exec_error = rec_child_release(&r.ch);
+		sum->exec_error = rec_child_release(&r.ch, r.b.inject_marks_fd);
 	}
 	run_wait(&r, &sigs);
 	run_stop(&r);
+	run_inject_stop(&r);
 	unfinished = rec_proc_unfinished(&r.b, &r.c, r.b.ncpus, o);
 	rec_live_stop(r.c.live);
 	run_summary(&r, sum, t0, unfinished);

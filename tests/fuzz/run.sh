@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 total=${1:-60}
 B=build-fuzz
 CLANG=${CLANG:-clang}
-LIB_DIRS="src/format src/decode src/decode/strace src/lang src/analysis src/util src/stack"
+LIB_DIRS="src/format src/decode src/decode/strace src/lang src/analysis src/util src/stack src/inject"
 LDLIBS=$(sed -n 's/^LDLIBS := //p' Makefile)
 FLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 	-Iinclude -Isrc -I$B -fno-omit-frame-pointer"

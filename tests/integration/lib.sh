@@ -99,3 +99,31 @@ check_all() {
 	done
 	if [ $rc = 0 ]; then ok "$name"; else notok "$name"; fi
 }
+# ff_by_start DIR: the per-task files DIR/t.PID of `strace -ff -ttt` in the
+# order the tasks started (their first line's time: pids may wrap).
+ff_by_start() {
+	local f
+	for f in "$1"/t.*; do
+		echo "$(head -c 20 "$f" | cut -d' ' -f1) $f"
+	done | sort -n | cut -d' ' -f2
+}
+# ff_norm DIR [SED-ARGS...]: those files, each after a "== task" line, the
+# times cut, pids as T0, T1... in start order, addresses as ADDR, the
+# padding before " = " squeezed, the envp count, getrandom's bytes and
+# getppid's result (the tracer) left out; then SED-ARGS.
+ff_norm() {
+	local dir=$1 i=0 sub=() f p
+	shift
+	for f in $(ff_by_start "$dir"); do
+		p=${f##*.}
+		sub+=(-e "s/\\b$p\\b/T$i/g")
+		i=$((i + 1))
+	done
+	for f in $(ff_by_start "$dir"); do
+		echo "== task"
+		sed -E "${sub[@]}" -e 's/^[0-9]+\.[0-9]+ //' -e 's/0x[0-9a-f]{6,}/ADDR/g' \
+			-e 's/\) +=/) =/' -e 's|/\* [0-9]+ vars \*/|/* N vars */|' \
+			-e 's/^(getrandom\()"[^"]*"/\1"R"/' -e 's/^(getppid\(\) = )[0-9]+$/\1PPID/' \
+			"$@" "$f"
+	done
+}

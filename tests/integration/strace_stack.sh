@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # strace -k: each call's stack, against Debian's strace 6.1 (libunwind
-# build). Both write one file per task (-ff), compared task by task in
-# pid order after normalising pids and addresses (the stack lines carry
-# file offsets, which do not move with the address space).
+# build). Both write one file per task (-ff -ttt), compared task by task
+# in start order after normalising pids and addresses (ff_norm; the stack
+# lines carry file offsets, which do not move with the address space).
 # Then: record --user-stack and print --strace -k (as live), the JSON
 # "stack", print -k of a trace without stacks (a warning), -p, a C++
 # program (demangled names), the --user-stack and -k option errors.
@@ -11,35 +11,16 @@ need_root
 need_strace
 F=$FIX/strace_stack
 
-# norm DIR: the per-task files DIR/t.PID in pid order, each task's pid
-# (and its children's, named by the files) as T0, T1..., addresses as
-# ADDR; the execve envp count, getppid's result (the tracer's pid) and
-# getrandom's bytes left out.
-norm() {
-	local dir=$1 i=0 sub=() f p
-	for f in $(ls "$dir"/t.* | sort -t. -k2 -n); do
-		p=${f##*.}
-		sub+=(-e "s/\\b$p\\b/T$i/g")
-		i=$((i + 1))
-	done
-	for f in $(ls "$dir"/t.* | sort -t. -k2 -n); do
-		echo "== task"
-		sed -E "${sub[@]}" -e 's/0x[0-9a-f]{6,}/ADDR/g' \
-			-e 's|/\* [0-9]+ vars \*/|/* N vars */|' \
-			-e 's/^(getppid\(\) += )[0-9]+$/\1PPID/' \
-			-e 's/^(getrandom\()"[^"]*"/\1"R"/' "$f"
-	done
-}
 # compare NAME ARGS... -- CMD...: strace -ff -k and sonde strace -ff -k.
 compare() {
 	local name=$1
 	shift
 	rm -rf "$TMP/a" "$TMP/b"
 	mkdir -p "$TMP/a" "$TMP/b"
-	strace -ff -k -o "$TMP/a/t" "$@" > /dev/null 2>&1
-	"$SONDE" strace -ff -k -o "$TMP/b/t" "$@" > /dev/null 2>&1
-	norm "$TMP/a" > "$TMP/a.n"
-	norm "$TMP/b" > "$TMP/b.n"
+	strace -ff -ttt -k -o "$TMP/a/t" "$@" > /dev/null 2>&1
+	"$SONDE" strace -ff -ttt -k -o "$TMP/b/t" "$@" > /dev/null 2>&1
+	ff_norm "$TMP/a" > "$TMP/a.n"
+	ff_norm "$TMP/b" > "$TMP/b.n"
 	same "strace_stack: $name as strace" "$TMP/a.n" "$TMP/b.n"
 }
 

@@ -230,9 +230,14 @@ TEST(syscall_numbers_and_raw)
 		     "[   3] close(0x63)                      = -1 EBADF (Bad file descriptor)\n"
 		     "[  32] +++ exited with 0 +++\n");
 	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "raw=nosuch", err, sizeof(err)), -EINVAL);
-	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "inject=close:error=EIO", err, sizeof(err)),
-		     -EINVAL);
-	CHECK(strstr(err, "kprobes") != NULL);
+	/* -e inject=, -e fault=: rules for the recorder (inject.h). */
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "inject=close:error=EIO", err, sizeof(err)), 0);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "fault=dup:when=2+", err, sizeof(err)), 0);
+	CHECK(o.inject.n == 2 && sonde_inject_rule_for(&o.inject, SYS_dup)->error == ENOSYS);
+	CHECK_EQ_INT(sonde_strace_opt(&o, 'e', "inject=close", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "error=") != NULL);
+	sonde_strace_opts_release(&o);
+	CHECK_EQ_INT(o.inject.n, 0);
 }
 
 int main(void)

@@ -255,7 +255,8 @@ static void pr_winsize(struct st *s, int phase, uint64_t addr)
 	st_obj_end(s);
 }
 
-/* Requests without a name print as strace's _IOC(dir, type, nr, size). */
+/* Requests without a name print as strace's _IOC(dir, type, nr, size)
+ * (-X verbose: the number, then that as a comment). */
 static void pr_ioctl_req(struct st *s, uint32_t req)
 {
 	static const char *const dirs[] = { "_IOC_NONE", "_IOC_WRITE",
@@ -279,12 +280,14 @@ static void pr_ioctl_req(struct st *s, uint32_t req)
 			sb_printf(s->o, " /* %s */", n);
 		return;
 	}
-	if (s->opt->xlat == SONDE_XLAT_RAW) {
+	if (s->opt->xlat != SONDE_XLAT_ABBREV)
 		sb_printf(s->o, "%#x", req);
+	if (s->opt->xlat == SONDE_XLAT_RAW)
 		return;
-	}
-	sb_printf(s->o, "_IOC(%s, %#x, %#x, %#x)", dirs[(req >> 30) & 3],
-		  (req >> 8) & 0xff, req & 0xff, (req >> 16) & 0x3fff);
+	sb_printf(s->o,
+		  s->opt->xlat == SONDE_XLAT_VERBOSE ? " /* _IOC(%s, %#x, %#x, %#x) */"
+						     : "_IOC(%s, %#x, %#x, %#x)",
+		  dirs[(req >> 30) & 3], (req >> 8) & 0xff, req & 0xff, (req >> 16) & 0x3fff);
 }
 
 void dec_ioctl(struct st *s)
@@ -306,6 +309,8 @@ void dec_ioctl(struct st *s)
 	 * not decoded (docs/strace-differences.md); the requests below
 	 * take the same memory on both ABIs. */
 	if (!(s->sc->hdr.flags & SONDE_SC_COMPAT) && ioctl_block(s, req, a))
+		return;
+	if (ioctl_seccomp(s, req, a))
 		return;
 	st_sep(s);
 	switch (req) {

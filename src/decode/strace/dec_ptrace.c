@@ -60,6 +60,22 @@ XLAT_DEF(x_psi_op, 0, XN(0, "PTRACE_SYSCALL_INFO_NONE"), XN(1, "PTRACE_SYSCALL_I
 XLAT_DEF(x_peeksiginfo_flags, 0, XN(1, "PTRACE_PEEKSIGINFO_SHARED"));
 XLAT_DEF(x_audit_arch, 0, XN(0xc000003e, "AUDIT_ARCH_X86_64"), XN(0x40000003, "AUDIT_ARCH_I386"));
 
+/* A system call number as strace names it in structs: __NR_read (JSON:
+ * the number). */
+void pr_nr_sym(struct st *s, uint64_t nr)
+{
+	const char *name = sonde_syscall_name((uint32_t)nr);
+	char num[24], sym[64];
+
+	if (!name || s->j || nr > UINT32_MAX) {
+		pr_ulong(s, nr);
+		return;
+	}
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)nr);
+	snprintf(sym, sizeof(sym), "__NR_%s", name);
+	pr_symexpr(s, num, sym);
+}
+
 /* struct user's members, by offset: "8*RIP", "offsetof(struct user,
  * u_debugreg)". The registers come first, 8 bytes each. */
 static const char *const user_regs[] = {
@@ -245,21 +261,12 @@ static void pr_syscall_info(struct st *s, uint64_t a, uint64_t user_len)
 		pr_addr(s, i.sp);
 	}
 	if (n >= 32 && i.op == 1) {
-		const char *name = sonde_syscall_name((uint32_t)i.entry.nr);
 		uint64_t nargs = (n - 32) / 8;
 
 		st_field(s, "entry");
 		st_obj_begin(s);
 		st_field(s, "nr");
-		if (name && !s->j) {
-			char num[24], sym[64];
-
-			snprintf(num, sizeof(num), "%llu", (unsigned long long)i.entry.nr);
-			snprintf(sym, sizeof(sym), "__NR_%s", name);
-			pr_symexpr(s, num, sym);
-		} else {
-			pr_ulong(s, i.entry.nr);
-		}
+		pr_nr_sym(s, i.entry.nr);
 		if (nargs) {
 			st_field(s, "args");
 			st_arr_begin(s);

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/types.h>
+#include <linux/seccomp.h>
 
 #include <sonde/events.h>
 #include <sonde/payload.h>
@@ -738,6 +739,12 @@ void fdtab_apply(struct fdtab *t, const struct fdtab_call *c)
 		break;
 	case __NR_pidfd_open:
 		on_pidfd(t, tid, r, (int)a[0]);
+		break;
+	case __NR_seccomp:
+		/* A filter's listener (always close-on-exec); the other
+		 * operations return 0. */
+		if (a[0] == SECCOMP_SET_MODE_FILTER && (a[1] & SECCOMP_FILTER_FLAG_NEW_LISTENER))
+			fd_new(t, tid, r, "anon_inode:seccomp notify", 1);
 		break;
 	case __NR_wait4:
 	case __NR_waitid:

@@ -197,6 +197,14 @@ int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 }
 
 /*
+ * The kernel's SA_IMMUTABLE (include/linux/signal_types.h), set on a
+ * signal it forces to kill (a seccomp filter's SECCOMP_RET_KILL_*, a
+ * fatal fault it cannot deliver): get_signal skips the ptrace stop for
+ * it, so strace shows no line for its delivery, only the death.
+ */
+#define KSA_IMMUTABLE 0x00800000
+
+/*
  * strace prints a signal when its tracee stops to take it. Without ptrace
  * the kernel drops an ignored signal when it is sent, and turns a fatal
  * default action into a group-wide SIGKILL then: those two show in the
@@ -210,7 +218,7 @@ static int sig_shown(const struct sonde_strace *st, const struct sonde_ev_signal
 	if (st->o.summary_only || sig == SIGKILL || !sig_in_set(st, sig))
 		return 0;
 	if (e->hdr.type == SONDE_REC_SIGNAL)
-		return 1;
+		return !(e->sa_flags & KSA_IMMUTABLE);
 	if (e->result == SONDE_SIG_IGNORED)
 		return !(e->hdr.flags & SONDE_SIG_EXITING);
 	return e->result == SONDE_SIG_DELIVERED && (e->hdr.flags & SONDE_SIG_EXITING);

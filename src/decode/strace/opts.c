@@ -26,6 +26,7 @@ void sonde_strace_opts_release(struct sonde_strace_opts *o)
 {
 	struct sonde_strace_paths *ps = o->paths;
 
+	sonde_inject_free(&o->inject);
 	if (!ps)
 		return;
 	for (unsigned int i = 0; i < ps->n; i++)
@@ -558,13 +559,9 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err, size_t e
 			 "each vcpu's kvm_run mapping as the call returns)");
 		return -EINVAL;
 	case SONDE_Q_INJECT:
-		/* Changing a call's result from BPF takes bpf_override_return,
-		 * which needs kprobes: this kernel has none. */
-		snprintf(err, errlen,
-			 "-e %.*s=: sonde cannot inject faults (it needs kprobes with "
-			 "bpf_override_return, which this kernel lacks); use strace for that",
-			 (int)klen, v);
-		return -EINVAL;
+		/* The recorder's seccomp supervisor does it (inject.h). */
+		return sonde_inject_parse(&o->inject, val, klen == 5 && !strncmp(v, "fault", 5),
+					  err, errlen);
 	}
 	snprintf(err, errlen,
 		 "-e %.*s=: unknown qualifier (trace, read, write, verbose, raw, status, signal, "

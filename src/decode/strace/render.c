@@ -476,6 +476,17 @@ static void track_lead(struct sonde_strace *st, const struct sonde_call *c)
 	snprintf(st->open_lead, sizeof(st->open_lead), "%s", lead ? lead : "");
 }
 
+/* -e inject's notes after the result, as strace words them. */
+static void pr_tampered(struct strbuf *b, uint16_t flags)
+{
+	if (flags & SONDE_SC_POKED)
+		sb_printf(b, " (INJECTED: args%s)", flags & SONDE_SC_INJECTED ? ", retval" : "");
+	else if (flags & SONDE_SC_INJECTED)
+		sb_puts(b, " (INJECTED)");
+	if (flags & SONDE_SC_DELAYED)
+		sb_puts(b, " (DELAYED)");
+}
+
 /* -Y: the file an execve or execveat ran (its path argument; not a
  * descriptor's, AT_EMPTY_PATH), or NULL. */
 static const char *exec_path(const struct sonde_call *c, char *buf, size_t len)
@@ -534,7 +545,9 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	}
 	if (sc->hdr.flags & SONDE_SC_KILLED)
 		split_killed(st);
-	else if (st->o.show_time && !(sc->hdr.flags & SONDE_SC_NORETURN)) {
+	else
+		pr_tampered(&st->oret, sc->hdr.flags);
+	if (!(sc->hdr.flags & (SONDE_SC_KILLED | SONDE_SC_NORETURN)) && st->o.show_time) {
 		sb_printf(&st->oret, " <%llu", (unsigned long long)(sc->dur / 1000000000));
 		sb_fraction(&st->oret, sc->dur, st->o.dur_digits);
 		sb_putc(&st->oret, '>');

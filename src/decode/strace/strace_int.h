@@ -459,6 +459,13 @@ int keyctl_crypto(struct st *s, int cmd);
 /* dec_ioctl_blk.c: the rest of the line of a block or loop device
  * request (its ", arg", or nothing when it takes none); 0 for others. */
 int ioctl_block(struct st *s, uint32_t req, uint64_t a);
+/* dec_ioctl_seccomp.c: the same for the seccomp listener's requests
+ * (SECCOMP_IOCTL_NOTIF_*). */
+int ioctl_seccomp(struct st *s, uint32_t req, uint64_t a);
+
+/* dec_ptrace.c: AUDIT_ARCH_* names; a syscall number as __NR_read. */
+extern const struct xlat x_audit_arch;
+void pr_nr_sym(struct st *s, uint64_t nr);
 
 /* dec_seccomp.c: a struct sock_fprog of seccomp filters, at entry; the
  * len instructions at addr of phase memory (with -v: else the address). */

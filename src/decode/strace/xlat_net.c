@@ -17,6 +17,7 @@
 #include <linux/fd.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
+#include <linux/seccomp.h>
 
 #include "decode/strace/strace_int.h"
 
@@ -101,7 +102,7 @@ XLAT_DEF(x_epoll_ctl, 0, XE(EPOLL_CTL_ADD), XE(EPOLL_CTL_DEL),
 	 XE(EPOLL_CTL_MOD));
 
 /* The ioctl requests programs issue all the time (terminals, descriptors,
- * sockets, block devices and file systems). A number several requests
+ * sockets, block devices, file systems, seccomp listeners). A number several requests
  * share prints as all of their names, "A or B", as strace does. */
 XLAT_DEF(x_ioctl, 0,
 	 XE(TCGETS), XN(TCSETS, "SNDCTL_TMR_START or TCSETS"),
@@ -140,4 +141,6 @@ XLAT_DEF(x_ioctl, 0,
 	 XN(FICLONE, "BTRFS_IOC_CLONE or FICLONE"), XE(FICLONERANGE), XE(FIDEDUPERANGE),
 	 XE(FS_IOC_GETFLAGS), XE(FS_IOC_SETFLAGS), XE(FS_IOC_GETVERSION),
 	 XE(FS_IOC_SETVERSION), XE(FS_IOC_FSGETXATTR),
-	 XE(FS_IOC_FSSETXATTR), XE(FS_IOC_GETFSLABEL), XE(FS_IOC_SETFSLABEL));
+	 XE(FS_IOC_FSSETXATTR), XE(FS_IOC_GETFSLABEL), XE(FS_IOC_SETFSLABEL),
+	 XE(SECCOMP_IOCTL_NOTIF_RECV), XE(SECCOMP_IOCTL_NOTIF_SEND),
+	 XE(SECCOMP_IOCTL_NOTIF_ID_VALID), XE(SECCOMP_IOCTL_NOTIF_ADDFD));
