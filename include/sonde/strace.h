@@ -158,6 +158,12 @@ struct sonde_strace_opts {
 				* the file system of this host, as strace's
 				* /proc/PID/fd shows them (live, same host) */
 	uint8_t summary_only;  /* -c: calls go to on_call, no line is printed */
+	uint8_t detach_execve; /* -b execve: a process that execs (not the
+				* command sonde started, at its first) is
+				* shown no more, nor what it forks then */
+	/* -b execve: told of each process left, "Process N detached" */
+	void (*on_detach)(void *ctx, uint32_t tid);
+	void *on_detach_ctx;
 	uint8_t show_nr;       /* -n: "[NR] " before each line (strace's scno) */
 	uint8_t show_ip;       /* -i: "[IP] " after it (record --ip) */
 	uint8_t stack_trace;   /* -k: each call's stack (record --user-stack) */

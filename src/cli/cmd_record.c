@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include <sonde/inject.h>
 #include <sonde/record.h>
 #include <sonde/payload.h>
 #include "cli/cli.h"
@@ -39,6 +40,11 @@ static const char record_usage[] =
 	"                       (%file %desc %process %network %memory %signal %ipc\n"
 	"                       %creds %clock %stat), comma separated, '!' negates\n"
 	"  -Z, --failed-only    record only syscalls that returned an error\n"
+	"      --inject SPEC, -e inject=SPEC  tamper with CMD's calls as strace's\n"
+	"                       -e inject= does (error=, retval=, signal=, delay_*=,\n"
+	"                       poke_*=, when=; sonde-strace(1)); the calls of\n"
+	"                       -e trace= only; not with -p or --comm\n"
+	"      --fault SPEC, -e fault=SPEC  the same with error= (ENOSYS by default)\n"
 	"  -s, --snaplen N|full user memory captured per call: data buffers of file\n"
 	"                       and socket I/O (the bytes the call produced or\n"
 	"                       consumed), paths, argv, structs; suffix K/M; default\n"
@@ -68,7 +74,7 @@ static const char record_usage[] =
 	"Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF.\n";
 
 enum { OPT_COMM = 256, OPT_NO_SCHED, OPT_RING, OPT_BUFFER, OPT_JSON, OPT_ZSTD, OPT_IP,
-       OPT_USTACK };
+       OPT_USTACK, OPT_INJECT, OPT_FAULT };
 
 static const struct option record_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -86,12 +92,15 @@ static const struct option record_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "compression-level", required_argument, NULL, OPT_ZSTD },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "inject", required_argument, NULL, OPT_INJECT },
+	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
 
 struct record_cli {
 	struct sonde_record_opts o;
+	struct sonde_inject inject; /* --inject, --fault */
 	pid_t pids[MAX_PIDS];
 	int have_filter;
 	int json;
@@ -147,16 +156,31 @@ static int parse_buffer(const char *arg, size_t *out)
 	return 0;
 }
 
+/* --inject=SPEC, --fault=SPEC, -e inject=, -e fault= (inject.h). */
+static int parse_inject(struct record_cli *c, const char *spec, bool fault)
+{
+	char err[256];
+
+	if (!sonde_inject_parse(&c->inject, spec, fault, err, sizeof(err)))
+		return 0;
+	cli_err("record", "%s", err);
+	return -1;
+}
+
 static int parse_trace(struct record_cli *c, const char *arg)
 {
 	char err[256];
 
+	if (!strncmp(arg, "inject=", 7))
+		return parse_inject(c, arg + 7, false);
+	if (!strncmp(arg, "fault=", 6))
+		return parse_inject(c, arg + 6, true);
 	if (!strncmp(arg, "trace=", 6))
 		arg += 6;
 	else if (!strncmp(arg, "t=", 2))
 		arg += 2;
 	else if (strchr(arg, '=')) {
-		cli_err("record", "-e: only trace=SET is supported, not '%s'", arg);
+		cli_err("record", "-e: trace=, inject= and fault= are supported, not '%s'", arg);
 		return -1;
 	}
 	if (sonde_sc_set_parse(&c->o.syscalls, arg, err, sizeof(err))) {
@@ -226,6 +250,8 @@ static int parse_opt(struct record_cli *c, char **argv, int opt)
 	case 'd': return parse_duration(c, optarg);
 	case OPT_JSON: c->json = 1; return 0;
 	case OPT_ZSTD: return parse_level(c, optarg);
+	case OPT_INJECT: return parse_inject(c, optarg, false);
+	case OPT_FAULT: return parse_inject(c, optarg, true);
 	case 'q': c->o.quiet = true; return 0;
 	case 'h': fputs(record_usage, stdout); exit(0);
 	}
@@ -358,6 +384,12 @@ static int record_status(const struct record_cli *c, const struct sonde_record_s
 	return 1;
 }
 
+static int record_fail(struct record_cli *c, int status)
+{
+	sonde_inject_free(&c->inject);
+	return status;
+}
+
 static int record_run(int argc, char **argv)
 {
 	struct record_cli c = { 0 };
@@ -372,18 +404,30 @@ static int record_run(int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:o:p:e:Zs:d:qh", record_longopts, NULL)) != -1)
 		if (parse_opt(&c, argv, opt))
-			return 2;
+			return record_fail(&c, 2);
 	c.o.pids = c.pids;
 	if (optind < argc)
 		c.o.argv = argv + optind;
 	if (!c.o.argv && !c.o.npids && !c.o.comm) {
 		cli_err("record", "nothing to trace: give a command after '--', -p PID or --comm "
 				  "NAME ('sonde help record')");
-		return 2;
+		return record_fail(&c, 2);
+	}
+	if (c.inject.n && (c.o.npids || c.o.comm)) {
+		cli_err("record", "--inject and --fault tamper with a command sonde starts (a "
+				  "seccomp filter installed before its execve), not with -p or --comm");
+		return record_fail(&c, 2);
+	}
+	if (c.inject.n) {
+		/* as strace: only the calls it traces */
+		if (c.have_filter)
+			sonde_inject_restrict(&c.inject, &c.o.syscalls);
+		c.o.inject = &c.inject;
 	}
 	c.o.cmdline = join_argv(argc, argv);
 	e = sonde_record_run(&c.o, &s, err, sizeof(err));
 	free((char *)c.o.cmdline);
+	sonde_inject_free(&c.inject);
 	if (s.cmd_error) {
 		cli_err("record", "%s", err);
 		return s.cmd_error == -ENOENT ? 127 : 126;

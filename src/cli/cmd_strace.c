@@ -27,10 +27,8 @@
 #include <sonde/render.h>
 #include <sonde/strace.h>
 #include "cli/cli.h"
+#include "cli/strace_cli.h"
 #include "cli/strace_count.h"
-#include "cli/strace_launch.h"
-
-#define MAX_PIDS 256
 
 enum {
 	OPT_SNAPLEN = 256,
@@ -120,23 +118,6 @@ static const struct option strace_longopts[] = {
 	{ 0 },
 };
 
-struct strace_cli {
-	struct sonde_strace_opts so;
-	struct sonde_record_opts ro;
-	pid_t pids[MAX_PIDS];
-	size_t npids;
-	const char *out_path;
-	int out_piped; /* -o |CMD or -o !CMD */
-	const char *trace_file;
-	size_t live_bytes; /* --live-buffer */
-	int follow, count, count_and_print;
-	struct strace_count_opts cnt;	/* -S, -U, -O */
-	int json;			/* --json */
-	int strsize_set;		/* -s given: cuts JSON strings too */
-	struct sonde_render_opts ropts; /* --json: --payload, -s */
-	struct strace_launch launch;	/* -E, -u */
-};
-
 /* --trace=, --signal=, --status=, --quiet[=SET]: -e KEY=SET, or -q. */
 static int strace_long_e(struct strace_cli *c, const char *key, const char *v)
 {
@@ -173,8 +154,6 @@ static int strace_refused(int letter)
 	static const struct { int letter; const char *why; } refused[] = {
 		{ 'D', "-D (the tracer as a detached grandchild): sonde does not stop or "
 		       "attach to the command; run it without -D" },
-		{ 'b', "-b execve (detach on execve): sonde follows every process; "
-		       "use -e trace= or -p to narrow what is shown" },
 		{ 'd', "-d (strace's debugging output of its own work): sonde has none" },
 		{ OPT_TIPS, "--tips: strace's tips; 'sonde help strace' says what sonde takes" },
 	};
@@ -194,7 +173,7 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnikVI:E:u:A", strace_longopts,
+	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnikVI:E:u:Ab:", strace_longopts,
 				  &longi)) != -1) {
 		const char *key = NULL;
 
@@ -235,6 +214,13 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			break;
 		}
 		case 'b':
+			if (strcmp(optarg, "execve")) {
+				cli_err("strace", "Syscall '%s' for -b isn't supported (only execve)",
+					optarg);
+				return -EINVAL;
+			}
+			c->so.detach_execve = 1;
+			break;
 		case 'D':
 		case 'd':
 		case OPT_TIPS:
@@ -369,6 +355,10 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 				   "use -e trace= to narrow it");
 		return -EINVAL;
 	}
+	if (c->so.detach_execve && c->json) {
+		cli_err("strace", "-b execve applies to strace's text output, not to --json");
+		return -EINVAL;
+	}
 	if (c->so.paths && c->json) {
 		cli_err("strace", "-P applies to strace's text output, not to --json; filter the JSON objects by \"fd_paths\" (-y) instead");
 		return -EINVAL;
@@ -423,72 +413,16 @@ static void set_inherited_fds(struct sonde_strace *st)
 		sonde_strace_set_fd(st, 0, -100, path);
 }
 
-/*
- * The live output: the recorder's live sink (include/sonde/live.h) hands
- * records over in time order on its printer thread; they go through the
- * strace feed as they would reading a trace file, and each batch ends with
- * a flush, so lines appear within the sink's reorder window (0.1 s).
- */
-struct live_out {
-	struct strace_cli *c;
-	const struct sonde_live_sink *sink;
-	struct sonde_strace *st;    /* text */
-	struct strace_count *counts; /* text -c */
-	struct sonde_render *render; /* --json */
-	struct sonde_filter filter;  /* --json: -e trace=, -z, -Z */
-	struct sonde_filter shown;   /* --json -y: the same, in the renderer */
-	struct sonde_stats *stats;   /* --json -c */
-	uint32_t first_tid;
-	int werr; /* errno of the failed write */
-};
-
-/* -c --json: the call into the report, its time less -O's overhead. */
-static int live_json_count(struct live_out *lo, const struct sonde_hdr *h)
+static int renderer_counts(const struct strace_cli *c)
 {
-	struct sonde_ev_syscall sc;
-
-	if (!lo->c->cnt.overhead_ns || h->size < sizeof(sc))
-		return sonde_stats_add(lo->stats, h);
-	memcpy(&sc, h, sizeof(sc));
-	sc.hdr.size = sizeof(sc);
-	sc.dur = strace_count_time(&sc, lo->c->cnt.overhead_ns);
-	return sonde_stats_add(lo->stats, &sc.hdr);
+	return c->so.paths || c->so.detach_execve;
 }
 
-/*
- * --json: the records go through the filters `sonde print` applies for
- * the same options and into the JSON renderer, which groups each syscall
- * with its payloads as it does reading a trace file: the objects are
- * those of `sonde print --json` for the same records.
- */
-static int live_json_record(struct live_out *lo, const struct sonde_hdr *h)
+/* -b execve: strace's words as it leaves a process. */
+static void on_detach(void *ctx, uint32_t tid)
 {
-	const struct strace_cli *c = lo->c;
-	int e;
-
-	if (!sonde_filter_match(&lo->filter, h))
-		return 0;
-	if (c->count && h->type == SONDE_REC_SYSCALL &&
-	    (!c->ropts.shown || sonde_filter_match(c->ropts.shown, h)) &&
-	    live_json_count(lo, h))
-		return -ENOMEM;
-	if (c->count && !c->count_and_print)
-		return 0;
-	e = sonde_render_record(lo->render, h);
-	if (e == -EIO)
-		lo->werr = errno;
-	return e;
-}
-
-static int live_json_flush(struct live_out *lo)
-{
-	int e = sonde_render_advance(lo->render, lo->sink->horizon);
-
-	if (!e && fflush(lo->render->out))
-		e = -EIO;
-	if (e == -EIO)
-		lo->werr = errno;
-	return e;
+	(void)ctx;
+	fprintf(stderr, "sonde strace: Process %u detached\n", tid);
 }
 
 static int live_record(void *ctx, const struct sonde_hdr *h)
@@ -512,12 +446,12 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 		return 0;
 	if (c->json)
 		return live_json_record(lo, h);
-	/* With -P the renderer decides which calls count (on_call). */
-	if (c->count && !c->so.paths && h->type == SONDE_REC_SYSCALL &&
+	/* With -P or -b the renderer decides which calls count (on_call). */
+	if (c->count && !renderer_counts(c) && h->type == SONDE_REC_SYSCALL &&
 	    h->size >= sizeof(struct sonde_ev_syscall) &&
 	    (!c->so.filter_on || sonde_sc_set_has(&c->so.trace, ((const struct sonde_ev_syscall *)h)->nr)))
 		strace_count_add(lo->counts, (const void *)h, c->cnt.overhead_ns);
-	if (c->count && !c->count_and_print && !c->so.paths)
+	if (c->count && !c->count_and_print && !renderer_counts(c))
 		return 0;
 	e = sonde_strace_feed(lo->st, h);
 	if (e == -EIO) {
@@ -589,47 +523,6 @@ static FILE *open_output(const struct strace_cli *c)
 	return f;
 }
 
-/* --json: the renderer, print's filters for -e trace=, -z and -Z, and
- * the statistics of -c. Returns 0 or -errno. */
-static int live_json_init(struct live_out *lo, FILE *out)
-{
-	const struct sonde_strace_opts *so = &lo->c->so;
-
-	sonde_filter_init(&lo->filter);
-	lo->filter.has_sc = so->filter_on;
-	lo->filter.sc = so->trace;
-	lo->filter.status = so->status;
-	if (lo->c->ropts.fd_paths) {
-		/* -y names descriptors from every call: the renderer sees them
-		 * all and applies -e trace=, -z and -Z itself, as strace. */
-		lo->shown = lo->filter;
-		lo->filter.has_sc = 0;
-		lo->filter.status = SONDE_STATUS_ANY;
-		lo->c->ropts.shown = &lo->shown;
-	}
-	if (lo->c->count && !(lo->stats = sonde_stats_new(0)))
-		return -ENOMEM;
-	return sonde_render_open(&lo->render, "json", out, NULL, &lo->c->ropts);
-}
-
-/* -c --json: `sonde stat --json`'s report of the calls counted. */
-static int live_json_report(struct live_out *lo, FILE *out)
-{
-	struct sonde_stats_report rep = { .sort = lo->c->cnt.sort };
-
-	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
-	int e;
-
-	if (!names)
-		return -ENOMEM;
-	rep.names = names;
-	e = sonde_stats_report_json(out, lo->stats, &rep);
-	if (e == -EIO)
-		lo->werr = errno;
-	sonde_sc_names_free(names);
-	return e;
-}
-
 static void count_call(void *ctx, const struct sonde_ev_syscall *sc)
 {
 	struct live_out *lo = ctx;
@@ -659,12 +552,16 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
 	if (!lo->counts)
 		return -ENOMEM;
-	if (lo->c->count && lo->c->so.paths) {
-		/* -P decides on the descriptor tables: the renderer counts. */
+	if (lo->c->count && renderer_counts(lo->c)) {
+		/* -P decides on the descriptor tables, -b on the processes
+		 * left: the renderer counts. */
 		lo->c->so.on_call = count_call;
 		lo->c->so.on_call_ctx = lo;
 		lo->c->so.summary_only = !lo->c->count_and_print;
 	}
+	/* as strace: said with the output on stderr only */
+	if (!lo->c->out_path)
+		lo->c->so.on_detach = on_detach;
 	lo->st = sonde_strace_new(&lo->c->so, out);
 	if (!lo->st)
 		return -ENOMEM;

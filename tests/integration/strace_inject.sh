@@ -99,3 +99,23 @@ for w in 1 2; do
 	check "strace_inject: execve when=$w: status $a and output as strace" \
 		test "$a" = "$b" -a "$(cat "$TMP/x.a")" = "$(cat "$TMP/x.b")"
 done
+
+# sonde record --inject / -e fault=: the same rules, the notes in print.
+"$SONDE" record -q -o "$TMP/r.trace" --inject=chdir:error=ENOENT:when=2 -e fault=getpid:when=1 \
+	-e trace=chdir,getpid -- "$F" > "$TMP/r.out" 2>&1
+"$SONDE" print --strace "$TMP/r.trace" | sed -E 's/^[0-9]+ +//; s/\) += /) = /' | head -6 \
+	> "$TMP/r.lines"
+cat > "$TMP/r.want" <<'EOF2'
+chdir("/") = 0
+chdir("/") = -1 ENOENT (No such file or directory) (INJECTED)
+chdir("/") = 0
+chdir("/") = 0
+getpid() = -1 ENOSYS (Function not implemented) (INJECTED)
+getpid() = PID
+EOF2
+sed -i -E 's/^(getpid\(\) = )[0-9]+$/\1PID/' "$TMP/r.lines"
+same "strace_inject: record --inject and -e fault=, print --strace" "$TMP/r.want" "$TMP/r.lines"
+check "strace_inject: record: what the program saw" grep -q '^chdir: 0 -1 0 0$' "$TMP/r.out"
+"$SONDE" record -q -o "$TMP/r2.trace" --comm x --fault=chdir > /dev/null 2> "$TMP/r.err"
+check "strace_inject: record --fault with --comm is refused (status 2)" \
+	test $? = 2 -a -s "$TMP/r.err"

@@ -128,7 +128,7 @@ refused "cannot be given together" --absolute-timestamps -t
 refused "invalid --absolute-timestamps argument" --absolute-timestamps=bogus
 refused "invalid --syscall-times argument" --syscall-times=xs
 refused "invalid --strings-in-hex argument" --strings-in-hex=some
-refused "detach on execve" --detach-on=execve
+refused "only execve" --detach-on=open
 refused "detached grandchild" --daemonize=session
 refused "KVM_RUN" --kvm=vcpu
 refused "personality suffixes" -e trace=write@64

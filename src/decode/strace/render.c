@@ -76,6 +76,7 @@ void sonde_strace_free(struct sonde_strace *st)
 	callq_free(&st->q);
 	free(st->threads);
 	free(st->leaders);
+	free(st->detached);
 	sonde_tasks_free(st->tasks);
 	strace_stack_free(st);
 	ffout_free(st->ff);
@@ -507,13 +508,19 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	const struct sonde_ev_syscall *sc = c->sc;
 	char path[4096];
 	struct track_ctx tc = { st, c };
-	int rc = split_release(st, sc->hdr.ts), r;
+	int rc = split_release(st, sc->hdr.ts), r, det;
 
+	r = detach_drops(st, &sc->hdr);
+	if (r)
+		return r < 0 ? r : rc;
+	det = detach_at(st, sc);
+	if (det < 0)
+		return det;
 	fdtab_thread(st->fds, sc->hdr.pid, sc->hdr.tid);
 	r = selected(st, c);
 	if (st->o.pid_names)
 		pids_call(st->tasks, sc, r, exec_path(c, path, sizeof(path)));
-	if (r && st->o.on_call)
+	if (r && st->o.on_call && !det) /* strace never sees it return */
 		st->o.on_call(st->o.on_call_ctx, sc);
 	if (!r || !shown(st, sc)) {
 		track_fds(st, c);
@@ -561,6 +568,8 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 	if (st->otext.oom || st->oret.oom || st->odump.oom)
 		return -ENOMEM;
 	st->open = 1;
+	/* -b execve: strace lets it go at the exec (its return, here) */
+	st->open_detached = det;
 	st->open_ts = sc->hdr.ts;
 	st->open_end = sc->hdr.ts + sc->dur;
 	st->open_tid = c->entry_tid ? c->entry_tid : sc->hdr.tid;
@@ -584,7 +593,7 @@ static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
 	int fd, e;
 
 	if (rec->flags & SONDE_PROC_LAUNCHED)
-		st->launch_tid = rec->tid;
+		st->launch_tid = st->b_launch_tid = rec->tid;
 	if (!(rec->flags & SONDE_PROC_FDS))
 		return 0;
 	/* A continuation adds to the list of the record before. */
@@ -700,8 +709,10 @@ int strace_record(struct sonde_strace *st, const struct sonde_hdr *rec,
 	if (rc)
 		return rc;
 	rc = learn_record(st, rec);
+	if (!rc)
+		rc = detach_drops(st, rec);
 	if (rc)
-		return rc;
+		return rc < 0 ? rc : 0;
 	switch (rec->type) {
 	case SONDE_REC_PROC:
 		return track_proc(st, rec);

@@ -47,6 +47,7 @@ struct sonde_strace {
 	uint64_t open_ip;   /* -i: its instruction pointer (strace_pr_lead) */
 	uint32_t open_rtid; /* the thread it returns in (execve: can differ) */
 	size_t open_cut; /* where otext's entering half ends */
+	int open_detached; /* -b execve: ends " <detached ...>" or, cut, never resumes */
 	char open_lead[SONDE_COMM_LEN + 1]; /* -Y: its task's name at entry */
 	struct strbuf otext, oret, odump;
 	struct callq q; /* the returning halves of cut lines */
@@ -73,7 +74,19 @@ struct sonde_strace {
 	size_t nexit_stacks;
 	uint64_t nostack; /* -k: call lines without a recorded stack */
 	uint32_t launch_tid; /* -k: the command sonde started, until its execve */
+	/* -b execve (detach.c): the processes no longer shown, and the
+	 * command sonde started until its first execve */
+	uint32_t *detached;
+	size_t ndetached, capdetached;
+	uint32_t b_launch_tid;
 };
+
+/* detach.c: -b execve. Is rec of a process no longer shown (a fork of one
+ * adds its child)? 1, 0, or -ENOMEM. */
+int detach_drops(struct sonde_strace *st, const struct sonde_hdr *rec);
+/* Does call sc leave its process (an execve or execveat, -b execve)? It
+ * is then added; 1, 0, or -ENOMEM. */
+int detach_at(struct sonde_strace *st, const struct sonde_ev_syscall *sc);
 
 static inline const char *sb_str(const struct strbuf *b)
 {

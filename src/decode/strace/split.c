@@ -45,6 +45,11 @@ int split_cut_open(struct sonde_strace *st)
 	sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
 	sb_puts(&st->line, " <unfinished ...>\n");
 	rc = strace_emit(st);
+	/* -b execve: strace let it go at the exec; it never resumes. */
+	if (st->open_detached) {
+		st->open_detached = 0;
+		return rc;
+	}
 	e.nr = st->open_nr;
 	e.ip = st->open_ip;
 	e.rest = strdup(sb_str(&st->otext) + st->open_cut);
@@ -62,12 +67,19 @@ int split_close_open(struct sonde_strace *st)
 {
 	/* Entered in one pid, returning in another (a non-leader's execve):
 	 * strace prints two halves; the returning one is queued at its end. */
-	if (st->open_tid != st->open_rtid)
+	if (st->open_tid != st->open_rtid && !st->open_detached)
 		return split_cut_open(st);
 	st->open = 0;
 	if (strace_pr_lead_as(st, st->open_tid, st->open_ts, st->open_nr, st->open_ip,
 			      st->open_lead))
 		return -ENOMEM;
+	if (st->open_detached) {
+		/* -b execve, no other line since its entry */
+		st->open_detached = 0;
+		sb_putn(&st->line, sb_str(&st->otext), st->open_cut);
+		sb_puts(&st->line, " <detached ...>\n");
+		return strace_emit(st);
+	}
 	sb_puts(&st->line, sb_str(&st->otext));
 	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);
 	return strace_emit(st);
