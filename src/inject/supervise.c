@@ -27,6 +27,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,12 @@ struct sonde_inject_sup {
 	struct count_ent *counts;
 	size_t cap, used;
 	pthread_t thread;
-	atomic_int held; /* answers waiting in their own threads */
+	/* Answers waiting in threads of their own, and their wakeup: the
+	 * end of their delay, or sonde_inject_stop (stopping). */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	int held;
+	bool stopping;
 };
 
 /* One answer, maybe held for a while first. */
@@ -110,13 +116,27 @@ static void answer_send(struct sonde_inject_sup *s, struct seccomp_notif_resp *r
 	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
 }
 
+/* A held call: answered when its delay ends, or at once when sonde
+ * stops (the answer must not outlive the listener). */
 static void *answer_later(void *arg)
 {
 	struct answer *a = arg;
+	struct sonde_inject_sup *s = a->s;
+	struct timespec until;
 
-	sleep_ns(a->delay_ns);
-	answer_send(a->s, &a->resp);
-	atomic_fetch_sub(&a->s->held, 1);
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)(a->delay_ns / 1000000000u) +
+			(until.tv_nsec + (long)(a->delay_ns % 1000000000u)) / 1000000000;
+	until.tv_nsec = (until.tv_nsec + (long)(a->delay_ns % 1000000000u)) % 1000000000;
+	pthread_mutex_lock(&s->lock);
+	while (!s->stopping && pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&s->lock);
+	answer_send(s, &a->resp);
+	pthread_mutex_lock(&s->lock);
+	s->held--;
+	pthread_cond_broadcast(&s->wake);
+	pthread_mutex_unlock(&s->lock);
 	free(a);
 	return NULL;
 }
@@ -221,12 +241,16 @@ static void handle(struct sonde_inject_sup *s)
 	a = malloc(sizeof(*a));
 	if (a) {
 		*a = (struct answer){ .s = s, .resp = resp, .delay_ns = delay };
-		atomic_fetch_add(&s->held, 1);
+		pthread_mutex_lock(&s->lock);
+		s->held++;
+		pthread_mutex_unlock(&s->lock);
 		if (!pthread_create(&t, NULL, answer_later, a)) {
 			pthread_detach(t);
 			return;
 		}
-		atomic_fetch_sub(&s->held, 1);
+		pthread_mutex_lock(&s->lock);
+		s->held--;
+		pthread_mutex_unlock(&s->lock);
 		free(a);
 	}
 	sleep_ns(delay); /* no thread: hold here */
@@ -255,32 +279,52 @@ static void *supervise(void *arg)
 	return NULL;
 }
 
+/*
+ * Linux 6.6's SECCOMP_IOCTL_NOTIF_SET_FLAGS with
+ * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (not in Debian 12's headers): the
+ * caller and the supervisor hand the CPU to each other on the wakeup, as
+ * a synchronous call would, instead of a wakeup on another CPU. Best
+ * effort: older kernels answer EINVAL, and the answers just come later.
+ */
+#define NOTIF_SET_FLAGS _IOW('!', 4, __u64)
+#define NOTIF_FD_SYNC_WAKE_UP 1
+
 int sonde_inject_start(struct sonde_inject_sup **out, const struct sonde_inject *inj, int listener,
 		       pid_t launch_pid)
 {
 	struct sonde_inject_sup *s = calloc(1, sizeof(*s));
+	pthread_condattr_t ca;
 	int e;
 
 	if (!s)
 		return -ENOMEM;
 	s->inj = inj;
 	s->listener = listener;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* as answer_later's deadline */
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	ioctl(listener, NOTIF_SET_FLAGS, (__u64)NOTIF_FD_SYNC_WAKE_UP);
 	s->marks_fd = -1;
 	s->launch_pid = launch_pid;
 	if (pipe2(s->stop_fd, O_CLOEXEC)) {
 		e = -errno;
-		free(s);
-		return e;
+		goto fail;
 	}
 	e = -pthread_create(&s->thread, NULL, supervise, s);
 	if (e) {
 		close(s->stop_fd[0]);
 		close(s->stop_fd[1]);
-		free(s);
-		return e;
+		goto fail;
 	}
 	*out = s;
 	return 0;
+fail:
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->wake);
+	free(s);
+	return e;
 }
 
 void sonde_inject_released(struct sonde_inject_sup *s, int marks_fd)
@@ -333,9 +377,15 @@ void sonde_inject_stop(struct sonde_inject_sup *s)
 	while (write(s->stop_fd[1], "x", 1) < 0 && errno == EINTR)
 		;
 	pthread_join(s->thread, NULL);
-	/* Held answers still use the listener: let them finish. */
-	while (atomic_load(&s->held))
-		sleep_ns(1000000);
+	/* Held answers still use the listener: they go now. */
+	pthread_mutex_lock(&s->lock);
+	s->stopping = true;
+	pthread_cond_broadcast(&s->wake);
+	while (s->held)
+		pthread_cond_wait(&s->wake, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->wake);
 	close(s->stop_fd[0]);
 	close(s->stop_fd[1]);
 	close(s->listener);

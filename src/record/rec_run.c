@@ -396,9 +396,9 @@ static void run_inject_stop(struct run *r)
 	r->ch.sup = NULL;
 	if (left)
 		fprintf(stderr,
-			"sonde: %llu processes still run under the -e inject filter: "
-			"the calls it names now fail with ENOSYS\n",
-			(unsigned long long)left);
+			"sonde: %llu process%s still under the -e inject filter: the calls "
+			"it names now fail with ENOSYS\n",
+			(unsigned long long)left, left > 1 ? "es are" : " is");
 }
 
 static void run_cleanup(struct run *r)

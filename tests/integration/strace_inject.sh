@@ -119,3 +119,29 @@ check "strace_inject: record: what the program saw" grep -q '^chdir: 0 -1 0 0$' 
 "$SONDE" record -q -o "$TMP/r2.trace" --comm x --fault=chdir > /dev/null 2> "$TMP/r.err"
 check "strace_inject: record --fault with --comm is refused (status 2)" \
 	test $? = 2 -a -s "$TMP/r.err"
+
+# sonde stopped (SIGTERM) while it holds a call: the call is answered at
+# once, sonde says the process is left under the filter, and the calls the
+# filter names fail with ENOSYS from then on (seccomp's answer when no
+# supervisor listens).
+"$SONDE" strace -o "$TMP/held.s" -e inject=chdir:delay_enter=60s:when=1 "$F" \
+	> "$TMP/held.out" 2> "$TMP/held.err" &
+sp=$!
+for ((i = 0; i < 200; i++)); do
+	p=$(pgrep -x -P "$sp" inject_calls)
+	[ -n "$p" ] && grep -q '^80 ' "/proc/$p/syscall" 2> /dev/null && break
+	sleep 0.05
+done
+t0=$(date +%s)
+kill -TERM "$sp"
+wait "$sp"
+rc=$?
+for ((i = 0; i < 100; i++)); do
+	grep -q '^child chdir' "$TMP/held.out" && break
+	sleep 0.05
+done
+check_all "strace_inject: stopped while holding a call: exits at once (status $rc), says so" \
+	[ "$rc" = 0 -a $(($(date +%s) - t0)) -lt 10 ] '&&' \
+	grep -q 'still under the -e inject filter' "$TMP/held.err"
+check "strace_inject: ... the held call ran, the later ones fail with ENOSYS" \
+	grep -qz 'chdir: 0 -1 -1 -1.*child chdir: -1 -1' "$TMP/held.out"
