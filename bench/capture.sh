@@ -108,7 +108,6 @@ for w in $WORKLOADS; do
 done
 rm -f "$OUT/dd.out" "$OUT/fio.dat"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 sfield() {
 	python3 -c 'import json,sys; print("\n".join(str(json.loads(l)[sys.argv[2]]) for l in open(sys.argv[1]) if l.startswith("{")))' "$1" "$2" | median
 }

@@ -17,34 +17,25 @@ B=$(cd "${1:-build}" && pwd)
 R=${2:-5}
 N=${N:-100000} NSLOW=${NSLOW:-20000}
 OUT=$(mktemp -d /tmp/inject-bench.XXXXXX)
-[ "$(id -u)" -eq 0 ] || { echo "bench/inject.sh: needs root (BPF)" >&2; exit 1; }
-[ -x "$B/sonde" ] && [ -x "$B/bench/loop" ] ||
-	{ echo "bench/inject.sh: $B/sonde or $B/bench/loop missing; run 'make'" >&2; exit 1; }
 . bench/quiet.sh
+bench_need bench/inject.sh "$B"
 bench_quiet bench/inject.sh
 L=$B/bench/loop
 INJ=inject=read:retval=64:when=2+
 
-# run NAME ITER CMD...: the loop's seconds, appended to OUT/NAME.
-run() {
-	local name=$1 n=$2
-	shift 2
-	"$@" "$L" "$n" 2>&1 | awk '/^loop:/ { print $4 }' | tail -1 >> "$OUT/$name"
-}
 for ((i = 0; i < R; i++)); do
-	run untraced "$N"
-	run sonde "$N" "$B/sonde" strace -f -o /dev/null --snaplen 0
-	run sonde-inject "$N" "$B/sonde" strace -f -o /dev/null --snaplen 0 -e "$INJ"
-	command -v strace > /dev/null && run strace-inject "$NSLOW" strace -f -o /dev/null -e "$INJ"
+	bench_loop untraced "$N"
+	bench_loop sonde "$N" "$B/sonde" strace -f -o /dev/null --snaplen 0
+	bench_loop sonde-inject "$N" "$B/sonde" strace -f -o /dev/null --snaplen 0 -e "$INJ"
+	command -v strace > /dev/null && bench_loop strace-inject "$NSLOW" strace -f -o /dev/null -e "$INJ"
 done
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-base=$(median "$OUT/untraced")
+base=$(median < "$OUT/untraced")
 printf '%-14s %10s %8s %16s\n' run "loop (s)" reads "ns per read"
 for t in untraced sonde sonde-inject strace-inject; do
 	[ -s "$OUT/$t" ] || continue
 	n=$N
 	[ "$t" = strace-inject ] && n=$NSLOW
-	m=$(median "$OUT/$t")
+	m=$(median < "$OUT/$t")
 	# beyond the untraced loop's time for as many iterations
 	awk -v t="$t" -v m="$m" -v b="$base" -v n="$n" -v nb="$N" 'BEGIN {
 		printf "%-14s %10.4f %8d %16.0f\n", t, m, n, (m - b * n / nb) / n * 1e9 }'

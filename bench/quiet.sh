@@ -31,3 +31,22 @@ bench_quiet() {
 	[ "${PAGE_REPORTING:-keep}" = pause ] || return 0
 	bench_set "$1" /sys/module/page_reporting/parameters/page_reporting_order 10
 }
+
+# The helpers the benchmarks share.
+# median: the median of the numbers on standard input (the mean of the
+# middle two for an even count).
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# bench_need NAME BUILD: root (BPF), BUILD/sonde and BUILD/bench/loop, or
+# NAME says what is missing and the run ends.
+bench_need() {
+	[ "$(id -u)" -eq 0 ] || { echo "$1: needs root (BPF)" >&2; exit 1; }
+	[ -x "$2/sonde" ] && [ -x "$2/bench/loop" ] ||
+		{ echo "$1: $2/sonde or $2/bench/loop missing; run 'make'" >&2; exit 1; }
+}
+# bench_loop NAME ITER CMD...: CMD running $L (bench/loop) for ITER
+# iterations; the loop's own seconds appended to $OUT/NAME.
+bench_loop() {
+	local name=$1 n=$2
+	shift 2
+	"$@" "$L" "$n" 2>&1 | awk '/^loop:/ { print $4 }' | tail -1 >> "$OUT/$name"
+}

@@ -113,7 +113,6 @@ for w in $WORKLOADS; do
 	done
 done
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { awk -v c="$1" '{ print $c }' "$2"; }
 # sonde's summaries: median of a --json field over the runs
 sfield() {

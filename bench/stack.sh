@@ -16,37 +16,28 @@ B=$(cd "${1:-build}" && pwd)
 R=${2:-5}
 N=${N:-200000} NSLOW=${NSLOW:-20000}
 OUT=$(mktemp -d /tmp/stack-bench.XXXXXX)
-[ "$(id -u)" -eq 0 ] || { echo "bench/stack.sh: needs root (BPF)" >&2; exit 1; }
-[ -x "$B/sonde" ] && [ -x "$B/bench/loop" ] ||
-	{ echo "bench/stack.sh: $B/sonde or $B/bench/loop missing; run 'make'" >&2; exit 1; }
 . bench/quiet.sh
+bench_need bench/stack.sh "$B"
 bench_quiet bench/stack.sh
 L=$B/bench/loop
 
-# run NAME ITER CMD...: the loop's seconds, appended to OUT/NAME.
-run() {
-	local name=$1 n=$2
-	shift 2
-	"$@" "$L" "$n" 2>&1 | awk '/^loop:/ { print $4 }' | tail -1 >> "$OUT/$name"
-}
 have() { command -v "$1" > /dev/null; }
 for ((i = 0; i < R; i++)); do
-	run untraced "$N"
-	run sonde "$N" "$B/sonde" record -q -s 0 --ring-size 16M -o "$OUT/a.trace" --
-	run sonde-ustack "$N" "$B/sonde" record -q -s 0 --user-stack -o "$OUT/b.trace" --
-	have strace && run strace-k "$NSLOW" strace -f -k -o /dev/null
-	have perf && run perf-dwarf "$NSLOW" perf trace --call-graph dwarf -o /dev/null --
-	have bpftrace && run bpftrace-ustack "$N" bpftrace -q -e \
+	bench_loop untraced "$N"
+	bench_loop sonde "$N" "$B/sonde" record -q -s 0 --ring-size 16M -o "$OUT/a.trace" --
+	bench_loop sonde-ustack "$N" "$B/sonde" record -q -s 0 --user-stack -o "$OUT/b.trace" --
+	have strace && bench_loop strace-k "$NSLOW" strace -f -k -o /dev/null
+	have perf && bench_loop perf-dwarf "$NSLOW" perf trace --call-graph dwarf -o /dev/null --
+	have bpftrace && bench_loop bpftrace-ustack "$N" bpftrace -q -e \
 		'tracepoint:raw_syscalls:sys_exit /pid == cpid/ { @[ustack] = count(); }' -c
 done
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-base=$(median "$OUT/untraced")
+base=$(median < "$OUT/untraced")
 printf '%-16s %10s %8s %14s\n' tracer "loop (s)" calls "ns per call"
 for t in untraced sonde sonde-ustack strace-k perf-dwarf bpftrace-ustack; do
 	[ -s "$OUT/$t" ] || continue
 	n=$N
 	case $t in strace-k | perf-dwarf) n=$NSLOW ;; esac
-	m=$(median "$OUT/$t")
+	m=$(median < "$OUT/$t")
 	# the untraced loop's time per call, scaled to this run's count
 	awk -v t="$t" -v m="$m" -v b="$base" -v n="$n" -v nb="$N" 'BEGIN {
 		printf "%-16s %10.4f %8d %14.0f\n", t, m, 2 * n, (m - b * n / nb) / (2 * n) * 1e9 }'

@@ -119,6 +119,10 @@ uint64_t rec_proc_unfinished(struct rec_bpf *b, struct rec_consumer *c, unsigned
 			     const struct sonde_record_opts *o);
 void rec_proc_flush_lost(struct rec_bpf *b, struct rec_consumer *c);
 
+/* rec_procs.c: at most len - 1 bytes of /proc/<pid>/<name>, NUL-ended;
+ * the length or -errno. */
+ssize_t rec_proc_read(pid_t pid, const char *name, char *buf, size_t len);
+
 /* rec_launch.c: the command, started stopped. */
 struct rec_child {
 	pid_t pid;

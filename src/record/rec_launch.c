@@ -104,22 +104,6 @@ static void child_main(int go, int errp, const char *path, const struct sonde_re
  * none of its set-up calls run after it joins the traced set. 1 once it
  * does, 0 if it never did.
  */
-static ssize_t proc_text(pid_t pid, const char *what, char *buf, size_t len)
-{
-	char path[64];
-	ssize_t n;
-	int f;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
-	f = open(path, O_RDONLY | O_CLOEXEC);
-	n = f < 0 ? -1 : read(f, buf, len - 1);
-	if (f >= 0)
-		close(f);
-	if (n >= 0)
-		buf[n] = 0;
-	return n;
-}
-
 static int child_wait_blocked(pid_t pid, int fd)
 {
 	char want[32], buf[128];
@@ -128,12 +112,12 @@ static int child_wait_blocked(pid_t pid, int fd)
 
 	n = snprintf(want, sizeof(want), "0 0x%x ", fd);
 	for (int i = 0; i < 10000; i++) {
-		if (proc_text(pid, "syscall", buf, sizeof(buf)) < 0)
+		if (rec_proc_read(pid, "syscall", buf, sizeof(buf)) < 0)
 			return 0;
 		/* Under -e inject's filter the read may still wait for the
 		 * supervisor's answer: the pipe's wait shows in wchan. */
 		if (!strncmp(buf, want, n) &&
-		    (proc_text(pid, "wchan", buf, sizeof(buf)) <= 1 || strstr(buf, "pipe_read")))
+		    (rec_proc_read(pid, "wchan", buf, sizeof(buf)) <= 1 || strstr(buf, "pipe_read")))
 			return 1;
 		nanosleep(&t, NULL);
 	}

@@ -29,9 +29,7 @@ uint64_t rec_now_mono(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* Reads at most len - 1 bytes of /proc/<pid>/<name>; returns the length or
- * -errno. */
-static ssize_t proc_read(pid_t pid, const char *name, char *buf, size_t len)
+ssize_t rec_proc_read(pid_t pid, const char *name, char *buf, size_t len)
 {
 	char path[64];
 	ssize_t n;
@@ -70,7 +68,7 @@ static long status_field(pid_t pid, const char *field)
 	char buf[2048];
 	const char *v;
 
-	if (proc_read(pid, "status", buf, sizeof(buf)) < 0)
+	if (rec_proc_read(pid, "status", buf, sizeof(buf)) < 0)
 		return -1;
 	v = status_find(buf, field);
 	return v ? strtol(v, NULL, 10) : -1;
@@ -90,7 +88,7 @@ int rec_proc_is_dead(pid_t tgid)
 {
 	char buf[2048], *st, state;
 
-	if (proc_read(tgid, "status", buf, sizeof(buf)) < 0)
+	if (rec_proc_read(tgid, "status", buf, sizeof(buf)) < 0)
 		return 1;
 	st = strstr(buf, "\nState:");
 	if (!st)
@@ -108,7 +106,7 @@ static unsigned int proc_last_cpu(pid_t tgid, pid_t tid)
 	int field = 2;
 
 	snprintf(name, sizeof(name), "task/%d/stat", (int)tid);
-	if (proc_read(tgid, name, buf, sizeof(buf)) < 0)
+	if (rec_proc_read(tgid, name, buf, sizeof(buf)) < 0)
 		return 0;
 	p = strrchr(buf, ')'); /* comm may contain spaces and parentheses */
 	if (!p)
@@ -175,7 +173,7 @@ static int proc_fd_cloexec(pid_t tgid, int fd)
 	char name[48], buf[512], *f;
 
 	snprintf(name, sizeof(name), "fdinfo/%d", fd);
-	if (proc_read(tgid, name, buf, sizeof(buf)) <= 0)
+	if (rec_proc_read(tgid, name, buf, sizeof(buf)) <= 0)
 		return 0;
 	f = strstr(buf, "flags:");
 	return f && (strtoul(f + 6, NULL, 8) & O_CLOEXEC);
@@ -262,7 +260,7 @@ static int proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, u
 
 	if (!ev)
 		return -ENOMEM;
-	n = proc_read(tgid, "comm", comm, sizeof(comm));
+	n = rec_proc_read(tgid, "comm", comm, sizeof(comm));
 	if (n < 0) {
 		free(ev);
 		return (int)n;
@@ -270,7 +268,7 @@ static int proc_write(struct rec_consumer *c, unsigned int stream, pid_t tgid, u
 	if (n > 0 && comm[n - 1] == '\n')
 		comm[n - 1] = 0;
 	memcpy(ev->comm, comm, strnlen(comm, SONDE_COMM_LEN - 1));
-	n = proc_read(tgid, "cmdline", (char *)(ev + 1), SONDE_EXEC_DATA_MAX);
+	n = rec_proc_read(tgid, "cmdline", (char *)(ev + 1), SONDE_EXEC_DATA_MAX);
 	ev->cmdline_len = n > 0 ? (uint32_t)n : 0;
 	ev->ppid = (uint32_t)status_field(tgid, "PPid");
 	ev->hdr.pid = tgid;
@@ -317,7 +315,7 @@ static void nspid_write(struct rec_consumer *c, unsigned int stream, pid_t tgid,
 	int n;
 
 	snprintf(name, sizeof(name), "task/%d/status", (int)tid);
-	if (proc_read(tgid, name, buf, sizeof(buf)) <= 0)
+	if (rec_proc_read(tgid, name, buf, sizeof(buf)) <= 0)
 		return;
 	n = status_last(buf, "NSpid", &ns_tid);
 	if (n < 2 || status_last(buf, "NStgid", &ns_pid) != n)
@@ -360,7 +358,7 @@ static int attached_call(pid_t tgid, pid_t tid, uint64_t ts, struct sonde_inflig
 	int nr, n;
 
 	snprintf(name, sizeof(name), "task/%d/syscall", (int)tid);
-	if (proc_read(tgid, name, buf, sizeof(buf)) <= 0)
+	if (rec_proc_read(tgid, name, buf, sizeof(buf)) <= 0)
 		return 0;
 	n = sscanf(buf, "%d %llx %llx %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1], &a[2],
 		   &a[3], &a[4], &a[5], &sp, &pc);
@@ -420,7 +418,7 @@ int rec_proc_add_comm(struct rec_bpf *b, struct rec_consumer *c, unsigned int st
 		if (!is_pid_name(de->d_name))
 			continue;
 		pid = atoi(de->d_name);
-		n = proc_read(pid, "comm", buf, sizeof(buf));
+		n = rec_proc_read(pid, "comm", buf, sizeof(buf));
 		if (n <= 0)
 			continue;
 		if (buf[n - 1] == '\n')

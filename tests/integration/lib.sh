@@ -99,6 +99,16 @@ check_all() {
 	done
 	if [ $rc = 0 ]; then ok "$name"; else notok "$name"; fi
 }
+# ff_run ARGS...: `strace -ff -ttt -o $TMP/a/t ARGS` and `sonde strace` the
+# same into $TMP/b/t (ARGS: options, then the command), their standard
+# output and error in $TMP/a.out and $TMP/b.out (a subshell, so that a
+# command killed by a signal is not reported here).
+ff_run() {
+	rm -rf "$TMP/a" "$TMP/b"
+	mkdir -p "$TMP/a" "$TMP/b"
+	(strace -ff -ttt -o "$TMP/a/t" "$@"; true) > "$TMP/a.out" 2>&1
+	"$SONDE" strace -ff -ttt -o "$TMP/b/t" "$@" > "$TMP/b.out" 2>&1
+}
 # ff_by_start DIR: the per-task files DIR/t.PID of `strace -ff -ttt` in the
 # order the tasks started (their first line's time: pids may wrap).
 ff_by_start() {

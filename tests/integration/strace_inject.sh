@@ -24,10 +24,7 @@ norm() {
 compare() {
 	local name=$1
 	shift
-	rm -rf "$TMP/a" "$TMP/b"
-	mkdir -p "$TMP/a" "$TMP/b"
-	strace -ff -ttt -o "$TMP/a/t" "$@" "$F" > "$TMP/a.out" 2>&1
-	"$SONDE" strace -ff -ttt -o "$TMP/b/t" "$@" "$F" > "$TMP/b.out" 2>&1
+	ff_run "$@" "$F"
 	norm "$TMP/a" > "$TMP/a.n"
 	norm "$TMP/b" > "$TMP/b.n"
 	same "strace_inject: $name as strace" "$TMP/a.n" "$TMP/b.n"

@@ -16,10 +16,7 @@ F=$FIX/seccomp_calls
 compare() {
 	local name=$1
 	shift
-	rm -rf "$TMP/a" "$TMP/b"
-	mkdir -p "$TMP/a" "$TMP/b"
-	(strace -ff -ttt -o "$TMP/a/t" "$F" "$@"; true) > /dev/null 2>&1
-	"$SONDE" strace -ff -ttt -o "$TMP/b/t" "$F" "$@" > /dev/null 2>&1
+	ff_run "$F" "$@"
 	ff_norm "$TMP/a" > "$TMP/a.n"
 	ff_norm "$TMP/b" > "$TMP/b.n"
 	same "strace_seccomp: $name as strace" "$TMP/a.n" "$TMP/b.n"

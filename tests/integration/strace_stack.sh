@@ -11,14 +11,12 @@ need_root
 need_strace
 F=$FIX/strace_stack
 
-# compare NAME ARGS... -- CMD...: strace -ff -k and sonde strace -ff -k.
+# compare NAME ARGS...: strace -ff -k and sonde strace -ff -k of ARGS
+# (options, then the command).
 compare() {
 	local name=$1
 	shift
-	rm -rf "$TMP/a" "$TMP/b"
-	mkdir -p "$TMP/a" "$TMP/b"
-	strace -ff -ttt -k -o "$TMP/a/t" "$@" > /dev/null 2>&1
-	"$SONDE" strace -ff -ttt -k -o "$TMP/b/t" "$@" > /dev/null 2>&1
+	ff_run -k "$@"
 	ff_norm "$TMP/a" > "$TMP/a.n"
 	ff_norm "$TMP/b" > "$TMP/b.n"
 	same "strace_stack: $name as strace" "$TMP/a.n" "$TMP/b.n"
