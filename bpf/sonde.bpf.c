@@ -321,6 +321,29 @@ static __always_inline void ip_emit(__u32 cpu, struct sonde_cpu_state *cs, __u64
 }
 
 /*
+ * The CPU's slot takes the current task's call nr (entered at now), its
+ * arguments from regs. With --ip the address is kept from here: a
+ * successful execve returns at the new program's entry point,
+ * rt_sigreturn where the signal struck.
+ */
+static __always_inline void slot_take(struct sonde_cpu_state *cs, struct pt_regs *regs, __u32 nr,
+				      __u64 now, __u16 flags, const bool i386)
+{
+	if (cs->slot.e.active && cs->slot.task != cs->id_task)
+		slot_rescue(&cs->slot);
+	cs->slot.task = cs->id_task;
+	cs->slot.tgid = cs->id_tgid;
+	cs->slot.tid = cs->id_tid;
+	cs->slot.e.ts = now;
+	syscall_args(regs, i386, cs->slot.e.args);
+	cs->slot.e.nr = nr;
+	cs->slot.e.active = 1;
+	cs->slot.e.flags = flags;
+	if (rec_ip)
+		cs->slot.e.ip = regs->ip;
+}
+
+/*
  * The entry of call nr: its selection, then the CPU's slot (or, for exit
  * and exit_group, which never return, the record at once). i386 is a
  * constant at each of the two call sites, so that the x86-64 copy has no
@@ -351,20 +374,7 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 		emit_syscall(cpu, cs, nr, now, 0, 0, args, SONDE_SC_NORETURN | flags, now);
 		return 0;
 	}
-	if (cs->slot.e.active && cs->slot.task != cs->id_task)
-		slot_rescue(&cs->slot);
-	cs->slot.task = cs->id_task;
-	cs->slot.tgid = cs->id_tgid;
-	cs->slot.tid = cs->id_tid;
-	cs->slot.e.ts = now;
-	syscall_args(regs, i386, cs->slot.e.args);
-	cs->slot.e.nr = nr;
-	cs->slot.e.active = 1;
-	cs->slot.e.flags = flags;
-	/* Kept from entry: a successful execve returns at the new
-	 * program's entry point, rt_sigreturn where the signal struck. */
-	if (rec_ip)
-		cs->slot.e.ip = regs->ip;
+	slot_take(cs, regs, nr, now, flags, i386);
 	/* With --failed-only the entry items wait for sys_exit (see there);
 	 * rt_sigreturn's mask lies in the signal frame at the entry's stack
 	 * pointer, which its exit has replaced by the interrupted one. */
@@ -469,18 +479,8 @@ static __noinline struct sonde_inflight *unentered(struct pt_regs *regs, struct 
 	nr = regs->orig_ax;
 	if (nr >= SONDE_NR_SYSCALLS || !nr_selected(nr) || (nr_is_clone(nr) && !ret))
 		return NULL;
-	if (cs->slot.e.active)
-		slot_rescue(&cs->slot);
-	cs->slot.task = cs->id_task;
-	cs->slot.tgid = cs->id_tgid;
-	cs->slot.tid = cs->id_tid;
-	cs->slot.e.ts = bpf_ktime_get_ns();
-	syscall_args(regs, false, cs->slot.e.args);
-	cs->slot.e.nr = nr;
-	cs->slot.e.active = 1;
-	cs->slot.e.flags = SONDE_SC_NO_ENTRY;
-	cs->slot.e.ip = rec_ip ? regs->ip : 0;
-	cs->slot.e.sp = 0;
+	slot_take(cs, regs, nr, bpf_ktime_get_ns(), SONDE_SC_NO_ENTRY, false);
+	cs->slot.e.sp = 0; /* read by capture_enter_late */
 	return &cs->slot.e;
 }
 
