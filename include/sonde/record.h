@@ -43,6 +43,7 @@ struct sonde_run_as {
 };
 
 struct sonde_inject;
+struct sonde_record_adopt; /* sonde_record_daemonize's command */
 
 struct sonde_record_opts {
 	const char *output;     /* trace file; NULL = SONDE_RECORD_DEFAULT_OUTPUT */
@@ -54,6 +55,9 @@ struct sonde_record_opts {
 	const char *comm;       /* --comm: command name to follow, or NULL */
 	struct sonde_sc_set syscalls; /* selected syscalls (all bits = all) */
 	const struct sonde_inject *inject; /* tampering (inject.h), or NULL */
+	/* Set by sonde_record_daemonize (-D): argv already runs, blocked, as
+	 * this process's grandparent; NULL: sonde_record_run starts it. */
+	const struct sonde_record_adopt *adopt;
 	bool failed_only;       /* only syscalls that returned -errno */
 	bool no_sched;          /* no switch/wakeup records */
 	bool ip;                /* each call's instruction pointer (--ip) */
@@ -120,5 +124,28 @@ struct sonde_record_summary {
  */
 int sonde_record_run(const struct sonde_record_opts *opts, struct sonde_record_summary *sum,
 		     char *err, size_t errlen);
+
+/* strace -D, -DD, -DDD (--daemonize=grandchild|pgroup|session): the
+ * recorder runs in a grandchild, in the caller's process group, in a new
+ * one, or in a new session. */
+enum sonde_daemonize {
+	SONDE_DAEMON_OFF,
+	SONDE_DAEMON_GRANDCHILD,
+	SONDE_DAEMON_PGROUP,
+	SONDE_DAEMON_SESSION,
+};
+
+/*
+ * Splits the caller in two, so that o->argv runs in the calling process:
+ * it keeps the caller's parent and pid, and its exit status goes straight
+ * to that parent. The calling process waits until the recorder releases
+ * it, then execs the command: this call never returns there, unless the
+ * command cannot run or tracing is impossible (-errno, err set, and
+ * sum->cmd_error as sonde_record_run sets it). In the grandchild it
+ * returns 0 with o->adopt set: sonde_record_run then traces and releases
+ * that command. Call it before creating threads or children.
+ */
+int sonde_record_daemonize(struct sonde_record_opts *o, enum sonde_daemonize how,
+			   struct sonde_record_summary *sum, char *err, size_t errlen);
 
 #endif /* SONDE_RECORD_H */

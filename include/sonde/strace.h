@@ -147,6 +147,8 @@ struct sonde_strace_opts {
 				* 3 non-ASCII characters in hex (the string's
 				* others as they are) */
 	uint8_t pid_prefix;    /* 0 none, 1 "PID  " (-f -o), 2 "[pid N] " (-f) */
+	const char *attach_msg; /* pid_prefix 2: "NAME: Process N attached"
+				 * lines for the tasks forked (NULL: none) */
 	uint8_t append;        /* -A: -o's file (files, -ff) appended to */
 	const char *ff_prefix; /* -ff -o PREFIX: each task's lines in
 				* PREFIX.TID, calls never split (NULL: off) */

@@ -152,8 +152,6 @@ static int strace_interruptible_ok(const char *v)
 static int strace_refused(int letter)
 {
 	static const struct { int letter; const char *why; } refused[] = {
-		{ 'D', "-D (the tracer as a detached grandchild): sonde does not stop or "
-		       "attach to the command; run it without -D" },
 		{ 'd', "-d (strace's debugging output of its own work): sonde has none" },
 		{ OPT_TIPS, "--tips: strace's tips; 'sonde help strace' says what sonde takes" },
 	};
@@ -166,6 +164,35 @@ static int strace_refused(int letter)
 	return 0;
 }
 
+/* -D, -DD, -DDD, --daemonize[=grandchild|pgroup|pgrp|session]. */
+static int strace_daemon_opt(struct strace_cli *c, const char *v)
+{
+	static const struct {
+		const char *name;
+		int how;
+	} how[] = {
+		{ "grandchild", SONDE_DAEMON_GRANDCHILD },
+		{ "pgroup", SONDE_DAEMON_PGROUP },
+		{ "pgrp", SONDE_DAEMON_PGROUP },
+		{ "session", SONDE_DAEMON_SESSION },
+	};
+
+	if (!v) {
+		if (++c->daemon <= SONDE_DAEMON_SESSION)
+			return 0;
+		cli_err("strace", "too many -D's (%d): -DDD, a new session, is the most",
+			c->daemon);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof(how) / sizeof(how[0]); i++)
+		if (!strcmp(v, how[i].name)) {
+			c->daemon = how[i].how;
+			return 0;
+		}
+	cli_err("strace", "--daemonize=%s: use grandchild, pgroup (pgrp) or session", v);
+	return -EINVAL;
+}
+
 static int parse_args(struct strace_cli *c, int argc, char **argv)
 {
 	char err[256];
@@ -173,8 +200,9 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnikVI:E:u:Ab:", strace_longopts,
-				  &longi)) != -1) {
+	while ((opt = getopt_long(argc, argv,
+				  "+:fFo:p:cCs:a:trTvX:yYxzZqe:P:S:U:O:whnikVI:E:u:Ab:D",
+				  strace_longopts, &longi)) != -1) {
 		const char *key = NULL;
 
 		switch (opt) {
@@ -222,6 +250,9 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 			c->so.detach_execve = 1;
 			break;
 		case 'D':
+			if (strace_daemon_opt(c, optarg))
+				return -EINVAL;
+			break;
 		case 'd':
 		case OPT_TIPS:
 			strace_refused(opt);
@@ -342,6 +373,11 @@ static int parse_args(struct strace_cli *c, int argc, char **argv)
 		cli_err("strace", "must have a command to run or -p PID; 'sonde help strace'");
 		return -EINVAL;
 	}
+	if (c->daemon && optind >= argc) {
+		cli_err("strace", "-D runs sonde beside a command it starts: give the command, "
+				  "not -p");
+		return -EINVAL;
+	}
 	if (optind >= argc && (c->launch.env || c->launch.user_set)) {
 		cli_err("strace", "-E and -u apply to a command sonde starts, not to -p");
 		return -EINVAL;
@@ -431,9 +467,11 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	struct strace_cli *c = lo->c;
 	int e;
 
-	/* strace's "Process N attached", once -p's process is traced. */
-	if (h->type == SONDE_REC_PROC &&
-	    !(h->flags & (SONDE_PROC_LAUNCHED | SONDE_PROC_FDS_CONT)) && c->npids &&
+	/* strace's "Process N attached", once -p's process is traced, and
+	 * -D's command when the output is standard error (nothing is
+	 * printed before it). */
+	if (h->type == SONDE_REC_PROC && !(h->flags & SONDE_PROC_FDS_CONT) &&
+	    (h->flags & SONDE_PROC_LAUNCHED ? c->daemon && !c->out_path : c->npids > 0) &&
 	    !(c->so.quiet & SONDE_QUIET_ATTACH))
 		fprintf(stderr, "sonde strace: Process %u attached\n", h->pid);
 	if (!lo->first_tid && h->type == SONDE_REC_SYSCALL)
@@ -549,6 +587,9 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	lo->c->so.pid_prefix = !lo->c->follow || lo->c->so.ff_prefix ? 0 :
 			       lo->c->out_path				? 1 :
 									  2;
+	/* strace says it on standard error, in its output there only */
+	if (lo->c->so.pid_prefix == 2 && !(lo->c->so.quiet & SONDE_QUIET_ATTACH))
+		lo->c->so.attach_msg = "sonde strace";
 	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
 	if (!lo->counts)
 		return -ENOMEM;
@@ -602,6 +643,43 @@ static void report_end(const struct strace_cli *c, const struct sonde_record_sum
 			fprintf(stderr, "sonde strace: Process %d detached\n", (int)c->pids[i]);
 }
 
+/* The recorder's options from the command line. */
+static void record_opts(struct strace_cli *c, struct sonde_live_sink *sink, int argc, char **argv)
+{
+	sonde_sc_set_fill(&c->ro.syscalls);
+	c->ro.output = c->trace_file;
+	c->ro.live = sink;
+	c->ro.live_only = !c->trace_file;
+	c->ro.argv = optind < argc ? argv + optind : NULL;
+	strace_launch_apply(&c->launch, &c->ro);
+	c->ro.pids = c->npids ? c->pids : NULL;
+	c->ro.npids = c->npids;
+	c->ro.no_sched = true;
+	c->ro.ip = c->so.show_ip;
+	if (c->so.stack_trace && (!c->count || c->count_and_print)) /* -c shows no stack */
+		sonde_user_stack_parse(NULL, &c->ro.user_stack);
+	c->ro.quiet = true;
+	c->ro.cmdline = "sonde strace";
+	if (c->so.inject.n) {
+		/* strace tampers only with the calls it shows */
+		if (c->so.filter_on)
+			sonde_inject_restrict(&c->so.inject, &c->so.trace);
+		c->ro.inject = &c->so.inject;
+	}
+}
+
+/* A command that cannot be started, or a recorder that cannot: the exit
+ * status. */
+static int start_failed(const struct sonde_record_summary *sum, const char *err)
+{
+	if (sum->cmd_error == -ENOENT || sum->cmd_error == -EACCES) {
+		fprintf(stderr, "sonde strace: %s\n", err);
+		return sum->cmd_error == -ENOENT ? 127 : 126;
+	}
+	cli_err("strace", "%s", err);
+	return 1;
+}
+
 static int cmd_strace_run(int argc, char **argv)
 {
 	struct strace_cli c = { 0 };
@@ -609,22 +687,27 @@ static int cmd_strace_run(int argc, char **argv)
 	struct sonde_live_sink sink = { 0 };
 	struct live_out lo = { .c = &c };
 	char err[512];
-	FILE *out;
+	FILE *out = NULL;
 	int e, status = 0;
 
 	sonde_strace_opts_init(&c.so);
 	c.ro.snaplen = SONDE_SNAPLEN_DEFAULT;
 	e = parse_args(&c, argc, argv);
 	if (e) {
-		sonde_strace_opts_release(&c.so);
-		strace_launch_free(&c.launch);
-		return e > 0 ? 0 : 2;
+		status = e > 0 ? 0 : 2;
+		goto out;
+	}
+	record_opts(&c, &sink, argc, argv);
+	/* -D: from here on this is the recorder, a grandchild; before the
+	 * output opens, so that -o |CMD is not the command's child. */
+	if (c.daemon && (e = sonde_record_daemonize(&c.ro, c.daemon, &sum, err, sizeof(err)))) {
+		status = start_failed(&sum, err);
+		goto out;
 	}
 	out = open_output(&c);
 	if (!out) {
-		sonde_strace_opts_release(&c.so);
-		strace_launch_free(&c.launch);
-		return 1;
+		status = 1;
+		goto out;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
 	e = live_init(&lo, &sink, out);
@@ -633,35 +716,9 @@ static int cmd_strace_run(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	sonde_sc_set_fill(&c.ro.syscalls);
-	c.ro.output = c.trace_file;
-	c.ro.live = &sink;
-	c.ro.live_only = !c.trace_file;
-	c.ro.argv = optind < argc ? argv + optind : NULL;
-	strace_launch_apply(&c.launch, &c.ro);
-	c.ro.pids = c.npids ? c.pids : NULL;
-	c.ro.npids = c.npids;
-	c.ro.no_sched = true;
-	c.ro.ip = c.so.show_ip;
-	if (c.so.stack_trace && (!c.count || c.count_and_print)) /* -c shows no stack */
-		sonde_user_stack_parse(NULL, &c.ro.user_stack);
-	c.ro.quiet = true;
-	c.ro.cmdline = "sonde strace";
-	if (c.so.inject.n) {
-		/* strace tampers only with the calls it shows */
-		if (c.so.filter_on)
-			sonde_inject_restrict(&c.so.inject, &c.so.trace);
-		c.ro.inject = &c.so.inject;
-	}
 	e = sonde_record_run(&c.ro, &sum, err, sizeof(err));
 	if (e && !sink.error) {
-		if (sum.cmd_error == -ENOENT || sum.cmd_error == -EACCES) {
-			fprintf(stderr, "sonde strace: %s\n", err);
-			status = sum.cmd_error == -ENOENT ? 127 : 126;
-		} else {
-			cli_err("strace", "%s", err);
-			status = 1;
-		}
+		status = start_failed(&sum, err);
 		goto out;
 	}
 	if (sink.error) {
@@ -694,7 +751,7 @@ out:
 	sonde_strace_opts_release(&c.so);
 	strace_launch_free(&c.launch);
 	/* pclose waits for the command, as strace does at its exit. */
-	if ((c.out_piped ? pclose(out) == -1 : fclose(out) != 0) && !status)
+	if (out && (c.out_piped ? pclose(out) == -1 : fclose(out) != 0) && !status)
 		status = 1;
 	return status;
 }

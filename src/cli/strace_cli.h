@@ -31,6 +31,7 @@ struct strace_cli {
 	int strsize_set;		/* -s given: cuts JSON strings too */
 	struct sonde_render_opts ropts; /* --json: --payload, -s */
 	struct strace_launch launch;	/* -E, -u */
+	int daemon;			/* -D count: enum sonde_daemonize */
 };
 
 /*

@@ -129,6 +129,7 @@ struct rec_child {
 	int go_fd;  /* write end: one byte releases the child */
 	int err_fd; /* read end: errno of a failed execve, or EOF */
 	bool blocked;		      /* seen blocked in its read of the go pipe */
+	bool adopted;		      /* -D: our grandparent, not our child */
 	struct sonde_inject_sup *sup; /* -e inject's supervisor, or NULL */
 };
 
@@ -140,5 +141,19 @@ int rec_child_spawn(struct rec_child *ch, const char *path, const struct sonde_r
  * marks_fd from then on); returns 0 or -errno of its failed execve. */
 int rec_child_release(struct rec_child *ch, int marks_fd);
 void rec_child_kill(struct rec_child *ch);
+
+/* -D: the command sonde_record_daemonize left blocked in the caller. */
+struct sonde_record_adopt {
+	pid_t pid;
+	int go_fd, go_read, err_fd; /* go_read: the number it reads go from */
+};
+
+/* Takes o->adopt's command as ch, as rec_child_spawn would have made it;
+ * 0 or -errno with err set. */
+int rec_child_adopt(struct rec_child *ch, const struct sonde_record_opts *o, char *err,
+		    size_t errlen);
+
+/* rec_run.c: privileges and BTF; 0 or -errno with err set. */
+int record_check_env(char *err, size_t errlen);
 
 #endif /* SONDE_REC_INT_H */

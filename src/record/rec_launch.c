@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,11 +71,12 @@ static int child_filter(const struct sock_fprog *fp)
 }
 
 /* In the child between fork and execve: only async-signal-safe calls. */
-static void child_main(int go, int errp, const char *path, const struct sonde_record_opts *o,
-		       const struct sock_fprog *fp)
+static void __attribute__((noreturn))
+child_main(int go, int errp, const char *path, const struct sonde_record_opts *o,
+	   const struct sock_fprog *fp)
 {
 	sigset_t none;
-	char c;
+	char c = 0;
 	int e;
 
 	/* The recorder blocks SIGINT/SIGTERM to take them synchronously;
@@ -88,7 +90,7 @@ static void child_main(int go, int errp, const char *path, const struct sonde_re
 	while (read(go, &c, 1) < 0 && errno == EINTR)
 		;
 	if (c != 'g')
-		_exit(127); /* the recorder gave up: it reports why */
+		_exit(1); /* the recorder gave up: it reports why */
 	if (!e) {
 		execve(path, o->argv, o->envp ? o->envp : environ);
 		e = errno;
@@ -222,17 +224,151 @@ int rec_child_release(struct rec_child *ch, int marks_fd)
 	return n == sizeof(e) ? -e : 0;
 }
 
-/* Setup failed after the fork: the child exits without running anything. */
+/*
+ * Setup failed after the fork: the child exits without running anything.
+ * -D's command is left its go pipe until this process exits: it then
+ * reads EOF and exits 1 after the caller has said what failed, not
+ * before (its parent, a shell, would print its prompt first).
+ */
 void rec_child_kill(struct rec_child *ch)
 {
-	if (ch->go_fd >= 0)
-		close(ch->go_fd);
-	if (ch->err_fd >= 0)
-		close(ch->err_fd);
-	ch->go_fd = ch->err_fd = -1;
-	if (ch->pid > 0)
-		waitpid(ch->pid, NULL, 0);
+	if (!ch->adopted) {
+		if (ch->go_fd >= 0)
+			close(ch->go_fd);
+		if (ch->err_fd >= 0)
+			close(ch->err_fd);
+		ch->go_fd = ch->err_fd = -1;
+		if (ch->pid > 0)
+			waitpid(ch->pid, NULL, 0);
+	}
 	ch->pid = -1;
 	sonde_inject_stop(ch->sup);
 	ch->sup = NULL;
+}
+
+/*
+ * -D: the process that ran sonde becomes the command, so the command keeps
+ * its parent (a shell's $!, a service manager's main pid) and its status
+ * goes to that parent alone. The recorder runs on in a grandchild, which
+ * the middle process's exit hands to init (or the nearest subreaper):
+ *
+ *   caller P                  middle M               recorder G
+ *   pipe2(go), pipe2(errp)
+ *   fork ------------------>  fork ---------------->  [setpgid | setsid]
+ *   waitpid(M) <------------  _exit(0)                sonde_record_run:
+ *   read(go) ... blocks                                 trace P, write(go)
+ *   execve(path)   <- first recorded call of P
+ */
+static struct sonde_record_adopt adopted; /* one command per process */
+
+/* In M: returns in G only. */
+static void daemon_fork_grandchild(enum sonde_daemonize how)
+{
+	pid_t g = fork();
+
+	if (g)
+		_exit(g < 0 ? 1 : 0);
+	/* -DD keeps kill(0, ...) and the terminal's ^C of P's group from the
+	 * recorder; -DDD also the hangup of P's session. */
+	if (how == SONDE_DAEMON_PGROUP)
+		setpgid(0, 0);
+	else if (how == SONDE_DAEMON_SESSION)
+		setsid();
+}
+
+static int daemon_pipes(int go[2], int errp[2], char *err, size_t errlen)
+{
+	if (!pipe2(go, O_CLOEXEC)) {
+		if (!pipe2(errp, O_CLOEXEC))
+			return 0;
+		close(go[0]);
+		close(go[1]);
+	}
+	snprintf(err, errlen, "-D: pipe2: %s", strerror(errno));
+	return -errno;
+}
+
+/* In P: the middle process exited 0 once G existed. */
+static int daemon_wait_middle(pid_t m, char *err, size_t errlen)
+{
+	int st = 0;
+
+	if (m < 0) {
+		snprintf(err, errlen, "-D: fork: %s", strerror(errno));
+		return -errno;
+	}
+	while (waitpid(m, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return 0;
+	snprintf(err, errlen, "-D: the recorder could not be forked");
+	return -EAGAIN;
+}
+
+int sonde_record_daemonize(struct sonde_record_opts *o, enum sonde_daemonize how,
+			   struct sonde_record_summary *sum, char *err, size_t errlen)
+{
+	struct sock_fprog fp = { 0 };
+	char path[PATH_MAX];
+	int go[2], errp[2], e;
+	pid_t self = getpid(), m;
+
+	e = sonde_resolve_cmd(o->argv[0], path, sizeof(path));
+	if (e) {
+		snprintf(err, errlen, "%s: %s", o->argv[0],
+			 e == -ENOENT ? "command not found" : strerror(-e));
+		sum->cmd_error = e;
+		return e;
+	}
+	e = record_check_env(err, errlen);
+	if (e)
+		return e;
+	if (o->inject && o->inject->n && sonde_inject_filter(o->inject, &fp.filter, &fp.len)) {
+		snprintf(err, errlen, "-e inject: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	e = daemon_pipes(go, errp, err, errlen);
+	if (e)
+		goto out;
+	m = fork();
+	if (m == 0) {
+		daemon_fork_grandchild(how);
+		close(errp[1]);
+		adopted = (struct sonde_record_adopt){
+			.pid = self, .go_fd = go[1], .go_read = go[0], .err_fd = errp[0]
+		};
+		o->adopt = &adopted;
+		goto out;
+	}
+	e = daemon_wait_middle(m, err, errlen);
+	if (e) {
+		close(go[0]);
+		close(go[1]);
+		close(errp[0]);
+		close(errp[1]);
+		goto out;
+	}
+	close(go[1]);
+	close(errp[0]);
+	child_main(go[0], errp[1], path, o, fp.filter ? &fp : NULL);
+out:
+	free(fp.filter);
+	return e;
+}
+
+int rec_child_adopt(struct rec_child *ch, const struct sonde_record_opts *o, char *err,
+		    size_t errlen)
+{
+	const struct sonde_record_adopt *a = o->adopt;
+	int e = 0;
+
+	*ch = (struct rec_child){
+		.pid = a->pid, .go_fd = a->go_fd, .err_fd = a->err_fd, .adopted = true
+	};
+	if (o->inject && o->inject->n)
+		e = child_inject(ch, o, err, errlen);
+	if (!e)
+		ch->blocked = child_wait_blocked(ch->pid, a->go_read);
+	close(a->go_read);
+	return e;
 }

@@ -53,7 +53,7 @@ static int cap_effective(int cap)
 	return (d[cap / 32].effective >> (cap % 32)) & 1;
 }
 
-static int record_check_env(char *err, size_t errlen)
+int record_check_env(char *err, size_t errlen)
 {
 	if (!cap_effective(CAP_SYS_ADMIN_BIT) &&
 	    !(cap_effective(CAP_BPF_BIT) && cap_effective(CAP_PERFMON_BIT))) {
@@ -206,7 +206,7 @@ struct run {
 
 static void run_reap(struct run *r, int flags)
 {
-	if (r->ch.pid > 0 && !r->child_reaped &&
+	if (r->ch.pid > 0 && !r->ch.adopted && !r->child_reaped &&
 	    waitpid(r->ch.pid, &r->child_status, flags) == r->ch.pid)
 		r->child_reaped = 1;
 }
@@ -339,7 +339,8 @@ static int run_setup(struct run *r, const char *path, char *err, size_t errlen)
 	/* The command first: it must be blocked on its pipe before it joins
 	 * the traced set, and loading takes long enough for that. */
 	if (o->argv) {
-		e = rec_child_spawn(&r->ch, path, o, err, errlen);
+		e = o->adopt ? rec_child_adopt(&r->ch, o, err, errlen)
+			     : rec_child_spawn(&r->ch, path, o, err, errlen);
 		if (e)
 			return e;
 	}
@@ -486,7 +487,7 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 		sum->file_bytes = st.st_size;
 	if (!r.stop_signal)
 		run_reap(&r, 0);
-	else
+	else if (!r.ch.adopted) /* -D: its parent reaps it */
 		for (int i = 0; i < 50 && !r.child_reaped; i++) {
 			struct timespec t = { 0, WAIT_TICK_NS };
 

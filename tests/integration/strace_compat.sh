@@ -152,7 +152,7 @@ done
 
 # strace options sonde has no counterpart of: refused with the reason,
 # not as unknown.
-for o in "-D:detached" "-b open:only execve"; do
+for o in "-b open:only execve" "-DDDD:too many"; do
 	# shellcheck disable=SC2086 # the option and its value are two words
 	"$SONDE" strace ${o%%:*} true > /dev/null 2> "$TMP/refused.err"
 	check_all "strace_compat: ${o%%:*} is refused with the reason (status 2)" \

@@ -129,7 +129,7 @@ refused "invalid --absolute-timestamps argument" --absolute-timestamps=bogus
 refused "invalid --syscall-times argument" --syscall-times=xs
 refused "invalid --strings-in-hex argument" --strings-in-hex=some
 refused "only execve" --detach-on=open
-refused "detached grandchild" --daemonize=session
+refused "grandchild, pgroup (pgrp) or session" --daemonize=process_group
 refused "KVM_RUN" --kvm=vcpu
 refused "personality suffixes" -e trace=write@64
 refused "debugging output" -d

@@ -29,8 +29,7 @@ compare "SECCOMP_RET_USER_NOTIF (an error answer, a continued call)" notify
 check "strace_seccomp: the answered getcwd" grep -q '^getcwd(ADDR, 64) = -1 ERANGE' "$TMP/b.n"
 compare "SECCOMP_RET_KILL_PROCESS" kill
 check "strace_seccomp: the killing call, then the death, no SIGSYS line" \
-	grep -qzE 'acct\(NULL\) = 163
-\+\+\+ killed by SIGSYS( \(core dumped\))? \+\+\+' "$TMP/b.n"
+	grep -qzP 'acct\(NULL\) = 163\n\+\+\+ killed by SIGSYS( \(core dumped\))? \+\+\+' "$TMP/b.n"
 
 # -f, one file: the same lines (one task, no interleaving).
 strace -f -o "$TMP/a.f" "$F" > /dev/null 2>&1

@@ -96,6 +96,14 @@ int callq_take_tid(struct callq *q, uint32_t tid, struct callq_ent *e)
 	return 1;
 }
 
+int callq_has_tid(const struct callq *q, uint32_t tid)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (q->v[i].tid == tid)
+			return 1;
+	return 0;
+}
+
 void callq_free(struct callq *q)
 {
 	for (size_t i = 0; i < q->n; i++)

@@ -36,6 +36,8 @@ const struct callq_ent *callq_top(const struct callq *q);
 void callq_pop(struct callq *q, struct callq_ent *e);
 /* Removes tid's entry into *e, whatever its exit time; 0 when it has none. */
 int callq_take_tid(struct callq *q, uint32_t tid, struct callq_ent *e);
+/* Has tid a returning half waiting? */
+int callq_has_tid(const struct callq *q, uint32_t tid);
 void callq_ent_free(struct callq_ent *e);
 void callq_free(struct callq *q);
 

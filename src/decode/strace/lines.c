@@ -91,9 +91,10 @@ static int pr_exit_line(struct sonde_strace *st, const struct sonde_ev_exit *e, 
 
 	/* strace: -qq hides the exits; the deaths obey -e signal= only. */
 	if (WIFSIGNALED(code) ? !sig_in_set(st, WTERMSIG(code)) : st->o.quiet & SONDE_QUIET_EXIT) {
+		rc = attach_gone(st, e->hdr.tid);
 		/* -qq: the stack of exit_group all the same, as strace */
-		if (!strace_stack_kept(st, e->hdr.tid))
-			return 0;
+		if (rc || !strace_stack_kept(st, e->hdr.tid))
+			return rc;
 		rc = split_cut_open(st);
 		if (rc)
 			return rc;
@@ -117,7 +118,8 @@ static int pr_exit_line(struct sonde_strace *st, const struct sonde_ev_exit *e, 
 		sb_printf(&st->line, "+++ exited with %d +++\n", WEXITSTATUS(code));
 	}
 	strace_stack_exit(st, e->hdr.tid);
-	return strace_emit(st);
+	rc = strace_emit(st);
+	return rc ? rc : attach_gone(st, e->hdr.tid);
 }
 
 /* Groups whose leader's exit line waits at once: more only in a hostile
@@ -143,12 +145,14 @@ static int pr_superseded(struct sonde_strace *st, const struct sonde_ev_exit *e,
 	int rc;
 
 	if (st->o.quiet & SONDE_QUIET_SUPERSEDED)
-		return 0;
+		return attach_gone(st, tid);
 	rc = line_begin(st, e->hdr.tid, ts);
 	if (rc)
 		return rc;
 	sb_printf(&st->line, "+++ superseded by execve in pid %u +++\n", tid);
-	return strace_emit(st);
+	rc = strace_emit(st);
+	/* The thread that exec'd goes on as the leader, under its pid. */
+	return rc ? rc : attach_gone(st, tid);
 }
 
 /* Their lines are stamped when strace would print them: with the event
@@ -319,10 +323,7 @@ int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e,
 static void strace_pr_prefix(struct sonde_strace *st, uint32_t tid, const char *lead)
 {
 	st->line_tid = tid;
-	if (!st->first_tid)
-		st->first_tid = tid;
-	else if (tid != st->first_tid)
-		st->multi = 1;
+	attach_line(st, tid);
 	if (lead && !lead[0])
 		lead = NULL;
 	if (st->o.pid_names && !lead)
@@ -334,7 +335,7 @@ static void strace_pr_prefix(struct sonde_strace *st, uint32_t tid, const char *
 		if (lead)
 			sb_comm(&st->line, lead);
 		sb_putc(&st->line, ' ');
-	} else if (st->o.pid_prefix == 2 && st->multi) {
+	} else if (st->o.pid_prefix == 2 && attach_many(st)) {
 		sb_printf(&st->line, "[pid %5u", tid);
 		if (lead)
 			sb_comm(&st->line, lead);

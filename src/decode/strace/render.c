@@ -77,6 +77,7 @@ void sonde_strace_free(struct sonde_strace *st)
 	free(st->threads);
 	free(st->leaders);
 	free(st->detached);
+	attach_free(st);
 	sonde_tasks_free(st->tasks);
 	strace_stack_free(st);
 	ffout_free(st->ff);
@@ -592,8 +593,11 @@ static int track_proc(struct sonde_strace *st, const struct sonde_hdr *rec)
 	size_t off = 0, len;
 	int fd, e;
 
-	if (rec->flags & SONDE_PROC_LAUNCHED)
+	if (rec->flags & SONDE_PROC_LAUNCHED) {
 		st->launch_tid = st->b_launch_tid = rec->tid;
+		if (attach_add(st, rec->tid))
+			return -ENOMEM;
+	}
 	if (!(rec->flags & SONDE_PROC_FDS))
 		return 0;
 	/* A continuation adds to the list of the record before. */
@@ -722,6 +726,8 @@ int strace_record(struct sonde_strace *st, const struct sonde_hdr *rec,
 		if (rec->size < sizeof(*f))
 			return -EINVAL;
 		if ((f->clone_flags & CLONE_THREAD) && (rc = strace_thread_add(st, rec->pid, f->child_tid)))
+			return rc;
+		if ((rc = attach_fork(st, rec->tid, f->child_tid)))
 			return rc;
 		return fdtab_fork(st->fds, rec->tid, f->child_tid, f->clone_flags);
 	}

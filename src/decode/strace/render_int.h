@@ -35,8 +35,9 @@ struct sonde_strace {
 	uint64_t lines;
 	uint64_t noip; /* -i: call lines whose address is unknown */
 	uint64_t last_ts;
-	uint32_t first_tid;
-	int multi; /* more than one task seen: "[pid N] " prefixes */
+	/* The tasks strace would trace now, by tid (attach.c), LIVE nlive */
+	struct st_attach *attach;
+	size_t nattach, capattach, nlive;
 	struct ffout *ff;  /* -ff: the files per task, or NULL */
 	uint32_t line_tid; /* whose line is in line (for -ff) */
 	struct strbuf line;
@@ -134,6 +135,23 @@ int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid);
  * group's pid, so the leader was superseded (strace's line for that). */
 int strace_leaders_release(struct sonde_strace *st, uint32_t tgid, uint64_t ts,
 			   uint32_t by_tid);
+
+/* attach.c, -f to standard error (pid_prefix 2): the tasks traced as
+ * the output goes, for "[pid N] " and "Process N attached". */
+int attach_on(const struct sonde_strace *st);
+/* The command sonde started: traced from the start. 0 or -ENOMEM. */
+int attach_add(struct sonde_strace *st, uint32_t tid);
+/* A FORK record: child is traced once the parent's call returned. */
+int attach_fork(struct sonde_strace *st, uint32_t parent, uint32_t child);
+/* tid's call nr has returned (its line printed, or not shown). */
+void attach_returned(struct sonde_strace *st, uint32_t tid, uint32_t nr);
+/* A line of tid's starts: the tasks due, announced first into st->line. */
+void attach_line(struct sonde_strace *st, uint32_t tid);
+/* More than one task traced: "[pid N] " prefixes. */
+int attach_many(const struct sonde_strace *st);
+/* tid's exit line was printed (or hidden): tid is traced no more. */
+int attach_gone(struct sonde_strace *st, uint32_t tid);
+void attach_free(struct sonde_strace *st);
 
 /* split.c: the open line and the cut ones (see above). */
 /* Another line is due: the open line's entering half goes out. */

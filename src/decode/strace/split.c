@@ -82,6 +82,7 @@ int split_close_open(struct sonde_strace *st)
 	}
 	sb_puts(&st->line, sb_str(&st->otext));
 	pr_ret_tail(st, sb_str(&st->oret), st->odump.len ? st->odump.s : NULL);
+	attach_returned(st, st->open_rtid, st->open_nr);
 	return strace_emit(st);
 }
 
@@ -100,6 +101,7 @@ static int split_resume(struct sonde_strace *st, const struct callq_ent *e)
 			  (unsigned long long)sonde_syscall_nr_wide(e->nr));
 	sb_puts(&st->line, e->rest);
 	pr_ret_tail(st, e->ret, e->dump);
+	attach_returned(st, e->tid, e->nr);
 	re = strace_emit(st);
 	return rc ? rc : re;
 }
