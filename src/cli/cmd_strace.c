@@ -449,7 +449,7 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	/* With -P or -b the renderer decides which calls count (on_call). */
 	if (c->count && !renderer_counts(c) && h->type == SONDE_REC_SYSCALL &&
 	    h->size >= sizeof(struct sonde_ev_syscall) &&
-	    (!c->so.filter_on || sonde_sc_set_has(&c->so.trace, ((const struct sonde_ev_syscall *)h)->nr)))
+	    (!c->so.filter_on || sonde_sc_set_has_call(&c->so.trace, (const void *)h)))
 		strace_count_add(lo->counts, (const void *)h, c->cnt.overhead_ns);
 	if (c->count && !c->count_and_print && !renderer_counts(c))
 		return 0;
