@@ -549,7 +549,7 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	lo->c->so.pid_prefix = !lo->c->follow || lo->c->so.ff_prefix ? 0 :
 			       lo->c->out_path				? 1 :
 									  2;
-	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
+	lo->counts = calloc(STRACE_COUNT_LEN, sizeof(*lo->counts));
 	if (!lo->counts)
 		return -ENOMEM;
 	if (lo->c->count && renderer_counts(lo->c)) {

@@ -60,18 +60,28 @@ compare i386_int80 "-e raw=fstat@64" -e raw=fstat@64
 check "strace_pers: int80 raw=fstat@64 left fstat64 decoded" \
 	grep -q '^T0 fstat64(1, {st_mode=' "$TMP/got.n"
 
-# -c: the counts of the calls selected (strace's 32-bit table is apart:
-# compared on sets of one personality, by name, calls and errors).
-counts() { # FILE: "name calls errors" rows of a -c table
-	awk '$NF != "total" && $NF != "syscall" && $1 ~ /^[0-9.]+$/ \
-		{ print $NF, $4, (NF == 6 ? $5 : 0) }' "$1" | sort
+# -c: the counts of the calls selected, in strace's two tables (x86-64's,
+# then "System call usage summary for 32 bit mode:"), compared by name,
+# calls and errors (the times differ).
+counts() { # FILE: "TABLE name calls errors" rows of a -c report
+	awk 'BEGIN { t = 64 } /^System call usage summary for 32 bit mode:$/ { t = 32 }
+		$NF != "total" && $NF != "syscall" && $1 ~ /^[0-9.]+$/ \
+		{ print t, $NF, $4, (NF == 6 ? $5 : 0) }' "$1" | sort
 }
-for set in getpid@64 fstat@64,getpid@64; do
-	(cd "$TMP" && strace -c -o ref -e "trace=$set" ./i386_int80 > /dev/null 2>&1)
-	(cd "$TMP" && "$SONDE" strace -c -o got -e "trace=$set" ./i386_int80 > /dev/null 2>&1)
+count_cmp() { # PROG SET
+	(cd "$TMP" && strace -f -c -o ref -e "trace=$2" "./$1" > /dev/null 2>&1)
+	(cd "$TMP" && "$SONDE" strace -f -c -o got -e "trace=$2" "./$1" > /dev/null 2>&1)
 	counts "$TMP/ref" > "$TMP/ref.c"
 	counts "$TMP/got" > "$TMP/got.c"
-	same "strace_pers: -c -e trace=$set as strace" "$TMP/ref.c" "$TMP/got.c"
+	same "strace_pers: $1 -c -e trace=$2 as strace" "$TMP/ref.c" "$TMP/got.c"
+}
+for set in getpid@64 getpid@32 fstat@64,getpid@32 fstat64,getpid all; do
+	count_cmp i386_int80 "$set"
+done
+check "strace_pers: -c's second table is the 32-bit one" \
+	grep -q '^32 fstat64 1 0$' "$TMP/got.c"
+for set in all %file %desc@32 'read,close@64'; do
+	count_cmp i386_calls "$set"
 done
 
 # x32: sonde shows each as syscall_0x4000NNNN (it has no x32 decoders):
