@@ -59,11 +59,14 @@ char LICENSE[] SEC("license") = "GPL";
 /* Filters, fixed before load (.rodata is frozen, so the verifier prunes
  * the branches they disable). */
 const volatile __u64 sel[SONDE_NR_SYSCALLS / 64];
-const volatile bool sel_others; /* numbers >= SONDE_NR_SYSCALLS selected */
-/* i386 calls: the number each is recorded as, and the selection of the
- * SONDE_NR_I386 range (the others go by their x86-64 twin's bit). */
+const volatile bool sel_others; /* numbers past every range selected */
+/* i386 calls: the number each is recorded as, the selection of those
+ * recorded as their x86-64 twin (by the twin's number: -e trace=open@32
+ * is not open@64), and of the SONDE_NR_I386 range. */
 const volatile __u32 compat_nr[SONDE_NR_I386_LEN];
+const volatile __u64 sel32[SONDE_NR_SYSCALLS / 64];
 const volatile __u64 sel_i386[SONDE_NR_I386_LEN / 64];
+const volatile __u64 sel_x32[SONDE_NR_X32_LEN / 64]; /* SONDE_NR_X32 + n */
 const volatile bool failed_only;
 const volatile bool no_sched;
 const volatile bool comm_set;
@@ -89,15 +92,20 @@ struct {
 } inject_marks SEC(".maps");
 
 /* Numbers past the table (invalid, negative, x32) still enter the
- * kernel and fail with ENOSYS: recorded unless -e trace= left them out. */
-static __always_inline int nr_selected(__u32 nr)
+ * kernel and fail with ENOSYS: recorded unless -e trace= left them out.
+ * i386 is the call's SONDE_SC_COMPAT (a constant at entry). */
+static __always_inline int nr_selected(__u32 nr, bool i386)
 {
-	__u32 k = nr - SONDE_NR_I386;
+	__u32 k = nr - SONDE_NR_I386, x = nr - SONDE_NR_X32;
 
+	if (nr < SONDE_NR_SYSCALLS && i386)
+		return (sel32[nr / 64] >> (nr % 64)) & 1;
 	if (nr < SONDE_NR_SYSCALLS)
 		return (sel[nr / 64] >> (nr % 64)) & 1;
 	if (k < SONDE_NR_I386_LEN)
 		return (sel_i386[k / 64] >> (k % 64)) & 1;
+	if (x < SONDE_NR_X32_LEN)
+		return (sel_x32[x / 64] >> (x % 64)) & 1;
 	return sel_others;
 }
 
@@ -357,7 +365,7 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 	__u64 now;
 
 	/* An mmap of a file names a module of the stacks (ustack.h). */
-	if (!nr_selected(nr) && !nr_is_clone(nr) && !(ustack_size && !i386 && nr == NR_MMAP))
+	if (!nr_selected(nr, i386) && !nr_is_clone(nr) && !(ustack_size && !i386 && nr == NR_MMAP))
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {
@@ -385,9 +393,9 @@ static __always_inline int enter(struct pt_regs *regs, struct sonde_cpu_state *c
 	 * sys_exit as for every call). -Z: the exit's is the same, as only
 	 * failed calls are kept. */
 	if (ustack_size && !i386 && !failed_only && (nr == NR_EXECVE || nr == NR_EXECVEAT) &&
-	    nr_selected(nr))
+	    nr_selected(nr, i386))
 		ustack_emit(now, cs->id_tgid, cs->id_tid, nr, SONDE_USTACK_ENTRY);
-	return cap_snaplen && !failed_only && nr_selected(nr);
+	return cap_snaplen && !failed_only && nr_selected(nr, i386);
 }
 
 /* i386 calls, rare: their copy of enter() stays off the hot path. */
@@ -477,7 +485,7 @@ static __noinline struct sonde_inflight *unentered(struct pt_regs *regs, struct 
 	if (!regs || !cs || !t->seccomp.mode || in_i386_call(regs))
 		return NULL;
 	nr = regs->orig_ax;
-	if (nr >= SONDE_NR_SYSCALLS || !nr_selected(nr) || (nr_is_clone(nr) && !ret))
+	if (nr >= SONDE_NR_SYSCALLS || !nr_selected(nr, false) || (nr_is_clone(nr) && !ret))
 		return NULL;
 	slot_take(cs, regs, nr, bpf_ktime_get_ns(), SONDE_SC_NO_ENTRY, false);
 	cs->slot.e.sp = 0; /* read by capture_enter_late */
@@ -538,7 +546,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	if (ustack_size && e->nr == NR_MMAP && !(flags & SONDE_SC_COMPAT) &&
 	    !(e->args[3] & MAP_ANONYMOUS_) && !is_failure(ret))
 		img_at(ret, bpf_ktime_get_ns(), cs->id_tgid, cs->id_tid, 0);
-	if (!nr_selected(e->nr))
+	if (!nr_selected(e->nr, flags & SONDE_SC_COMPAT))
 		return 0;
 	if (failed_only && !is_failure(ret))
 		return 0;

@@ -109,6 +109,15 @@ struct sonde_hdr {
  */
 #define SONDE_NR_I386 0xc0000000u
 #define SONDE_NR_I386_LEN 512
+/*
+ * x32 calls: a 64-bit program's syscall instruction with the x32 bit in the
+ * number, recorded as it is. This kernel has no x32 ABI (every one fails
+ * with ENOSYS), but strace names them from its x32 table and its syscall
+ * sets select them (-e trace=getpid@x32), so sonde's sets do too: 0..547
+ * are the x32 calls, rounded up to the bitmap's words.
+ */
+#define SONDE_NR_X32 0x40000000u
+#define SONDE_NR_X32_LEN 576
 
 /*
  * One fused record per syscall, written at exit from the entry state kept

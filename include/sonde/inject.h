@@ -64,7 +64,8 @@ struct sonde_inject {
 int sonde_inject_parse(struct sonde_inject *inj, const char *spec, bool fault, char *err,
 		       size_t errlen);
 void sonde_inject_free(struct sonde_inject *inj);
-/* The rule for call nr (the last one given that names it), or NULL. */
+/* The rule for the x86-64 call nr (the last one given that names it), or
+ * NULL: i386 calls are never tampered with. */
 const struct sonde_inject_rule *sonde_inject_rule_for(const struct sonde_inject *inj,
 						      unsigned int nr);
 /* Is invocation n (from 1) of a call one its rule tampers with? */

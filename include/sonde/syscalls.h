@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/types.h>
 #include <sonde/events.h>
 
@@ -79,33 +80,59 @@ static inline int sonde_syscall_failed(int64_t ret)
 	return ret < 0 && ret >= -4095;
 }
 
-/* A set of syscalls as a bitmap over SONDE_NR_SYSCALLS numbers and one
- * over the SONDE_NR_I386 range (the i386 calls without an x86-64 twin);
+/*
+ * A set of syscalls, by personality as strace's sets are (-e trace=open@32):
+ * bitmaps over SONDE_NR_SYSCALLS numbers for the x86-64 calls and for the
+ * i386 calls recorded as their x86-64 twin's number (events.h), one over
+ * the SONDE_NR_I386 range (the other i386 calls), one over the x32 numbers
+ * (SONDE_NR_X32: this kernel refuses them, a program may still make them);
  * others stands for every number past them (none is a real syscall:
- * invalid, negative or x32 numbers, which a program may still pass and
- * strace shows as syscall_0x186a0). */
+ * invalid or negative numbers, which a program may still pass and strace
+ * shows as syscall_0x186a0).
+ */
 struct sonde_sc_set {
 	uint64_t bits[SONDE_NR_SYSCALLS / 64];
+	uint64_t bits32[SONDE_NR_SYSCALLS / 64];
 	uint64_t bits_i386[SONDE_NR_I386_LEN / 64];
+	uint64_t bits_x32[SONDE_NR_X32_LEN / 64];
 	uint8_t others;
 };
-static inline int sonde_sc_set_has(const struct sonde_sc_set *s, unsigned nr)
+/* The word and bit of the recorded call nr (i386: SONDE_SC_COMPAT set), or
+ * NULL for a number past every range. */
+static inline uint64_t *sonde_sc_set_word(const struct sonde_sc_set *s, unsigned nr, int i386,
+					  unsigned int *bit)
 {
-	unsigned int k = nr - SONDE_NR_I386;
+	const uint64_t *w = NULL;
+	unsigned int k = nr;
 
-	if (nr < SONDE_NR_SYSCALLS)
-		return (s->bits[nr / 64] >> (nr % 64)) & 1;
-	if (k < SONDE_NR_I386_LEN)
-		return (s->bits_i386[k / 64] >> (k % 64)) & 1;
-	return s->others;
+	if (nr < SONDE_NR_SYSCALLS) {
+		w = i386 ? s->bits32 : s->bits;
+	} else if (nr - SONDE_NR_I386 < SONDE_NR_I386_LEN) {
+		w = s->bits_i386;
+		k = nr - SONDE_NR_I386;
+	} else if (nr - SONDE_NR_X32 < SONDE_NR_X32_LEN) {
+		w = s->bits_x32;
+		k = nr - SONDE_NR_X32;
+	}
+	*bit = k % 64;
+	return w ? (uint64_t *)&w[k / 64] : NULL;
+}
+/* Is the recorded call nr in the set? i386 is its SONDE_SC_COMPAT flag. */
+static inline int sonde_sc_set_has(const struct sonde_sc_set *s, unsigned nr, int i386)
+{
+	unsigned int bit;
+	const uint64_t *w = sonde_sc_set_word(s, nr, i386, &bit);
+
+	return w ? (int)((*w >> bit) & 1) : s->others;
 }
 /* Every number, as when no -e trace= is given. */
 static inline void sonde_sc_set_fill(struct sonde_sc_set *s)
 {
-	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS / 64; i++)
-		s->bits[i] = ~(uint64_t)0;
-	for (unsigned int i = 0; i < SONDE_NR_I386_LEN / 64; i++)
-		s->bits_i386[i] = ~(uint64_t)0;
+	memset(s, 0, sizeof(*s)); /* the padding too: sets are compared whole */
+	memset(s->bits, 0xff, sizeof(s->bits));
+	memset(s->bits32, 0xff, sizeof(s->bits32));
+	memset(s->bits_i386, 0xff, sizeof(s->bits_i386));
+	memset(s->bits_x32, 0xff, sizeof(s->bits_x32));
 	s->others = 1;
 }
 /* A recorded number as the program passed it: the kernel takes the
@@ -114,26 +141,36 @@ static inline uint64_t sonde_syscall_nr_wide(uint32_t nr)
 {
 	return (uint64_t)(int64_t)(int32_t)nr;
 }
-static inline void sonde_sc_set_add(struct sonde_sc_set *s, unsigned nr)
+/* Is the recorded call sc in the set? */
+static inline int sonde_sc_set_has_call(const struct sonde_sc_set *s,
+					const struct sonde_ev_syscall *sc)
 {
-	unsigned int k = nr - SONDE_NR_I386;
-
-	if (nr < SONDE_NR_SYSCALLS)
-		s->bits[nr / 64] |= (uint64_t)1 << (nr % 64);
-	else if (k < SONDE_NR_I386_LEN)
-		s->bits_i386[k / 64] |= (uint64_t)1 << (k % 64);
+	return sonde_sc_set_has(s, sc->nr, !!(sc->hdr.flags & SONDE_SC_COMPAT));
 }
-/* Every syscall of the table in one of the SONDE_SCC_* bits of mask. */
+static inline void sonde_sc_set_add(struct sonde_sc_set *s, unsigned nr, int i386)
+{
+	unsigned int bit;
+	uint64_t *w = sonde_sc_set_word(s, nr, i386, &bit);
+
+	if (w)
+		*w |= (uint64_t)1 << bit;
+}
+/* Every syscall of the tables (each personality) in one of the SONDE_SCC_*
+ * bits of mask. */
 void sonde_sc_set_classes(struct sonde_sc_set *s, unsigned int mask);
 /* Number of x86-64 syscalls in the set. */
 unsigned int sonde_sc_set_count(const struct sonde_sc_set *s);
+/* s keeps only the calls that t has too. */
+void sonde_sc_set_and(struct sonde_sc_set *s, const struct sonde_sc_set *t);
 /*
  * Parses the value of strace's -e trace=EXPR: comma-separated syscall
  * names, %classes (%file, %desc, %process, %network/%net, %memory,
  * %signal, %ipc, %creds, %clock, %pure, %stat, %lstat, %fstat, %%stat,
  * %statfs, %fstatfs, %%statfs; the seven historic ones also without
- * "%"), /REGEX (extended regex on names), "?NAME" (no error when NAME is
- * unknown), "all", "none", a leading "!" negating the whole set. Returns
+ * "%"), /REGEX (extended regex on names), NUMBER, "all", each of them
+ * with a personality suffix or none (@64: x86-64, @32: i386, @x32; none:
+ * every personality), "?NAME" (no error when NAME is unknown), "none" as
+ * the whole list, a leading "!" negating the whole set. Returns
  * 0, or -EINVAL with *err naming the bad token and the fix.
  */
 int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err, size_t errlen);

@@ -161,7 +161,7 @@ int sonde_filter_match(const struct sonde_filter *f, const struct sonde_hdr *rec
 
 		if (!sonde_rec_fits(rec))
 			return 0;
-		if (f->has_sc && !sonde_sc_set_has(&f->sc, e->nr))
+		if (f->has_sc && !sonde_sc_set_has_call(&f->sc, e))
 			return 0;
 		if (f->status && !(f->status & sonde_syscall_status(e)))
 			return 0;

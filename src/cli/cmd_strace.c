@@ -487,7 +487,7 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 	/* With -P or -b the renderer decides which calls count (on_call). */
 	if (c->count && !renderer_counts(c) && h->type == SONDE_REC_SYSCALL &&
 	    h->size >= sizeof(struct sonde_ev_syscall) &&
-	    (!c->so.filter_on || sonde_sc_set_has(&c->so.trace, ((const struct sonde_ev_syscall *)h)->nr)))
+	    (!c->so.filter_on || sonde_sc_set_has_call(&c->so.trace, (const void *)h)))
 		strace_count_add(lo->counts, (const void *)h, c->cnt.overhead_ns);
 	if (c->count && !c->count_and_print && !renderer_counts(c))
 		return 0;
@@ -590,7 +590,7 @@ static int live_init(struct live_out *lo, struct sonde_live_sink *sink, FILE *ou
 	/* strace says it on standard error, in its output there only */
 	if (lo->c->so.pid_prefix == 2 && !(lo->c->so.quiet & SONDE_QUIET_ATTACH))
 		lo->c->so.attach_msg = "sonde strace";
-	lo->counts = calloc(SONDE_NR_SYSCALLS, sizeof(*lo->counts));
+	lo->counts = calloc(STRACE_COUNT_LEN, sizeof(*lo->counts));
 	if (!lo->counts)
 		return -ENOMEM;
 	if (lo->c->count && renderer_counts(lo->c)) {

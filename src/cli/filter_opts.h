@@ -39,8 +39,10 @@ enum {
 	"  -e trace=SET            syscalls to keep, as strace: names, %file %desc\n"   \
 	"                          %process %network %memory %signal %ipc %creds\n"     \
 	"                          %clock %pure %stat %lstat %fstat %%stat %statfs\n"   \
-	"                          %fstatfs %%statfs, /regex, ?name, all, none,\n"      \
-	"                          leading ! to negate; only filters syscall records\n" \
+	"                          %fstatfs %%statfs, /regex, numbers, ?name, all,\n"   \
+	"                          none, leading ! to negate; NAME@64, @32, @x32:\n"    \
+	"                          that personality's call only (x86-64, i386, x32);\n" \
+	"                          only filters syscall records\n"                      \
 	"  -e status=SET           syscalls that ended so, as strace: successful\n"     \
 	"                          failed unfinished (no result) detached (blocked\n"  \
 	"                          when recording stopped) unavailable all none, !\n"  \

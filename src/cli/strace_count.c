@@ -170,6 +170,25 @@ uint64_t strace_count_time(const struct sonde_ev_syscall *sc, uint64_t overhead_
 	return sc->dur > overhead_ns ? sc->dur - overhead_ns : 0;
 }
 
+/* The row of a recorded call (struct strace_count), or -1: x32 and
+ * invalid numbers have none, as they have no name. */
+static int count_slot(const struct sonde_ev_syscall *sc)
+{
+	if (sc->nr < SONDE_NR_SYSCALLS)
+		return (int)sc->nr + (sc->hdr.flags & SONDE_SC_COMPAT ? SONDE_NR_SYSCALLS : 0);
+	if (sc->nr - SONDE_NR_I386 < SONDE_NR_I386_LEN)
+		return (int)(2 * SONDE_NR_SYSCALLS + sc->nr - SONDE_NR_I386);
+	return -1;
+}
+
+/* The recorded number of row i, which names it. */
+static uint32_t count_nr(unsigned int i)
+{
+	if (i < 2 * SONDE_NR_SYSCALLS)
+		return i % SONDE_NR_SYSCALLS;
+	return SONDE_NR_I386 + i - 2 * SONDE_NR_SYSCALLS;
+}
+
 /* strace counts a call when it returns: exit, exit_group, calls still
  * blocked at the end and those their task's death cut short are not in
  * its table. */
@@ -177,12 +196,12 @@ void strace_count_add(struct strace_count *v, const struct sonde_ev_syscall *sc,
 		      uint64_t overhead_ns)
 {
 	uint64_t t = strace_count_time(sc, overhead_ns);
+	int slot = count_slot(sc);
 	struct strace_count *c;
 
-	if (sc->nr >= SONDE_NR_SYSCALLS ||
-	    (sc->hdr.flags & SONDE_SC_NO_RESULT))
+	if (slot < 0 || (sc->hdr.flags & SONDE_SC_NO_RESULT))
 		return;
-	c = &v[sc->nr];
+	c = &v[slot];
 	if (!c->calls || t < c->min_ns)
 		c->min_ns = t;
 	if (t > c->max_ns)
@@ -251,50 +270,72 @@ static void print_rows(FILE *f, const struct strace_count_opts *o,
 	print_line(f, col, ncols, &r);
 }
 
-int strace_count_print(FILE *f, const struct strace_count *v, const struct strace_count_opts *o)
+/* The rows [lo, hi) of v counted, as sonde_sc_stat rows in sc (n of them),
+ * and their total. */
+static size_t count_rows(const struct strace_count *v, unsigned int lo, unsigned int hi,
+			 struct sonde_sc_stat *sc, struct sonde_sc_stat *tot)
 {
-	/* The built-in table, as count_name: the sort's unnamed are the "?". */
-	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
-	const struct sonde_sc_stat **rows = NULL;
-	struct sonde_sc_stat *sc = NULL, tot = { 0 };
 	size_t n = 0;
-	int e = -ENOMEM;
 
-	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS; i++)
-		n += v[i].calls != 0;
-	sc = malloc((n + 1) * sizeof(*sc));
-	rows = malloc((n + 1) * sizeof(*rows));
-	if (!names || !sc || !rows)
-		goto out;
-	n = 0;
-	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS; i++) {
+	*tot = (struct sonde_sc_stat){ 0 };
+	for (unsigned int i = lo; i < hi; i++) {
 		const struct strace_count *c = &v[i];
 
 		if (!c->calls)
 			continue;
 		/* Every call counted returned: each has a duration. */
-		sc[n] = (struct sonde_sc_stat){ .nr = i,
-						.calls = c->calls,
-						.errors = c->errors,
-						.timed = c->calls,
-						.total_ns = c->ns,
-						.min_ns = c->min_ns,
-						.max_ns = c->max_ns };
-		rows[n] = &sc[n];
-		if (!tot.calls || c->min_ns < tot.min_ns)
-			tot.min_ns = c->min_ns;
-		if (c->max_ns > tot.max_ns)
-			tot.max_ns = c->max_ns;
-		tot.total_ns += c->ns;
-		tot.calls += c->calls;
-		tot.errors += c->errors;
-		n++;
+		sc[n++] = (struct sonde_sc_stat){ .nr = count_nr(i),
+						  .calls = c->calls,
+						  .errors = c->errors,
+						  .timed = c->calls,
+						  .total_ns = c->ns,
+						  .min_ns = c->min_ns,
+						  .max_ns = c->max_ns };
+		if (!tot->calls || c->min_ns < tot->min_ns)
+			tot->min_ns = c->min_ns;
+		if (c->max_ns > tot->max_ns)
+			tot->max_ns = c->max_ns;
+		tot->total_ns += c->ns;
+		tot->calls += c->calls;
+		tot->errors += c->errors;
 	}
+	return n;
+}
+
+/* One personality's table, rows [lo, hi) of v; sc and rows hold them. */
+static int count_table(FILE *f, const struct strace_count *v, unsigned int lo, unsigned int hi,
+		       const struct strace_count_opts *o, struct sonde_sc_stat *sc,
+		       const struct sonde_sc_stat **rows, const struct sonde_sc_names *names)
+{
+	struct sonde_sc_stat tot;
+	size_t n = count_rows(v, lo, hi, sc, &tot);
+	int e;
+
+	for (size_t k = 0; k < n; k++)
+		rows[k] = &sc[k];
 	e = sonde_stats_sort_rows(rows, n, o->sort, SONDE_TIES_STRACE, names);
-	/* As strace: no table at all when no call was counted. */
-	if (!e && n)
-		print_rows(f, o, rows, n, &tot);
-out:
+	/* As strace: no table at all for a personality with no call. */
+	if (e || !n)
+		return e;
+	if (lo)
+		fputs("System call usage summary for 32 bit mode:\n", f);
+	print_rows(f, o, rows, n, &tot);
+	return 0;
+}
+
+int strace_count_print(FILE *f, const struct strace_count *v, const struct strace_count_opts *o)
+{
+	/* The built-in table, as count_name: the sort's unnamed are the "?". */
+	struct sonde_sc_names *names = sonde_sc_names_new(NULL);
+	const struct sonde_sc_stat **rows = malloc(STRACE_COUNT_LEN * sizeof(*rows));
+	struct sonde_sc_stat *sc = malloc(STRACE_COUNT_LEN * sizeof(*sc));
+	int e = -ENOMEM;
+
+	/* x86-64's table, then the i386 one's (strace's order). */
+	if (names && sc && rows)
+		e = count_table(f, v, 0, SONDE_NR_SYSCALLS, o, sc, rows, names);
+	if (!e)
+		e = count_table(f, v, SONDE_NR_SYSCALLS, STRACE_COUNT_LEN, o, sc, rows, names);
 	free(rows);
 	free(sc);
 	sonde_sc_names_free(names);

@@ -9,10 +9,16 @@
 #include <sonde/analysis.h>
 #include <sonde/events.h>
 
-/* One row per syscall number: SONDE_NR_SYSCALLS of them. */
+/*
+ * One row per syscall, STRACE_COUNT_LEN of them: the x86-64 numbers, then
+ * the i386 calls, which strace counts in a table of their own: those
+ * recorded as their x86-64 twin, by its number, then the SONDE_NR_I386
+ * range.
+ */
 struct strace_count {
 	uint64_t calls, errors, ns, min_ns, max_ns;
 };
+#define STRACE_COUNT_LEN (2 * SONDE_NR_SYSCALLS + SONDE_NR_I386_LEN)
 
 /* The table's columns (-U), strace's. */
 enum strace_col {

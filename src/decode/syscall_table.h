@@ -18,4 +18,11 @@ struct sonde_syscall_i386 {
 
 extern const struct sonde_syscall_i386 sonde_syscall_i386_tab[SONDE_SYSCALL_TAB_LEN];
 
+/*
+ * The x32 call n (syscall_table_x32.c) as strace's x32 table names it:
+ * the x86-64 call's name, "NAME#64" for a number x32 does not take (buf,
+ * of len bytes, holds it), or NULL for a hole; *classes its classes.
+ */
+const char *sonde_syscall_x32_name(unsigned int n, char *buf, size_t len, unsigned int *classes);
+
 #endif

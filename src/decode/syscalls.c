@@ -3,9 +3,12 @@
  * Syscall names, classes and the -e trace= expression parser, with
  * strace 6.1's semantics:
  *  - the expression is a comma list; a leading "!" negates the whole list;
- *  - "all" and "none"; "%class" (and the seven historic classes without
- *    the "%": file, desc, process, network/net, memory, signal, ipc);
+ *  - "none" alone; "all"; "%class" (and the seven historic classes
+ *    without the "%": file, desc, process, network/net, memory, signal,
+ *    ipc); a NUMBER;
  *  - "/REGEX" selects every name the extended regex matches;
+ *  - each but "none" selects the calls of every personality (x86-64,
+ *    i386, x32), or of one with a suffix: open@64, %file@32, /^stat@x32;
  *  - "?NAME" is NAME, but silently ignored when it does not exist;
  *  - an empty token is an error, as in strace ("invalid system call ''").
  */
@@ -115,36 +118,91 @@ const char *const *sonde_syscall_table(void)
 	return name_array;
 }
 
-/*
- * The i386 calls recorded in the SONDE_NR_I386 range (sonde_syscall_i386_nr)
- * whose name, or class, is selected; those with an x86-64 twin of the
- * same name are recorded as the twin, which has the same classes.
- */
-static unsigned int sc_i386_add(struct sonde_sc_set *s, const char *name, unsigned int mask,
-				const regex_t *rx)
+/* strace's personalities, as the suffixes of its sets name them. */
+#define SC_P64 1
+#define SC_P32 2
+#define SC_PX32 4
+#define SC_PALL (SC_P64 | SC_P32 | SC_PX32)
+
+/* What a token selects by name: the name, a class mask or a regex. */
+struct sc_match {
+	const char *name;
+	unsigned int mask;
+	const regex_t *rx;
+};
+
+static int sc_matches(const struct sc_match *m, const char *name, unsigned int classes)
+{
+	return (m->name && !strcmp(name, m->name)) || (classes & m->mask) ||
+	       (m->rx && !regexec(m->rx, name, 0, NULL, 0));
+}
+
+static unsigned int sc_select64(struct sonde_sc_set *s, const struct sc_match *m)
 {
 	unsigned int hits = 0;
 
-	for (unsigned int n = 0; n < SONDE_SYSCALL_TAB_LEN; n++) {
-		const struct sonde_syscall_i386 *e = sc_i386(n);
+	for (unsigned int nr = 0; nr < SONDE_SYSCALL_TAB_LEN; nr++) {
+		const struct sonde_syscall_info *si = &sonde_syscall_tab[nr];
 
-		if (!e || sonde_syscall_i386_nr(n) != SONDE_NR_I386 + n)
-			continue;
-		if ((name && !strcmp(e->info.name, name)) || (e->info.classes & mask) ||
-		    (rx && !regexec(rx, e->info.name, 0, NULL, 0))) {
-			sonde_sc_set_add(s, SONDE_NR_I386 + n);
+		if (si->name && sc_matches(m, si->name, si->classes)) {
+			sonde_sc_set_add(s, nr, 0);
 			hits++;
 		}
 	}
 	return hits;
 }
 
+/* Each i386 call goes in as it is recorded (sonde_syscall_i386_nr). */
+static unsigned int sc_select32(struct sonde_sc_set *s, const struct sc_match *m)
+{
+	unsigned int hits = 0;
+
+	for (unsigned int n = 0; n < SONDE_SYSCALL_TAB_LEN; n++) {
+		const struct sonde_syscall_i386 *e = sc_i386(n);
+
+		if (e && sc_matches(m, e->info.name, e->info.classes)) {
+			sonde_sc_set_add(s, sonde_syscall_i386_nr(n), 1);
+			hits++;
+		}
+	}
+	return hits;
+}
+
+static unsigned int sc_select_x32(struct sonde_sc_set *s, const struct sc_match *m)
+{
+	unsigned int hits = 0, classes;
+	char buf[64];
+
+	for (unsigned int n = 0; n < SONDE_NR_X32_LEN; n++) {
+		const char *name = sonde_syscall_x32_name(n, buf, sizeof(buf), &classes);
+
+		if (name && sc_matches(m, name, classes)) {
+			sonde_sc_set_add(s, SONDE_NR_X32 + n, 0);
+			hits++;
+		}
+	}
+	return hits;
+}
+
+/* The calls of the personalities pers that m selects; how many. */
+static unsigned int sc_select(struct sonde_sc_set *s, unsigned int pers, const struct sc_match *m)
+{
+	unsigned int hits = 0;
+
+	if (pers & SC_P64)
+		hits += sc_select64(s, m);
+	if (pers & SC_P32)
+		hits += sc_select32(s, m);
+	if (pers & SC_PX32)
+		hits += sc_select_x32(s, m);
+	return hits;
+}
+
 void sonde_sc_set_classes(struct sonde_sc_set *s, unsigned int mask)
 {
-	for (unsigned int nr = 0; nr < SONDE_SYSCALL_TAB_LEN; nr++)
-		if (sonde_syscall_tab[nr].classes & mask)
-			sonde_sc_set_add(s, nr);
-	sc_i386_add(s, NULL, mask, NULL);
+	const struct sc_match m = { .mask = mask };
+
+	sc_select(s, SC_PALL, &m);
 }
 
 unsigned int sonde_sc_set_count(const struct sonde_sc_set *s)
@@ -154,6 +212,26 @@ unsigned int sonde_sc_set_count(const struct sonde_sc_set *s)
 	for (size_t i = 0; i < SONDE_NR_SYSCALLS / 64; i++)
 		n += __builtin_popcountll(s->bits[i]);
 	return n;
+}
+
+/* s negated (t NULL), or kept where t has the call too, word by word. */
+static void sc_words(struct sonde_sc_set *s, const struct sonde_sc_set *t)
+{
+	uint64_t *w[] = { s->bits, s->bits32, s->bits_i386, s->bits_x32 };
+	const uint64_t *u[] = { t ? t->bits : NULL, t ? t->bits32 : NULL, t ? t->bits_i386 : NULL,
+				t ? t->bits_x32 : NULL };
+	const size_t n[] = { SONDE_NR_SYSCALLS / 64, SONDE_NR_SYSCALLS / 64, SONDE_NR_I386_LEN / 64,
+			     SONDE_NR_X32_LEN / 64 };
+
+	for (size_t a = 0; a < sizeof(n) / sizeof(n[0]); a++)
+		for (size_t i = 0; i < n[a]; i++)
+			w[a][i] = u[a] ? w[a][i] & u[a][i] : ~w[a][i];
+	s->others = t ? s->others & t->others : !s->others;
+}
+
+void sonde_sc_set_and(struct sonde_sc_set *s, const struct sonde_sc_set *t)
+{
+	sc_words(s, t);
 }
 
 struct sc_class_name {
@@ -230,11 +308,54 @@ static const char *sc_suggest(const char *bad)
 	return hit;
 }
 
-static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err, size_t errlen)
+/*
+ * The suffix of tok (open@64), cut off: its personalities, or 0 for an
+ * unknown one. strace takes the last '@': "open@64@32" is the name
+ * "open@64" of i386, which does not exist.
+ */
+static unsigned int sc_suffix(char *tok, char *err, size_t errlen)
 {
+	static const struct {
+		const char *sfx;
+		unsigned int pers;
+	} sfx[] = { { "64", SC_P64 }, { "32", SC_P32 }, { "x32", SC_PX32 } };
+	char *at = strrchr(tok, '@');
+
+	if (!at)
+		return SC_PALL;
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++)
+		if (!strcmp(at + 1, sfx[i].sfx)) {
+			*at = '\0';
+			return sfx[i].pers;
+		}
+	snprintf(err, errlen,
+		 "unknown personality '@%s' in '%s': the suffixes are @64 (x86-64), "
+		 "@32 (i386) and @x32",
+		 at + 1, tok);
+	return 0;
+}
+
+/* "x86-64 " or "@64"...: the personality a suffix named, for errors. */
+static const char *sc_pers_name(unsigned int pers, int sfx)
+{
+	switch (pers) {
+	case SC_P64:
+		return sfx ? "@64" : "x86-64 ";
+	case SC_P32:
+		return sfx ? "@32" : "i386 ";
+	case SC_PX32:
+		return sfx ? "@x32" : "x32 ";
+	}
+	return "";
+}
+
+static int sc_add_regex(struct sonde_sc_set *set, const char *re, unsigned int pers, char *err,
+			size_t errlen)
+{
+	struct sc_match m = { 0 };
+	unsigned int hits;
 	regex_t rx;
 	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
-	int hits = 0;
 
 	if (rc) {
 		char msg[128];
@@ -243,49 +364,135 @@ static int sc_add_regex(struct sonde_sc_set *set, const char *re, char *err, siz
 		snprintf(err, errlen, "bad regular expression '/%s': %s", re, msg);
 		return -EINVAL;
 	}
-	for (unsigned int nr = 0; nr < SONDE_SYSCALL_TAB_LEN; nr++)
-		if (sonde_syscall_tab[nr].name &&
-		    !regexec(&rx, sonde_syscall_tab[nr].name, 0, NULL, 0)) {
-			sonde_sc_set_add(set, nr);
-			hits++;
-		}
-	hits += sc_i386_add(set, NULL, 0, &rx);
+	m.rx = &rx;
+	hits = sc_select(set, pers, &m);
 	regfree(&rx);
 	if (!hits) {
-		snprintf(err, errlen, "'/%s' matches no syscall name; check the regex", re);
+		snprintf(err, errlen, "'/%s' matches no %ssyscall name; check the regex", re,
+			 sc_pers_name(pers, 0));
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /*
- * A syscall number, as strace takes it (-e trace=64). strace selects call
- * N of each personality; here N is the x86-64 call: the set cannot tell
- * an i386 call recorded as its x86-64 twin from the twin (an i386 program
- * is traced by names).
+ * A syscall number, as strace takes it (-e trace=64): call N of each
+ * personality of pers that has one (x86-64 read, i386 exit, x32 read).
  */
-static int sc_add_number(struct sonde_sc_set *set, const char *tok, int optional, char *err,
-			 size_t errlen)
+static int sc_add_number(struct sonde_sc_set *set, const char *tok, unsigned int pers, int optional,
+			 char *err, size_t errlen)
 {
-	char *end;
-	unsigned long nr = strtoul(tok, &end, 10);
+	unsigned int hits = 0, classes;
+	unsigned long nr;
+	char *end, buf[64];
 
-	if (!*end && nr < SONDE_SYSCALL_TAB_LEN) {
-		sonde_sc_set_add(set, (unsigned int)nr);
-		return 0;
+	nr = strtoul(tok, &end, 10);
+	if (*end || nr >= SONDE_NR_X32_LEN)
+		goto bad;
+	if ((pers & SC_P64) && nr < SONDE_SYSCALL_TAB_LEN && sonde_syscall_tab[nr].name) {
+		sonde_sc_set_add(set, (unsigned int)nr, 0);
+		hits++;
 	}
-	if (optional && !*end)
+	if ((pers & SC_P32) && sc_i386(nr)) {
+		sonde_sc_set_add(set, sonde_syscall_i386_nr(nr), 1);
+		hits++;
+	}
+	if ((pers & SC_PX32) && sonde_syscall_x32_name(nr, buf, sizeof(buf), &classes)) {
+		sonde_sc_set_add(set, SONDE_NR_X32 + (unsigned int)nr, 0);
+		hits++;
+	}
+	if (hits)
 		return 0;
-	snprintf(err, errlen, "invalid syscall number '%s' (x86-64 calls are 0 to %u)", tok,
-		 SONDE_SYSCALL_TAB_LEN - 1);
+bad:
+	if (optional)
+		return 0;
+	snprintf(err, errlen,
+		 "no %ssyscall numbered '%s' (x86-64 and i386 calls are 0 to %u, "
+		 "x32 ones 0 to 547)",
+		 sc_pers_name(pers, 0), tok, SONDE_SYSCALL_TAB_LEN - 1);
 	return -EINVAL;
 }
 
-static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, size_t errlen)
+/* "all" of some personalities: every number of their ranges. */
+static void sc_add_all(struct sonde_sc_set *set, unsigned int pers)
 {
-	int optional = 0, nr;
-	unsigned int mask;
-	const char *hint;
+	if (pers == SC_PALL) {
+		sonde_sc_set_fill(set);
+		return;
+	}
+	if (pers & SC_P64)
+		memset(set->bits, 0xff, sizeof(set->bits));
+	if (pers & SC_P32) {
+		memset(set->bits32, 0xff, sizeof(set->bits32));
+		memset(set->bits_i386, 0xff, sizeof(set->bits_i386));
+	}
+	if (pers & SC_PX32)
+		memset(set->bits_x32, 0xff, sizeof(set->bits_x32));
+}
+
+static int sc_bad_class(const char *tok, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "unknown class '%s'; classes are %%file %%desc %%process "
+		 "%%network %%memory %%signal %%ipc %%creds %%clock %%pure "
+		 "%%stat %%lstat %%fstat %%%%stat %%statfs %%fstatfs "
+		 "%%%%statfs",
+		 tok);
+	return -EINVAL;
+}
+
+static int sc_bad_name(const char *tok, unsigned int pers, char *err, size_t errlen)
+{
+	const char *hint = sc_suggest(tok);
+
+	if (pers != SC_PALL &&
+	    sc_select(&(struct sonde_sc_set){ 0 }, SC_PALL, &(struct sc_match){ .name = tok }))
+		snprintf(err, errlen, "'%s%s': no %ssyscall is named %s (another personality's is)",
+			 tok, sc_pers_name(pers, 1), sc_pers_name(pers, 0), tok);
+	else if (!strcmp(tok, "none"))
+		snprintf(err, errlen, "'none' stands alone: it is the whole list, without suffix");
+	else if (hint)
+		snprintf(err, errlen, "unknown syscall '%s' (did you mean '%s'?)", tok, hint);
+	else
+		snprintf(err, errlen,
+			 "unknown syscall '%s'; use names as strace "
+			 "spells them, %%classes, /regex or ?name",
+			 tok);
+	return -EINVAL;
+}
+
+/* A name, or a class of names, of the personalities pers. */
+static int sc_add_name(struct sonde_sc_set *set, const char *tok, unsigned int pers, int optional,
+		       char *err, size_t errlen)
+{
+	struct sc_match m = { 0 };
+
+	if (*tok == '%') {
+		m.mask = sc_class_find(tok + 1, 1);
+		if (!m.mask)
+			return optional ? 0 : sc_bad_class(tok, err, errlen);
+		sc_select(set, pers, &m);
+		return 0;
+	}
+	/* A historic class name comes before a syscall of the same name,
+	 * as in strace: "signal" is the class, not i386's signal(2). */
+	m.mask = sc_class_find(tok, 0);
+	if (m.mask) {
+		sc_select(set, pers, &m);
+		return 0;
+	}
+	/* A name of several tables (stat: x86-64 4 and i386 106, whose
+	 * struct differs) selects each call. */
+	m.name = tok;
+	if (sc_select(set, pers, &m) || optional)
+		return 0;
+	return sc_bad_name(tok, pers, err, errlen);
+}
+
+static int sc_add_token(struct sonde_sc_set *set, char *tok, char *err, size_t errlen)
+{
+	unsigned int pers;
+	int optional = 0;
 
 	if (*tok == '?') {
 		optional = 1;
@@ -297,67 +504,41 @@ static int sc_add_token(struct sonde_sc_set *set, const char *tok, char *err, si
 			 "comma?); use 'none' for no syscall");
 		return -EINVAL;
 	}
-	if (*tok == '/')
-		return sc_add_regex(set, tok + 1, err, errlen);
-	if (*tok >= '0' && *tok <= '9')
-		return sc_add_number(set, tok, optional, err, errlen);
-	if (!strcmp(tok, "all")) {
-		sonde_sc_set_fill(set);
-		return 0;
-	}
-	if (!strcmp(tok, "none"))
-		return 0;
-	if (*tok == '%') {
-		mask = sc_class_find(tok + 1, 1);
-		if (mask) {
-			sonde_sc_set_classes(set, mask);
-			return 0;
-		}
-		if (optional)
-			return 0;
-		snprintf(err, errlen,
-			 "unknown class '%s'; classes are %%file %%desc %%process "
-			 "%%network %%memory %%signal %%ipc %%creds %%clock %%pure "
-			 "%%stat %%lstat %%fstat %%%%stat %%statfs %%fstatfs "
-			 "%%%%statfs",
-			 tok);
+	pers = sc_suffix(tok, err, errlen);
+	if (!pers)
 		return -EINVAL;
-	}
-	/* A historic class name comes before a syscall of the same name,
-	 * as in strace: "signal" is the class, not i386's signal(2). */
-	mask = sc_class_find(tok, 0);
-	if (mask) {
-		sonde_sc_set_classes(set, mask);
+	if (*tok == '/')
+		return sc_add_regex(set, tok + 1, pers, err, errlen);
+	if (*tok >= '0' && *tok <= '9')
+		return sc_add_number(set, tok, pers, optional, err, errlen);
+	if (!strcmp(tok, "all")) {
+		sc_add_all(set, pers);
 		return 0;
 	}
-	/* A name of both tables (stat: x86-64 4 and i386 106, whose
-	 * struct differs) selects both calls. */
-	nr = sonde_syscall_lookup(tok);
-	if (nr >= 0)
-		sonde_sc_set_add(set, nr);
-	if (sc_i386_add(set, tok, 0, NULL) || nr >= 0)
-		return 0;
-	if (optional)
-		return 0;
-	hint = sc_suggest(tok);
-	if (strchr(tok, '@'))
-		snprintf(err, errlen,
-			 "'%s': personality suffixes (@64, @32, @x32) are not taken: a name "
-			 "selects the call in each ABI that has it (x86-64 and i386)",
-			 tok);
-	else if (hint)
-		snprintf(err, errlen, "unknown syscall '%s' (did you mean '%s'?)", tok, hint);
-	else
-		snprintf(err, errlen,
-			 "unknown syscall '%s'; use names as strace "
-			 "spells them, %%classes, /regex or ?name",
-			 tok);
-	return -EINVAL;
+	return sc_add_name(set, tok, pers, optional, err, errlen);
+}
+
+/* The comma list buf, token by token: strtok_r would skip empty ones,
+ * which strace rejects. */
+static int sc_add_list(struct sonde_sc_set *set, char *buf, char *err, size_t errlen)
+{
+	char *tok, *next;
+	int rc;
+
+	for (tok = buf; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		rc = sc_add_token(set, tok, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err, size_t errlen)
 {
-	char buf[1024], *tok, *save = NULL;
+	char buf[1024];
 	int neg = 0, rc;
 	size_t len;
 
@@ -373,23 +554,11 @@ int sonde_sc_set_parse(struct sonde_sc_set *set, const char *expr, char *err, si
 		return -EINVAL;
 	}
 	memcpy(buf, expr, len + 1);
-	/* strtok_r would skip empty tokens; strace rejects them, so do we. */
-	for (tok = buf;; tok = save) {
-		save = strchr(tok, ',');
-		if (save)
-			*save++ = '\0';
-		rc = sc_add_token(set, tok, err, errlen);
-		if (rc)
-			return rc;
-		if (!save)
-			break;
-	}
-	if (neg) {
-		for (size_t i = 0; i < SONDE_NR_SYSCALLS / 64; i++)
-			set->bits[i] = ~set->bits[i];
-		for (size_t i = 0; i < SONDE_NR_I386_LEN / 64; i++)
-			set->bits_i386[i] = ~set->bits_i386[i];
-		set->others = !set->others;
-	}
+	/* "none" is the whole list or nothing, as in strace. */
+	rc = strcmp(buf, "none") ? sc_add_list(set, buf, err, errlen) : 0;
+	if (rc)
+		return rc;
+	if (neg)
+		sc_words(set, NULL);
 	return 0;
 }

@@ -205,9 +205,9 @@ static int parse_syscall(const char *v)
 	    sonde_sc_set_parse(&one, v, e, sizeof(e)) || sonde_sc_set_count(&one) != 1)
 		return -EINVAL;
 	for (unsigned int i = 0; i < SONDE_NR_SYSCALLS; i++)
-		if (sonde_sc_set_has(&one, i))
+		if (sonde_sc_set_has(&one, i, 0))
 			nr = (int)i;
-	return nr >= 0 && sonde_sc_set_has(&pure, (unsigned int)nr) ? 0 : -EINVAL;
+	return nr >= 0 && sonde_sc_set_has(&pure, (unsigned int)nr, 0) ? 0 : -EINVAL;
 }
 
 /* One KEY=VALUE of the spec. */
@@ -338,20 +338,13 @@ const struct sonde_inject_rule *sonde_inject_rule_for(const struct sonde_inject 
 						      unsigned int nr)
 {
 	for (size_t i = inj ? inj->n : 0; i-- > 0;)
-		if (sonde_sc_set_has(&inj->rules[i].set, nr))
+		if (sonde_sc_set_has(&inj->rules[i].set, nr, 0))
 			return &inj->rules[i];
 	return NULL;
 }
 
 void sonde_inject_restrict(struct sonde_inject *inj, const struct sonde_sc_set *traced)
 {
-	for (size_t i = 0; i < inj->n; i++) {
-		struct sonde_sc_set *s = &inj->rules[i].set;
-
-		for (size_t w = 0; w < sizeof(s->bits) / sizeof(s->bits[0]); w++)
-			s->bits[w] &= traced->bits[w];
-		for (size_t w = 0; w < sizeof(s->bits_i386) / sizeof(s->bits_i386[0]); w++)
-			s->bits_i386[w] &= traced->bits_i386[w];
-		s->others &= traced->others;
-	}
+	for (size_t i = 0; i < inj->n; i++)
+		sonde_sc_set_and(&inj->rules[i].set, traced);
 }

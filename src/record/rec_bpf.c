@@ -36,7 +36,9 @@ static void bpf_set_filters(struct sonde_bpf *s, const struct sonde_record_opts 
 {
 	memcpy((void *)s->rodata->sel, o->syscalls.bits, sizeof(s->rodata->sel));
 	s->rodata->sel_others = o->syscalls.others;
+	memcpy((void *)s->rodata->sel32, o->syscalls.bits32, sizeof(s->rodata->sel32));
 	memcpy((void *)s->rodata->sel_i386, o->syscalls.bits_i386, sizeof(s->rodata->sel_i386));
+	memcpy((void *)s->rodata->sel_x32, o->syscalls.bits_x32, sizeof(s->rodata->sel_x32));
 	for (unsigned int n = 0; n < SONDE_NR_I386_LEN; n++)
 		s->rodata->compat_nr[n] = sonde_syscall_i386_nr(n);
 	s->rodata->failed_only = o->failed_only;

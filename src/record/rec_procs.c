@@ -466,8 +466,8 @@ static void unfinished_emit(struct unfinished_ctx *u, pid_t tgid, pid_t tid,
 {
 	struct sonde_ev_syscall r;
 
-	if (!sonde_sc_set_has(&u->o->syscalls, in->nr) || u->o->failed_only ||
-	    in->active == SONDE_INFLIGHT_SKIP)
+	if (!sonde_sc_set_has(&u->o->syscalls, in->nr, !!(in->flags & SONDE_SC_COMPAT)) ||
+	    u->o->failed_only || in->active == SONDE_INFLIGHT_SKIP)
 		return;
 	memset(&r, 0, sizeof(r));
 	r.hdr.ts = in->ts;

@@ -89,7 +89,8 @@ check "strace_longopts: without -A the file is truncated" \
 # -e's aliases, strace 6.1's (filter_qualify.c): the same lines as the
 # full name, and strace takes them too.
 for pair in x=write:raw=write reads=1:read=1 writes=1:write=1 decode-fd=path:decode-fds=path \
-	decode-pid=comm:decode-pids=comm s=none:signal=none a=none:abbrev=none t=write:trace=write; do
+	decode-pid=comm:decode-pids=comm s=none:signal=none a=none:abbrev=none t=write:trace=write \
+	x=write@64:raw=write t=write@64:trace=write; do
 	alias=${pair%%:*} full=${pair#*:}
 	strace -qq -e "$alias" -o /dev/null "${W[@]}" > /dev/null 2>&1
 	rs=$?
@@ -131,6 +132,7 @@ refused "invalid --strings-in-hex argument" --strings-in-hex=some
 refused "only execve" --detach-on=open
 refused "grandchild, pgroup (pgrp) or session" --daemonize=process_group
 refused "KVM_RUN" --kvm=vcpu
-refused "personality suffixes" -e trace=write@64
+refused "unknown personality '@16'" --trace=write@16
+refused "no x86-64 syscall is named fstat64" --raw=fstat64@64
 refused "debugging output" -d
 refused "always shows the structs" --verbose=none

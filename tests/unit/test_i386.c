@@ -7,6 +7,7 @@
  * file offset, an infinite limit, a lock command, a reaped child. The
  * expected text follows strace 6.1's output for a 32-bit process.
  */
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -59,7 +60,8 @@ TEST(numbers_and_names)
 	CHECK_EQ_INT(sonde_syscall_i386_twin(5), -1);
 }
 
-static int set_has(const char *expr, uint32_t nr)
+/* Is the call recorded as nr, an i386 one if i386, in the set expr? */
+static int set_has_as(const char *expr, uint32_t nr, int i386)
 {
 	struct sonde_sc_set s;
 	char err[256];
@@ -68,7 +70,12 @@ static int set_has(const char *expr, uint32_t nr)
 		fprintf(stderr, "%s: %s\n", expr, err);
 		return -1;
 	}
-	return sonde_sc_set_has(&s, nr);
+	return sonde_sc_set_has(&s, nr, i386);
+}
+
+static int set_has(const char *expr, uint32_t nr)
+{
+	return set_has_as(expr, nr, nr - SONDE_NR_I386 < SONDE_NR_I386_LEN);
 }
 
 TEST(trace_sets)
@@ -90,6 +97,92 @@ TEST(trace_sets)
 	CHECK_EQ_INT(set_has("getuid32", I386(199)), 1);
 	CHECK_EQ_INT(set_has("getuid32", 102), 0);
 	CHECK_EQ_INT(set_has("%process", I386(7)), 1); /* waitpid */
+}
+
+#define X32(n) (SONDE_NR_X32 + (n))
+
+/*
+ * Personality suffixes, as strace 6.1 takes them (observed on
+ * tests/fixtures/i386_int80.S and x32 numbers): i386 read (3) is recorded
+ * as x86-64 read (0), with SONDE_SC_COMPAT, yet read@64 is not read@32.
+ */
+TEST(personality_suffixes)
+{
+	CHECK_EQ_INT(set_has_as("read@64", 0, 0), 1);
+	CHECK_EQ_INT(set_has_as("read@64", 0, 1), 0);
+	CHECK_EQ_INT(set_has_as("read@32", 0, 1), 1);
+	CHECK_EQ_INT(set_has_as("read@32", 0, 0), 0);
+	CHECK_EQ_INT(set_has_as("read", 0, 1), 1);
+	CHECK_EQ_INT(set_has_as("read", X32(0), 0), 1);
+	CHECK_EQ_INT(set_has_as("read@x32", X32(0), 0), 1);
+	CHECK_EQ_INT(set_has_as("read@x32", 0, 0), 0);
+	CHECK_EQ_INT(set_has_as("!read@64", 0, 1), 1);
+	CHECK_EQ_INT(set_has_as("!read@64", 0, 0), 0);
+	CHECK_EQ_INT(set_has_as("?nosuch@64,read@32", 0, 1), 1);
+	CHECK_EQ_INT(set_has("fstat64@32", I386(197)), 1);
+	CHECK_EQ_INT(set_has("%fstat@64", I386(197)), 0);
+	CHECK_EQ_INT(set_has("%fstat@32", I386(197)), 1);
+	CHECK_EQ_INT(set_has_as("fstat@32", 5, 1), 1); /* i386 108, as its twin */
+	CHECK_EQ_INT(set_has_as("fstat@32", 5, 0), 0);
+	CHECK_EQ_INT(set_has_as("file@64", 2, 0), 1); /* a historic class */
+	CHECK_EQ_INT(set_has_as("file@64", 2, 1), 0);
+	CHECK_EQ_INT(set_has("/stat@32", I386(197)), 1);
+	CHECK_EQ_INT(set_has_as("/^fstat$@64", 5, 1), 0);
+	/* numbers: call N of each personality (i386 5 is open) */
+	CHECK_EQ_INT(set_has_as("5@64", 5, 0), 1);
+	CHECK_EQ_INT(set_has_as("5@64", 2, 1), 0);
+	CHECK_EQ_INT(set_has_as("5", 2, 1), 1);
+	CHECK_EQ_INT(set_has_as("5", X32(5), 0), 1);
+	CHECK_EQ_INT(set_has("197@32", I386(197)), 1);
+	CHECK_EQ_INT(set_has_as("20", 39, 1), 1); /* i386 getpid */
+	CHECK_EQ_INT(set_has_as("all@64", 0, 0), 1);
+	CHECK_EQ_INT(set_has("all@64", I386(197)), 0);
+	CHECK_EQ_INT(set_has("all@32", I386(197)), 1);
+	CHECK_EQ_INT(set_has_as("all@32", 0, 0), 0);
+	CHECK_EQ_INT(set_has_as("all@x32", X32(13), 0), 1);
+	/* x32: the x86-64 calls of the same numbers, "NAME#64" for those it
+	 * lacks, its own from 512 */
+	CHECK_EQ_INT(set_has("rt_sigaction@x32", X32(512)), 1);
+	CHECK_EQ_INT(set_has("rt_sigaction@x32", X32(13)), 0);
+	CHECK_EQ_INT(set_has("rt_sigaction#64@x32", X32(13)), 1);
+	CHECK_EQ_INT(set_has("13@x32", X32(13)), 1);
+	CHECK_EQ_INT(set_has("%signal@x32", X32(13)), 1);
+	CHECK_EQ_INT(set_has("%signal@x32", X32(512)), 1);
+	CHECK_EQ_INT(set_has("?fstat64@x32,getpid", X32(39)), 1);
+	CHECK_EQ_INT(set_has("getpid@64", X32(39)), 0);
+}
+
+/* What strace 6.1 refuses ("invalid system call", "incorrect
+ * personality designator"), and what it lets pass. */
+TEST(personality_suffix_errors)
+{
+	static const char *const bad[] = {
+		"fstat64@64", "fstat64@x32",  "newfstatat@32", "open@",	  "open@16",
+		"open@X32",   "getpid@64@32", "@64",	       "none@64", "getpid,none",
+		"400@64",     "548@x32",      "?open@16",      "%all",	  "foo@32",
+		"470",	      "-1",
+	};
+	static const char *const good[] = { "?fstat64@64", "?foo@32", "400",  "512",  "547@x32",
+					    "file@64",	   "all@x32", "none", "!none" };
+	struct sonde_sc_set s;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!sonde_sc_set_parse(&s, bad[i], err, sizeof(err))) {
+			fprintf(stderr, "'%s' taken\n", bad[i]);
+			check_failed_ = 1;
+		}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (sonde_sc_set_parse(&s, good[i], err, sizeof(err))) {
+			fprintf(stderr, "'%s': %s\n", good[i], err);
+			check_failed_ = 1;
+		}
+	CHECK(sonde_sc_set_parse(&s, "fstat64@64", err, sizeof(err)) == -EINVAL);
+	CHECK_EQ_STR(err,
+		     "'fstat64@64': no x86-64 syscall is named fstat64 (another personality's is)");
+	sonde_sc_set_parse(&s, "open@16", err, sizeof(err));
+	CHECK_EQ_STR(err, "unknown personality '@16' in 'open@16': the suffixes are @64 (x86-64), "
+			  "@32 (i386) and @x32");
 }
 
 /* struct stat64 of the i386 ABI, by offset (dec_i386.c draws it). */
@@ -335,6 +428,8 @@ int main(void)
 {
 	RUN(numbers_and_names);
 	RUN(trace_sets);
+	RUN(personality_suffixes);
+	RUN(personality_suffix_errors);
 	RUN(stat64);
 	RUN(limits_and_offsets);
 	RUN(fcntl64_waitpid_iovec);

@@ -36,8 +36,8 @@ TEST(keys)
 {
 	CHECK_EQ_INT(parse("chdir:error=ENOENT", false), 0);
 	CHECK_EQ_INT(last()->error, ENOENT);
-	CHECK(sonde_sc_set_has(&last()->set, SYS_chdir) &&
-	      !sonde_sc_set_has(&last()->set, SYS_read));
+	CHECK(sonde_sc_set_has(&last()->set, SYS_chdir, 0) &&
+	      !sonde_sc_set_has(&last()->set, SYS_read, 0));
 	CHECK_EQ_INT(parse("read,write:error=5", false), 0);
 	CHECK_EQ_INT(last()->error, 5);
 	CHECK_EQ_INT(parse("getpid:retval=0x2a:signal=USR1", false), 0);
@@ -137,7 +137,7 @@ TEST(rules_and_trace)
 	CHECK(sonde_inject_rule_for(&inj, SYS_getpid) == &inj.rules[0]);
 	CHECK(!sonde_inject_rule_for(&inj, SYS_read));
 	memset(&traced, 0, sizeof(traced));
-	sonde_sc_set_add(&traced, SYS_getpid);
+	sonde_sc_set_add(&traced, SYS_getpid, 0);
 	sonde_inject_restrict(&inj, &traced);
 	CHECK(!sonde_inject_rule_for(&inj, SYS_chdir));
 	CHECK(sonde_inject_rule_for(&inj, SYS_getpid) == &inj.rules[0]);

@@ -33,12 +33,12 @@ static void check_set(const char *expr, const char *const *in, const char *const
 		return;
 	}
 	for (; in && *in; in++)
-		if (!sonde_sc_set_has(&s, nr_of(*in))) {
+		if (!sonde_sc_set_has(&s, nr_of(*in), 0)) {
 			fprintf(stderr, "'%s': %s should be in\n", expr, *in);
 			check_failed_ = 1;
 		}
 	for (; out && *out; out++)
-		if (sonde_sc_set_has(&s, nr_of(*out))) {
+		if (sonde_sc_set_has(&s, nr_of(*out), 0)) {
 			fprintf(stderr, "'%s': %s should be out\n", expr, *out);
 			check_failed_ = 1;
 		}
@@ -166,24 +166,24 @@ TEST(parse_lists_negation_all_none)
 
 	CHECK(!sonde_sc_set_parse(&s, "open,close,read", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), 3);
-	CHECK(sonde_sc_set_has(&s, 2) && sonde_sc_set_has(&s, 3));
+	CHECK(sonde_sc_set_has(&s, 2, 0) && sonde_sc_set_has(&s, 3, 0));
 
 	CHECK(!sonde_sc_set_parse(&s, "!open,close", err, sizeof(err)));
-	CHECK(!sonde_sc_set_has(&s, 2) && !sonde_sc_set_has(&s, 3));
-	CHECK(sonde_sc_set_has(&s, 0));
-	CHECK(sonde_sc_set_has(&s, 400)); /* unknown numbers stay traced */
+	CHECK(!sonde_sc_set_has(&s, 2, 0) && !sonde_sc_set_has(&s, 3, 0));
+	CHECK(sonde_sc_set_has(&s, 0, 0));
+	CHECK(sonde_sc_set_has(&s, 400, 0)); /* unknown numbers stay traced */
 	/* so do numbers past the table: -1, x32's, 100000 */
-	CHECK(sonde_sc_set_has(&s, 0xffffffffu) && sonde_sc_set_has(&s, 0x40000027));
+	CHECK(sonde_sc_set_has(&s, 0xffffffffu, 0) && sonde_sc_set_has(&s, 0x40000027, 0));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), SONDE_NR_SYSCALLS - 2);
 	CHECK(!sonde_sc_set_parse(&s, "open", err, sizeof(err)));
-	CHECK(!sonde_sc_set_has(&s, 100000));
+	CHECK(!sonde_sc_set_has(&s, 100000, 0));
 
 	CHECK(!sonde_sc_set_parse(&s, "all", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), SONDE_NR_SYSCALLS);
-	CHECK(sonde_sc_set_has(&s, 100000));
+	CHECK(sonde_sc_set_has(&s, 100000, 0));
 	CHECK(!sonde_sc_set_parse(&s, "none", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), 0);
-	CHECK(!sonde_sc_set_has(&s, 100000));
+	CHECK(!sonde_sc_set_has(&s, 100000, 0));
 	CHECK(!sonde_sc_set_parse(&s, "!none", err, sizeof(err)));
 	CHECK_EQ_INT(sonde_sc_set_count(&s), SONDE_NR_SYSCALLS);
 	CHECK(!sonde_sc_set_parse(&s, "!all", err, sizeof(err)));

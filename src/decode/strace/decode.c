@@ -160,7 +160,7 @@ int st_ret_errno(const struct sonde_ev_syscall *sc, const struct sonde_strace_op
 	 * int); strace's decoder (not -e raw=) takes 0xfffff000 and up for
 	 * an error, and still prints the number. */
 	if (sc->nr == __NR_modify_ldt && r >= 0xfffff000u && r <= 0xffffffffu &&
-	    !sonde_sc_set_has(&opt->raw, sc->nr)) {
+	    !sonde_sc_set_has_call(&opt->raw, sc)) {
 		*as_u32 = 1;
 		return (int)-(int32_t)(uint32_t)r;
 	}
@@ -219,6 +219,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		     struct sonde_line *fdmap, size_t *split)
 {
 	const uint32_t nr = c->sc->nr; /* named, and -e raw= tested, as recorded */
+	const int i386 = !!(c->sc->hdr.flags & SONDE_SC_COMPAT);
 	const char *name = sonde_syscall_name(nr);
 	struct sonde_ev_syscall tsc;
 	const struct sonde_ev_syscall *sc;
@@ -233,7 +234,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 	if (opt->abbrev_on) {
 		/* -e abbrev=SET: -v for the calls outside SET */
 		vo = *opt;
-		vo.verbose = !sonde_sc_set_has(&opt->abbrev, nr);
+		vo.verbose = !sonde_sc_set_has(&opt->abbrev, nr, i386);
 		opt = &vo;
 	}
 	st_init(&s, o, opt, c, fds);
@@ -242,7 +243,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		sb_printf(o, "%s(", name);
 	else
 		sb_printf(o, "syscall_%#llx(", (unsigned long long)sonde_syscall_nr_wide(nr));
-	if (sig && sig->known && !sonde_sc_set_has(&opt->raw, nr)) {
+	if (sig && sig->known && !sonde_sc_set_has(&opt->raw, nr, i386)) {
 		s.rkind = sig->rkind;
 		if (sig->fn)
 			sig->fn(&s);
@@ -263,7 +264,8 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 		const struct sonde_syscall_info *si = sonde_syscall_info(nr);
 		unsigned int n = sonde_syscall_nargs(nr);
 
-		if (sonde_sc_set_has(&opt->raw, nr) || (si && (si->flags & SONDE_SCF_RET_ADDR)))
+		if (sonde_sc_set_has(&opt->raw, nr, i386) ||
+		    (si && (si->flags & SONDE_SCF_RET_ADDR)))
 			s.rkind = R_HEX;
 
 		for (unsigned int i = 0; i < n && i < 6; i++)

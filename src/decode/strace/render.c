@@ -448,7 +448,7 @@ static int creates_fd_args(uint32_t nr)
  * the descriptor tables before the call is applied to them. */
 static int selected(struct sonde_strace *st, const struct sonde_call *c)
 {
-	if (st->o.filter_on && !sonde_sc_set_has(&st->o.trace, c->sc->nr))
+	if (st->o.filter_on && !sonde_sc_set_has_call(&st->o.trace, c->sc))
 		return 0;
 	return !st->o.paths || pathtrace_match(st->o.paths, st->fds, c);
 }
