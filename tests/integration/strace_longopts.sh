@@ -65,7 +65,7 @@ done
 # Aliases and -e abbrev=SET, whole logs against strace's (no time in them;
 # execve's environment names the tracer, so execve is left out).
 for o in "--no-abbrev" "--abbrev=none" "--abbrev=newfstatat" "-e abbrev=!execve,rt_sigaction" \
-	"--verbose=all" "--read=0" "--const-print-style=raw"; do
+	"--verbose=all" "--verbose=none" "--verbose=!%signal" "--read=0" "--const-print-style=raw"; do
 	# shellcheck disable=SC2086 # o may be two words
 	strace -f -e 'trace=!execve' -o "$TMP/a.ref" $o "${W[@]}" > /dev/null 2>&1
 	# shellcheck disable=SC2086
@@ -89,7 +89,8 @@ check "strace_longopts: without -A the file is truncated" \
 # -e's aliases, strace 6.1's (filter_qualify.c): the same lines as the
 # full name, and strace takes them too.
 for pair in x=write:raw=write reads=1:read=1 writes=1:write=1 decode-fd=path:decode-fds=path \
-	decode-pid=comm:decode-pids=comm s=none:signal=none a=none:abbrev=none t=write:trace=write; do
+	decode-pid=comm:decode-pids=comm s=none:signal=none a=none:abbrev=none t=write:trace=write \
+	v=none:verbose=none; do
 	alias=${pair%%:*} full=${pair#*:}
 	strace -qq -e "$alias" -o /dev/null "${W[@]}" > /dev/null 2>&1
 	rs=$?
@@ -133,4 +134,3 @@ refused "detached grandchild" --daemonize=session
 refused "KVM_RUN" --kvm=vcpu
 refused "personality suffixes" -e trace=write@64
 refused "debugging output" -d
-refused "always shows the structs" --verbose=none
