@@ -22,7 +22,7 @@ MODES=(
 	keys:crypto misc:poll misc:poll_y misc:wait misc:statx misc:splice misc:rwv2
 	net:recvmmsg_timeout net:sockaddrs net:netlink_sockopt net:other_sockopt
 	numa:set numa:get ptrace:peek rare:mqueue rare:admin rare:handles rare:keys
-	rare:sysv old:ldt
+	rare:sysv old:ldt pids:signals pids:sched
 )
 
 # vpair SET NAME OPTIONS -- CMD...: both tracers, -f -o, in a fresh
