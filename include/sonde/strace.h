@@ -136,6 +136,8 @@ struct sonde_strace_opts {
 	uint8_t dur_digits;    /* -T's digits: 6, --syscall-times= 0..9 */
 	uint8_t verbose;       /* -v: structs and arrays in full */
 	uint8_t abbrev_on;     /* -e abbrev=SET: abbrev says, per call */
+	uint8_t deref_on;      /* -e verbose=SET other than all: deref says,
+				* per call */
 	uint8_t xlat;          /* -X: enum sonde_xlat_style */
 	uint8_t decode_fds;    /* -y: 1, -yy: 2 (socket endpoints) */
 	uint8_t fd_kinds;      /* --decode-fds=SET: SONDE_FD_* shown with the
@@ -189,6 +191,9 @@ struct sonde_strace_opts {
 	struct sonde_sc_set trace; /* -e trace= */
 	struct sonde_sc_set raw;   /* -e raw=: arguments and result in hex */
 	struct sonde_sc_set abbrev; /* -e abbrev=: the calls abbreviated */
+	/* -e verbose=: the calls whose structs and arrays the text shows;
+	 * the others show their addresses, as strace does */
+	struct sonde_sc_set deref;
 	struct sonde_inject inject; /* -e inject=, -e fault=: for the recorder */
 	uint64_t dump_read[SONDE_STRACE_MAX_DUMP_FD / 64];
 	uint64_t dump_write[SONDE_STRACE_MAX_DUMP_FD / 64];

@@ -48,6 +48,8 @@ compare "-e trace=%stat,%fstat" -e 'trace=%stat,%fstat'
 compare "-e trace=twins" -e trace=read,openat,close
 compare "-e trace=!i386" -e 'trace=!fstat64,stat64,lstat64,fstatat64,_llseek,mmap2'
 compare "-Z" -Z
+compare "-e verbose=none" -e verbose=none
+compare "-e verbose=%stat,mmap2" -e 'verbose=%stat,mmap2'
 
 # int $0x80 in a 64-bit program: i386 calls between x86-64 ones.
 if cc -nostdlib -static -no-pie -o "$TMP/int80" tests/fixtures/i386_int80.S 2> "$TMP/cc.err"; then

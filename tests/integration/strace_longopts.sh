@@ -65,7 +65,7 @@ done
 # Aliases and -e abbrev=SET, whole logs against strace's (no time in them;
 # execve's environment names the tracer, so execve is left out).
 for o in "--no-abbrev" "--abbrev=none" "--abbrev=newfstatat" "-e abbrev=!execve,rt_sigaction" \
-	"--verbose=all" "--read=0" "--const-print-style=raw"; do
+	"--verbose=all" "--verbose=none" "--verbose=!%signal" "--read=0" "--const-print-style=raw"; do
 	# shellcheck disable=SC2086 # o may be two words
 	strace -f -e 'trace=!execve' -o "$TMP/a.ref" $o "${W[@]}" > /dev/null 2>&1
 	# shellcheck disable=SC2086
@@ -90,7 +90,7 @@ check "strace_longopts: without -A the file is truncated" \
 # full name, and strace takes them too.
 for pair in x=write:raw=write reads=1:read=1 writes=1:write=1 decode-fd=path:decode-fds=path \
 	decode-pid=comm:decode-pids=comm s=none:signal=none a=none:abbrev=none t=write:trace=write \
-	x=write@64:raw=write t=write@64:trace=write; do
+	x=write@64:raw=write t=write@64:trace=write v=none:verbose=none; do
 	alias=${pair%%:*} full=${pair#*:}
 	strace -qq -e "$alias" -o /dev/null "${W[@]}" > /dev/null 2>&1
 	rs=$?
@@ -135,4 +135,3 @@ refused "KVM_RUN" --kvm=vcpu
 refused "unknown personality '@16'" --trace=write@16
 refused "no x86-64 syscall is named fstat64" --raw=fstat64@64
 refused "debugging output" -d
-refused "always shows the structs" --verbose=none

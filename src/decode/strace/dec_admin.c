@@ -227,14 +227,15 @@ static void pr_timex(struct st *s, uint64_t a)
 	st_obj_end(s);
 }
 
-/* The clock's state after the call, " (TIME_ERROR)" in every -X style. */
+/* The clock's state after the call, " (TIME_ERROR)" in every -X style;
+ * strace shows it with the struct only. */
 static void pr_clock_state(struct st *s)
 {
 	const char *n = xlat_name(&x_adjtimex_state, (uint64_t)s->ret);
 	struct strbuf b;
 	struct st t;
 
-	if (!st_ok(s) || !n)
+	if (!st_ok(s) || !n || !st_deref(s))
 		return;
 	st_res_begin(s, &t, &b, "state");
 	sb_puts(&b, " (");

@@ -293,7 +293,10 @@ void dec_bpf(struct st *s)
 	}
 	st_sep(s);
 	pr_uint(s, size);
-	/* The commands that make an object return its descriptor. */
+	/* The commands that make an object return its descriptor; strace
+	 * says so only of an attr it showed. */
+	if (!st_deref(s))
+		return;
 	if (cmd == BPF_MAP_CREATE || cmd == BPF_PROG_LOAD || cmd == BPF_OBJ_GET ||
 	    cmd == BPF_BTF_LOAD || cmd == BPF_LINK_CREATE || cmd == BPF_ITER_CREATE ||
 	    cmd == BPF_PROG_GET_FD_BY_ID || cmd == BPF_MAP_GET_FD_BY_ID ||

@@ -350,7 +350,10 @@ static void getdents_common(struct st *s, int old)
 	p = st_ok(s) ? sonde_call_mem(s->c, SONDE_PL_EXIT, a, (uint64_t)s->ret) : NULL;
 	if (p && (p->flags & SONDE_PLF_UNREADABLE))
 		p = NULL;
-	if (st_ok(s) && !s->ret) {
+	if (!st_deref(s)) {
+		/* -e verbose= leaves the call out: no count either */
+		pr_addr(s, a);
+	} else if (st_ok(s) && !s->ret) {
 		/* End of directory: nothing was written, nothing to read. */
 		if (s->opt->verbose) {
 			st_arr_begin(s);

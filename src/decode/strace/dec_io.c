@@ -41,12 +41,13 @@ static void pr_pollfds(struct st *s, int phase, uint64_t a, uint64_t n,
 	st_arr_end(s);
 }
 
-/* n elements of esz bytes at a were captured in phase memory. */
+/* n elements of esz bytes at a were captured in phase memory, and may
+ * be shown (st_deref). */
 int st_have_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz)
 {
 	const struct sonde_payload *p;
 
-	if (!a || n > 65536)
+	if (!a || n > 65536 || !st_deref(s))
 		return 0;
 	p = sonde_call_mem(s->c, phase, a, n * esz);
 	return p && !(p->flags & SONDE_PLF_UNREADABLE);
@@ -115,21 +116,11 @@ void dec_ppoll(struct st *s)
 	poll_result(s, a, n, st_arg(s, 2));
 }
 
-/* fd_set as [3 4] (JSON [3,4]). */
-static int pr_fdset(struct st *s, int phase, uint64_t a, int nfds)
+/* The descriptors of an fd_set's bits, as [3 4] (JSON [3,4]). */
+static void pr_fdset_bits(struct st *s, const uint8_t *b, int nfds)
 {
-	uint8_t b[128];
-	size_t len = nfds > 0 ? ((size_t)nfds + 63) / 64 * 8 : 0;
 	int first = 1;
 
-	if (!a) {
-		pr_addr(s, 0);
-		return 0;
-	}
-	if (len > sizeof(b) || !st_peek(s, phase, a, b, len)) {
-		pr_unfetched(s, phase, a);
-		return 0;
-	}
 	st_arr_begin(s);
 	for (int fd = 0; fd < nfds; fd++) {
 		if (!(b[fd / 8] & (1u << (fd % 8))))
@@ -140,7 +131,20 @@ static int pr_fdset(struct st *s, int phase, uint64_t a, int nfds)
 		pr_fd(s, fd);
 	}
 	st_arr_end(s);
-	return 1;
+}
+
+/* An fd_set argument: its descriptors, or its address. */
+static void pr_fdset(struct st *s, int phase, uint64_t a, int nfds)
+{
+	uint8_t b[128];
+	size_t len = nfds > 0 ? ((size_t)nfds + 63) / 64 * 8 : 0;
+
+	if (!a)
+		pr_addr(s, 0);
+	else if (len > sizeof(b) || !st_peek(s, phase, a, b, len))
+		pr_unfetched(s, phase, a);
+	else
+		pr_fdset_bits(s, b, nfds);
 }
 
 static void select_common(struct st *s, int ts_kind)
@@ -179,8 +183,10 @@ static void select_common(struct st *s, int ts_kind)
 		size_t len = nfds > 0 ? ((size_t)nfds + 63) / 64 * 8 : 0;
 		uint8_t tmp[128];
 
+		/* strace lists the ready descriptors whatever -e verbose=
+		 * says; only "left" goes by it */
 		if (!a || len > sizeof(tmp) ||
-		    !st_peek(s, SONDE_PL_EXIT, a, tmp, len))
+		    !st_read(s, SONDE_PL_EXIT, a, tmp, len))
 			continue;
 		int empty = 1;
 		for (size_t k = 0; k < len; k++)
@@ -189,7 +195,7 @@ static void select_common(struct st *s, int ts_kind)
 			continue;
 		sb_printf(&b, "%s%s ", any ? ", " : "", names[i - 1]);
 		st_jkey(&t, names[i - 1]);
-		pr_fdset(&t, SONDE_PL_EXIT, a, nfds);
+		pr_fdset_bits(&t, tmp, nfds);
 		any = 1;
 	}
 	if (st_arg(s, 4) &&

@@ -80,13 +80,16 @@ static void keyctl_caps(struct st *s)
 	pr_ulong(s, len);
 }
 
-/* struct keyctl_kdf_params: otherinfo's bytes only if it has a length. */
+/* struct keyctl_kdf_params: otherinfo's bytes only if it has a length.
+ * strace shows it whatever -e verbose= says. */
 static void pr_kdf(struct st *s, uint64_t a)
 {
 	struct keyctl_kdf_params k;
 
-	if (!st_fetch(s, SONDE_PL_ENTRY, a, &k, sizeof(k)))
+	if (!st_read(s, SONDE_PL_ENTRY, a, &k, sizeof(k))) {
+		pr_unfetched(s, SONDE_PL_ENTRY, a);
 		return;
+	}
 	st_obj_begin(s);
 	st_field(s, "hashname");
 	pr_cstr(s, SONDE_PL_ENTRY, (uint64_t)(uintptr_t)k.hashname);

@@ -220,7 +220,7 @@ static void strv_get(struct st *s, uint64_t a, struct strv *v)
 	uint64_t ptr;
 
 	*v = (struct strv){ .have = -1, .n = -1 };
-	if (!p || (p->flags & SONDE_PLF_UNREADABLE))
+	if (!p || (p->flags & SONDE_PLF_UNREADABLE) || !st_deref(s))
 		return;
 	for (v->have = 0; strv_elem(s, a, (uint64_t)v->have, &ptr); v->have++)
 		if (!ptr) {

@@ -270,7 +270,8 @@ static void rv_signame(struct st *s)
  * rt_sigreturn takes no argument; strace shows the mask it restores, read
  * from the signal frame at the stack pointer. The capture labels that
  * memory argument 0; without it nothing is printed, as strace does when
- * the frame cannot be read.
+ * the frame cannot be read. -e verbose= leaving the call out shows the
+ * mask's address, as strace does.
  */
 void dec_rt_sigreturn(struct st *s)
 {
@@ -282,7 +283,10 @@ void dec_rt_sigreturn(struct st *s)
 			continue;
 		st_obj_begin(s);
 		st_field(s, "mask");
-		pr_sigset_bytes(s, p->data, 8);
+		if (st_deref(s))
+			pr_sigset_bytes(s, p->data, 8);
+		else
+			pr_addr(s, p->addr);
 		st_obj_end(s);
 		return;
 	}

@@ -239,6 +239,7 @@ void st_format_split(struct strbuf *o, const struct sonde_strace_opts *opt,
 	}
 	st_init(&s, o, opt, c, fds);
 	s.fdmap = fdmap;
+	s.addr_only = opt->deref_on && !sonde_sc_set_has(&opt->deref, nr, i386);
 	if (name)
 		sb_printf(o, "%s(", name);
 	else

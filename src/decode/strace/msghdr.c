@@ -379,7 +379,8 @@ static void recvmmsg_result(struct st *s)
 			sb_puts(&s->rv_aux, " (Timeout)");
 		return;
 	}
-	if (!ts || !sonde_call_mem(s->c, SONDE_PL_EXIT, ts, 16))
+	/* strace shows it with the messages only (-e verbose=) */
+	if (!ts || !sonde_call_mem(s->c, SONDE_PL_EXIT, ts, 16) || !st_deref(s))
 		return;
 	st_res_begin(s, &t, &b, "left");
 	sb_puts(&b, " (left ");
@@ -393,9 +394,11 @@ void dec_recvmmsg(struct st *s)
 	pr_fd(s, (int)st_arg(s, 0));
 	st_sep(s);
 	st_entry_end(s);
-	/* No message received: an empty array, as strace shows it. */
-	if (st_ok(s) && (!s->ret || st_have_array(s, SONDE_PL_ENTRY, st_arg(s, 1),
-						   (uint64_t)s->ret, MMSG_SIZE)))
+	/* No message received: an empty array, as strace shows it (its
+	 * address when -e verbose= leaves the call out). */
+	if (st_ok(s) && st_deref(s) &&
+	    (!s->ret || st_have_array(s, SONDE_PL_ENTRY, st_arg(s, 1), (uint64_t)s->ret,
+				      MMSG_SIZE)))
 		pr_mmsgs(s, SONDE_PL_EXIT, st_arg(s, 1), (uint64_t)s->ret);
 	else
 		pr_addr(s, st_arg(s, 1));

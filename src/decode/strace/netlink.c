@@ -605,7 +605,8 @@ int st_netlink_proto(struct st *s, int fd)
 {
 	const struct sonde_sockinfo *si;
 
-	if (!s->fds || s->j)
+	/* -e verbose= leaving the call out: strace shows bytes */
+	if (!s->fds || s->j || !st_deref(s))
 		return ST_NL_NONE;
 	si = fdtab_sockinfo(s->fds, s->sc->hdr.tid, fd, s->sc->hdr.ts + s->sc->dur);
 	if (!si || si->family != AF_NETLINK)

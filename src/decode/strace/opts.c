@@ -313,6 +313,17 @@ static int parse_decode_pids(struct sonde_strace_opts *o, const char *v, char *e
 	return 0;
 }
 
+/* s holds every number: a set given as all (its padding zeroed, as
+ * sonde_sc_set_parse leaves it). */
+static int sc_set_is_all(const struct sonde_sc_set *s)
+{
+	struct sonde_sc_set all;
+
+	memset(&all, 0, sizeof(all));
+	sonde_sc_set_fill(&all);
+	return !memcmp(s, &all, sizeof(all));
+}
+
 /*
  * -e abbrev=SET: the calls whose structs, arrays and environment are
  * abbreviated; the others print in full (abbrev=none is -v, all the
@@ -320,18 +331,17 @@ static int parse_decode_pids(struct sonde_strace_opts *o, const char *v, char *e
  */
 static int parse_abbrev(struct sonde_strace_opts *o, const char *v, char *err, size_t errlen)
 {
-	struct sonde_sc_set s, all;
+	struct sonde_sc_set s, none;
 	int e = sonde_sc_set_parse(&s, v, err, errlen);
 
 	if (e)
 		return e;
-	sonde_sc_set_fill(&all);
 	o->abbrev_on = 0;
 	o->verbose = 0;
-	if (!memcmp(&s, &all, sizeof(s)))
+	if (sc_set_is_all(&s))
 		return 0;
-	sonde_sc_set_parse(&all, "none", err, errlen);
-	if (!memcmp(&s, &all, sizeof(s))) {
+	sonde_sc_set_parse(&none, "none", err, errlen);
+	if (!memcmp(&s, &none, sizeof(s))) {
 		o->verbose = 1;
 		return 0;
 	}
@@ -341,17 +351,20 @@ static int parse_abbrev(struct sonde_strace_opts *o, const char *v, char *err, s
 }
 
 /*
- * -e verbose=SET: the calls whose structs strace dereferences (the others
- * show addresses). all is its default and sonde's only behaviour.
+ * -e verbose=SET: the calls whose structs and arrays are shown; the
+ * others print them as addresses. all, the default, costs no lookup.
  */
-static int parse_verbose(const char *v, char *err, size_t errlen)
+static int parse_verbose(struct sonde_strace_opts *o, const char *v, char *err,
+			 size_t errlen)
 {
-	if (!strcmp(v, "all"))
-		return 0;
-	snprintf(err, errlen,
-		 "-e verbose=%s: sonde always shows the structs a call passes (strace's "
-		 "verbose=all); showing some as addresses is not done", v);
-	return -EINVAL;
+	struct sonde_sc_set s;
+	int e = sonde_sc_set_parse(&s, v, err, errlen);
+
+	if (e)
+		return e;
+	o->deref = s;
+	o->deref_on = !sc_set_is_all(&s);
+	return 0;
 }
 
 /* -e status=SET: how the calls shown ended. */
@@ -538,7 +551,7 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err, size_t e
 	case SONDE_Q_WRITE:
 		return parse_fdset(o->dump_write, val, err, errlen);
 	case SONDE_Q_VERBOSE:
-		return parse_verbose(val, err, errlen);
+		return parse_verbose(o, val, err, errlen);
 	case SONDE_Q_STATUS:
 		return parse_status(o, val, err, errlen);
 	case SONDE_Q_SIGNAL:

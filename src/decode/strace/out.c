@@ -342,7 +342,7 @@ int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size)
 		pr_addr(s, 0);
 		return 0;
 	}
-	p = sonde_call_mem(s->c, phase, addr, size);
+	p = st_deref(s) ? sonde_call_mem(s->c, phase, addr, size) : NULL;
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
 		pr_unfetched(s, phase, addr);
 		return 0;
@@ -351,8 +351,7 @@ int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size)
 	return 1;
 }
 
-int st_peek(const struct st *s, int phase, uint64_t addr, void *dst,
-	    size_t size)
+int st_read(const struct st *s, int phase, uint64_t addr, void *dst, size_t size)
 {
 	const struct sonde_payload *p;
 
@@ -365,6 +364,12 @@ int st_peek(const struct st *s, int phase, uint64_t addr, void *dst,
 	return 1;
 }
 
+int st_peek(const struct st *s, int phase, uint64_t addr, void *dst,
+	    size_t size)
+{
+	return st_deref(s) && st_read(s, phase, addr, dst, size);
+}
+
 size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
 		     size_t size)
 {
@@ -375,7 +380,7 @@ size_t st_fetch_upto(struct st *s, int phase, uint64_t addr, void *dst,
 		pr_addr(s, 0);
 		return 0;
 	}
-	p = sonde_call_mem(s->c, phase, addr, 1);
+	p = st_deref(s) ? sonde_call_mem(s->c, phase, addr, 1) : NULL;
 	if (!p || (p->flags & SONDE_PLF_UNREADABLE)) {
 		pr_unfetched(s, phase, addr);
 		return 0;
@@ -628,8 +633,9 @@ void pr_hexdump(struct strbuf *b, const uint8_t *p, size_t len)
 
 /*
  * strace's print_array over the call's memory: NULL; [] for no member;
- * the address when the first member is missing (or the call failed and
- * the memory is its output); "... /\* address *\/" where a later one is;
+ * the address when the first member is missing or not to be shown
+ * (st_deref), or the call failed and the memory is its output;
+ * "... /\* address *\/" where a later one is;
  * "..." after -s members unless -v. Each member goes to pr_num as a
  * little-endian number (esz <= 8) or to pr_mem as its bytes.
  */
@@ -649,7 +655,7 @@ static void mem_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t es
 		st_arr_end(s);
 		return;
 	}
-	if (esz > sizeof(e) || (pr_num && esz > sizeof(v)) || n > UINT64_MAX / esz ||
+	if (!st_deref(s) || esz > sizeof(e) || (pr_num && esz > sizeof(v)) || n > UINT64_MAX / esz ||
 	    a + n * esz <= a || (phase == SONDE_PL_EXIT && !st_ok(s)) ||
 	    !st_peek(s, phase, a, e, esz)) {
 		pr_unfetched(s, phase, a);

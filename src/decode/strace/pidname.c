@@ -266,7 +266,7 @@ static int vforks(const struct st *s)
 	case __NR_clone:
 		return !!(st_arg(s, 0) & CLONE_VFORK);
 	case __NR_clone3:
-		return st_peek(s, SONDE_PL_ENTRY, st_arg(s, 0), &flags, sizeof(flags)) &&
+		return st_read(s, SONDE_PL_ENTRY, st_arg(s, 0), &flags, sizeof(flags)) &&
 		       (flags & CLONE_VFORK);
 	}
 	return 0;

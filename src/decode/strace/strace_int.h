@@ -111,6 +111,9 @@ struct st {
 	 * AF_NETLINK peer), of this protocol or ST_NL_NONE; 0: they do not */
 	uint8_t iov_nl;
 	int iov_nlproto;
+	/* -e verbose= leaves the call out: the text shows its structs and
+	 * arrays as their addresses (st_deref) */
+	uint8_t addr_only;
 };
 
 static inline uint64_t st_arg(const struct st *s, int i)
@@ -121,6 +124,16 @@ static inline uint64_t st_arg(const struct st *s, int i)
 static inline int st_ok(const struct st *s)
 {
 	return !s->noret && !s->err;
+}
+
+/*
+ * The memory of a struct or an array may be shown: not in the text of a
+ * call -e verbose= leaves out, where strace prints its address instead
+ * (JSON keeps every value).
+ */
+static inline int st_deref(const struct st *s)
+{
+	return s->j || !s->addr_only;
 }
 
 /* Arrays stop with "..." after -s elements, unless -v. */
@@ -256,9 +269,13 @@ void pr_buf_ret(struct st *s, uint64_t addr);
  * prints NULL or the address, as strace does, and returns 0.
  */
 int st_fetch(struct st *s, int phase, uint64_t addr, void *dst, size_t size);
-/* Copies without printing anything; returns 1 when the bytes exist. */
+/* Copies without printing anything; returns 1 when the bytes exist and
+ * may be shown (st_deref). */
 int st_peek(const struct st *s, int phase, uint64_t addr, void *dst,
 	    size_t size);
+/* The same whatever -e verbose= says: for what decides the line's
+ * shape, never for what it shows. */
+int st_read(const struct st *s, int phase, uint64_t addr, void *dst, size_t size);
 /* dec_io.c: n elements of esz bytes at a are in phase memory, readable. */
 int st_have_array(struct st *s, int phase, uint64_t a, uint64_t n, size_t esz);
 /* Same as st_fetch, but a short payload is fine: returns the bytes copied (>0). */
