@@ -239,3 +239,41 @@ rc=$?
 check_all "strace_compat: -o '|head -1': the broken pipe stops tracing, status 1, the command completes" \
 	[ $rc = 1 ] '&&' grep -q 'Broken pipe; stopped tracing' "$TMP/pb.err" '&&' \
 	[ "$(stat -c %s "$TMP/dd.out")" = 20000 ]
+
+# -e read=/write= of vectors: strace's " * N bytes in buffer I" before
+# each buffer's dump, the buffers up to the first empty one, and those of
+# sendmsg and recvmsg; line for line as strace.
+cat > "$TMP/iov.py" << 'PY'
+import os, socket, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+os.writev(fd, [b'ab', b'', b'cd'])
+os.close(fd)
+a, b = socket.socketpair()
+a.sendmsg([b'xy', b'z'])
+b.recvmsg_into([bytearray(1), bytearray(8)])
+PY
+for cmd in "$FIX/strace_fs pipe_iov" "/usr/bin/python3 $TMP/iov.py $TMP/iov.out"; do
+	# shellcheck disable=SC2086 # the command and its arguments
+	strace -e trace=writev,readv,sendmsg,recvmsg -e signal=none -e read=all -e write=all \
+		-o "$TMP/v.a" $cmd
+	# shellcheck disable=SC2086
+	"$SONDE" strace -e trace=writev,readv,sendmsg,recvmsg -e signal=none -e read=all -e write=all \
+		-o "$TMP/v.b" $cmd
+	sed -i -E 's/0x[0-9a-f]+/ADDR/g' "$TMP/v.a" "$TMP/v.b"
+	same "strace_compat: -e read=all -e write=all of vectors ($(basename "${cmd%% *}")) as strace" \
+		"$TMP/v.a" "$TMP/v.b"
+done
+check "strace_compat: a vector's dump names its buffers" grep -qx ' \* 1 bytes in buffer 1' "$TMP/v.b"
+# sendmmsg and recvmmsg: " = N buffers in vector I" per message, then its
+# buffers up to its msg_len; a parent and its child, file by file (with
+# clone, whose line starts the parent's file: tasks are ordered by their
+# first line).
+echo data > "$TMP/scm.txt"
+ff_run -e trace=clone,sendmsg,recvmsg,sendmmsg,recvmmsg -e read=all -e write=all "$FIX/fd_scm" \
+	"$TMP/scm.txt"
+# (the UDP sockets' ports are the kernel's choice, run by run)
+ff_norm "$TMP/a" | sed -E 's/htons\([0-9]+\)/htons(P)/g' > "$TMP/a.n"
+ff_norm "$TMP/b" | sed -E 's/htons\([0-9]+\)/htons(P)/g' > "$TMP/b.n"
+same "strace_compat: -e read=all -e write=all of sendmmsg and recvmmsg (fd_scm -ff) as strace" \
+	"$TMP/a.n" "$TMP/b.n"
+check "strace_compat: a message's dump names its vector" grep -q '^ = 1 buffers in vector 0$' "$TMP/b.n"

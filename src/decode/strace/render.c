@@ -167,82 +167,6 @@ int sonde_strace_json(const struct sonde_strace_opts *o, const struct sonde_call
 	return st_format_json(args, res, &jo, c) ? -ENOENT : 0;
 }
 
-static int fd_in(const uint64_t *set, int fd)
-{
-	return fd >= 0 && fd < SONDE_STRACE_MAX_DUMP_FD &&
-	       (set[fd / 64] >> (fd % 64)) & 1;
-}
-
-/* Full data of a buffer at addr, as much as was captured, up to len. */
-static void dump_buf(struct strbuf *b, const struct sonde_call *c,
-		     int phase, uint64_t addr, uint64_t len)
-{
-	const struct sonde_payload *p = sonde_call_mem(c, phase, addr, 1);
-	uint64_t n;
-
-	if (!p || (p->flags & SONDE_PLF_UNREADABLE) || !len)
-		return;
-	n = p->captured - (addr - p->addr);
-	if (n > len)
-		n = len;
-	pr_hexdump(b, p->data + (addr - p->addr), (size_t)n);
-}
-
-static void dump_iov(struct strbuf *b, const struct sonde_call *c,
-		     int phase, uint64_t addr, uint64_t cnt, uint64_t len)
-{
-	for (uint64_t i = 0; i < cnt && i < 1024 && len; i++) {
-		uint64_t v[2];
-		const struct sonde_payload *p =
-			sonde_call_mem(c, SONDE_PL_ENTRY, addr + i * 16, 16);
-
-		if (!p)
-			p = sonde_call_mem(c, SONDE_PL_EXIT, addr + i * 16, 16);
-		if (!p || (p->flags & SONDE_PLF_UNREADABLE))
-			return;
-		memcpy(v, p->data + (addr + i * 16 - p->addr), 16);
-		dump_buf(b, c, phase, v[0], v[1] < len ? v[1] : len);
-		len -= v[1] < len ? v[1] : len;
-	}
-}
-
-/* -e read=/write=: strace dumps what the call transferred, after it. */
-static void pr_dumps(struct sonde_strace *st, const struct sonde_call *c, struct strbuf *b)
-{
-	const struct sonde_ev_syscall *sc = c->sc;
-	int fd = (int)sc->args[0];
-	uint64_t n = (uint64_t)sc->ret;
-
-	if (sc->ret <= 0 || (sc->hdr.flags & SONDE_SC_NORETURN))
-		return;
-	switch (sc->nr) {
-	case __NR_read:
-	case __NR_pread64:
-	case __NR_recvfrom:
-		if (fd_in(st->o.dump_read, fd))
-			dump_buf(b, c, SONDE_PL_EXIT, sc->args[1], n);
-		break;
-	case __NR_readv:
-	case __NR_preadv:
-	case __NR_preadv2:
-		if (fd_in(st->o.dump_read, fd))
-			dump_iov(b, c, SONDE_PL_EXIT, sc->args[1], sc->args[2], n);
-		break;
-	case __NR_write:
-	case __NR_pwrite64:
-	case __NR_sendto:
-		if (fd_in(st->o.dump_write, fd))
-			dump_buf(b, c, SONDE_PL_ENTRY, sc->args[1], n);
-		break;
-	case __NR_writev:
-	case __NR_pwritev:
-	case __NR_pwritev2:
-		if (fd_in(st->o.dump_write, fd))
-			dump_iov(b, c, SONDE_PL_ENTRY, sc->args[1], sc->args[2], n);
-		break;
-	}
-}
-
 /* A string argument's bytes, NUL-terminated in tmp, for the fd tables. */
 static const char *arg_string(const struct sonde_call *c, uint64_t addr,
 			      char *tmp, size_t len)
@@ -561,7 +485,7 @@ int sonde_strace_call(struct sonde_strace *st, const struct sonde_call *c)
 		sb_putc(&st->oret, '>');
 	}
 	if (!(sc->hdr.flags & SONDE_SC_KILLED)) {
-		pr_dumps(st, c, &st->odump);
+		strace_pr_dumps(st, c, &st->odump);
 		r = strace_pr_stack(st, c, &st->odump);
 		if (r)
 			return r;

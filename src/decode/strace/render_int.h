@@ -136,6 +136,9 @@ int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid);
 int strace_leaders_release(struct sonde_strace *st, uint32_t tgid, uint64_t ts,
 			   uint32_t by_tid);
 
+/* dumps.c: -e read=/write=: the hexdump of what c moved, into b. */
+void strace_pr_dumps(struct sonde_strace *st, const struct sonde_call *c, struct strbuf *b);
+
 /* attach.c, -f to standard error (pid_prefix 2): the tasks traced as
  * the output goes, for "[pid N] " and "Process N attached". */
 int attach_on(const struct sonde_strace *st);
