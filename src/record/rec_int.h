@@ -155,5 +155,9 @@ int rec_child_adopt(struct rec_child *ch, const struct sonde_record_opts *o, cha
 
 /* rec_run.c: privileges and BTF; 0 or -errno with err set. */
 int record_check_env(char *err, size_t errlen);
+/* o->argv[0] along PATH into path (PATH_MAX bytes); or -ENOENT/-EACCES
+ * with err and sum->cmd_error set. */
+int record_resolve(const struct sonde_record_opts *o, char *path, struct sonde_record_summary *sum,
+		   char *err, size_t errlen);
 
 #endif /* SONDE_REC_INT_H */

@@ -313,14 +313,9 @@ int sonde_record_daemonize(struct sonde_record_opts *o, enum sonde_daemonize how
 	int go[2], errp[2], e;
 	pid_t self = getpid(), m;
 
-	e = sonde_resolve_cmd(o->argv[0], path, sizeof(path));
-	if (e) {
-		snprintf(err, errlen, "%s: %s", o->argv[0],
-			 e == -ENOENT ? "command not found" : strerror(-e));
-		sum->cmd_error = e;
-		return e;
-	}
-	e = record_check_env(err, errlen);
+	e = record_resolve(o, path, sum, err, errlen);
+	if (!e)
+		e = record_check_env(err, errlen);
 	if (e)
 		return e;
 	if (o->inject && o->inject->n && sonde_inject_filter(o->inject, &fp.filter, &fp.len)) {

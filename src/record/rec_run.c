@@ -70,6 +70,19 @@ int record_check_env(char *err, size_t errlen)
 	return 0;
 }
 
+int record_resolve(const struct sonde_record_opts *o, char *path, struct sonde_record_summary *sum,
+		   char *err, size_t errlen)
+{
+	int e = sonde_resolve_cmd(o->argv[0], path, PATH_MAX);
+
+	if (e) {
+		snprintf(err, errlen, "%s: %s", o->argv[0],
+			 e == -ENOENT ? "command not found" : strerror(-e));
+		sum->cmd_error = e;
+	}
+	return e;
+}
+
 /* Old kernels charge BPF memory to RLIMIT_MEMLOCK; 5.11+ to the memcg.
  * Raising it is best effort and never fatal. */
 static void record_raise_memlock(void)
@@ -428,15 +441,8 @@ int sonde_record_run(const struct sonde_record_opts *o, struct sonde_record_summ
 
 	memset(sum, 0, sizeof(*sum));
 	sum->cmd_status = -1;
-	if (o->argv) {
-		e = sonde_resolve_cmd(o->argv[0], path, sizeof(path));
-		if (e) {
-			snprintf(err, errlen, "%s: %s", o->argv[0],
-				 e == -ENOENT ? "command not found" : strerror(-e));
-			sum->cmd_error = e;
-			return e;
-		}
-	}
+	if (o->argv && (e = record_resolve(o, path, sum, err, errlen)))
+		return e;
 	if (o->inject && o->inject->n && (!o->argv || o->npids || o->comm)) {
 		snprintf(err, errlen,
 			 "-e inject and -e fault tamper with a command sonde starts "
