@@ -278,24 +278,28 @@ static void daemon_fork_grandchild(enum sonde_daemonize how)
 
 static int daemon_pipes(int go[2], int errp[2], char *err, size_t errlen)
 {
-	if (!pipe2(go, O_CLOEXEC)) {
-		if (!pipe2(errp, O_CLOEXEC))
-			return 0;
+	int e = 0;
+
+	if (pipe2(go, O_CLOEXEC)) {
+		e = errno;
+	} else if (pipe2(errp, O_CLOEXEC)) {
+		e = errno;
 		close(go[0]);
 		close(go[1]);
 	}
-	snprintf(err, errlen, "-D: pipe2: %s", strerror(errno));
-	return -errno;
+	if (e)
+		snprintf(err, errlen, "-D: pipe2: %s", strerror(e));
+	return -e;
 }
 
 /* In P: the middle process exited 0 once G existed. */
 static int daemon_wait_middle(pid_t m, char *err, size_t errlen)
 {
-	int st = 0;
+	int st = 0, e = errno;
 
 	if (m < 0) {
-		snprintf(err, errlen, "-D: fork: %s", strerror(errno));
-		return -errno;
+		snprintf(err, errlen, "-D: fork: %s", strerror(e));
+		return -e;
 	}
 	while (waitpid(m, &st, 0) < 0 && errno == EINTR)
 		;
