@@ -60,8 +60,8 @@ static int attach_put(struct sonde_strace *st, uint32_t tid, uint32_t parent, in
 	size_t i = attach_find(st, tid);
 
 	if (i < st->nattach && st->attach[i].tid == tid) {
-		if (st->attach[i].state == LIVE)
-			st->nlive--;
+		st->nlive -= st->attach[i].state == LIVE;
+		st->nready -= st->attach[i].state == READY;
 	} else {
 		if (st->nattach == st->capattach) {
 			size_t c = st->capattach ? 2 * st->capattach : 16;
@@ -78,6 +78,7 @@ static int attach_put(struct sonde_strace *st, uint32_t tid, uint32_t parent, in
 	}
 	st->attach[i] = (struct st_attach){ .tid = tid, .parent = parent, .state = state };
 	st->nlive += state == LIVE;
+	st->nready += state == READY;
 	return 0;
 }
 
@@ -103,6 +104,7 @@ static void attach_say(struct sonde_strace *st, struct st_attach *a)
 {
 	if (st->o.attach_msg)
 		sb_printf(&st->line, "%s: Process %u attached\n", st->o.attach_msg, a->tid);
+	st->nready -= a->state == READY;
 	a->state = LIVE;
 	st->nlive++;
 }
@@ -120,8 +122,10 @@ void attach_returned(struct sonde_strace *st, uint32_t tid, uint32_t nr)
 	if (!attach_on(st) || !is_fork_call(nr))
 		return;
 	for (size_t i = 0; i < st->nattach; i++)
-		if (st->attach[i].parent == tid && st->attach[i].state == PENDING)
+		if (st->attach[i].parent == tid && st->attach[i].state == PENDING) {
 			st->attach[i].state = READY;
+			st->nready++;
+		}
 }
 
 void attach_line(struct sonde_strace *st, uint32_t tid)
@@ -130,7 +134,8 @@ void attach_line(struct sonde_strace *st, uint32_t tid)
 
 	if (!attach_on(st))
 		return;
-	for (size_t i = 0; i < st->nattach; i++)
+	/* a scan only when one is due: lines are many, forks few */
+	for (size_t i = 0; st->nready && i < st->nattach; i++)
 		if (st->attach[i].state == READY)
 			attach_say(st, &st->attach[i]);
 	a = attach_get(st, tid);
@@ -169,5 +174,5 @@ void attach_free(struct sonde_strace *st)
 {
 	free(st->attach);
 	st->attach = NULL;
-	st->nattach = st->capattach = st->nlive = 0;
+	st->nattach = st->capattach = st->nlive = st->nready = 0;
 }

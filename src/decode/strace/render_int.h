@@ -35,9 +35,10 @@ struct sonde_strace {
 	uint64_t lines;
 	uint64_t noip; /* -i: call lines whose address is unknown */
 	uint64_t last_ts;
-	/* The tasks strace would trace now, by tid (attach.c), LIVE nlive */
+	/* The tasks strace would trace now, by tid (attach.c): nlive LIVE,
+	 * nready READY (announced at the next line) */
 	struct st_attach *attach;
-	size_t nattach, capattach, nlive;
+	size_t nattach, capattach, nlive, nready;
 	struct ffout *ff;  /* -ff: the files per task, or NULL */
 	uint32_t line_tid; /* whose line is in line (for -ff) */
 	struct strbuf line;
