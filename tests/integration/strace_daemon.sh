@@ -98,6 +98,13 @@ check "strace_daemon: -D -e inject: the line says so" \
 check "strace_daemon: -D -c: the summary has the command's execve" \
 	grep -qE ' 1 +execve$' "$TMP/c.txt"
 
+# A recorder that cannot start (its trace file cannot be created) says
+# why, then the command, still waiting, exits 1 without running.
+bash -c '"$0" strace -D --trace-file "$1/no/such/dir/t.sonde" -- sh -c "echo RAN"; echo "status $?"' \
+	"$SONDE" "$TMP" 2>&1 | cat > "$TMP/f.out"
+check "strace_daemon: -D: a recorder that fails says why, then the command exits 1 unrun" \
+	test "$(sed -n '1s/:.*//p; 2p' "$TMP/f.out" | tr '\n' '|')" = "sonde strace|status 1|"
+
 # What strace refuses, sonde too (status 2); a command not found.
 "$SONDE" strace -D -p 1 > /dev/null 2> "$TMP/r1.err"
 check "strace_daemon: -D with -p is refused" test $? -eq 2 -a -s "$TMP/r1.err"
