@@ -63,15 +63,9 @@ static int attach_put(struct sonde_strace *st, uint32_t tid, uint32_t parent, in
 		st->nlive -= st->attach[i].state == LIVE;
 		st->nready -= st->attach[i].state == READY;
 	} else {
-		if (st->nattach == st->capattach) {
-			size_t c = st->capattach ? 2 * st->capattach : 16;
-			struct st_attach *p = realloc(st->attach, c * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			st->attach = p;
-			st->capattach = c;
-		}
+		if (room_for_one((void **)&st->attach, &st->capattach, st->nattach,
+				 sizeof(*st->attach)))
+			return -ENOMEM;
 		memmove(&st->attach[i + 1], &st->attach[i],
 			(st->nattach - i) * sizeof(*st->attach));
 		st->nattach++;

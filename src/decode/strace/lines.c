@@ -27,8 +27,7 @@ static int sig_in_set(const struct sonde_strace *st, int sig)
 	return sig > 0 && sig <= 64 && !((st->o.sig_hide >> (sig - 1)) & 1);
 }
 
-/* Room for one more of the n elements of size elem at *v (capacity *cap). */
-static int room_for_one(void **v, size_t *cap, size_t n, size_t elem)
+int room_for_one(void **v, size_t *cap, size_t n, size_t elem)
 {
 	size_t c = *cap ? 2 * *cap : 8;
 	void *p;

@@ -129,6 +129,9 @@ int strace_note_call(struct sonde_strace *st, uint32_t tid, uint32_t nr, uint64_
 int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e);
 int strace_pr_signal(struct sonde_strace *st, const struct sonde_ev_signal *e,
 		     const struct sonde_payload *pl, unsigned int npl);
+/* Room for one more of the n elements of size elem at *v (capacity
+ * *cap), the array doubled when full; 0 or -ENOMEM. */
+int room_for_one(void **v, size_t *cap, size_t n, size_t elem);
 /* A thread of tgid was made (CLONE_THREAD); 0 or -ENOMEM. */
 int strace_thread_add(struct sonde_strace *st, uint32_t tgid, uint32_t tid);
 /* The group leaders' exit lines held back (tgid's, or every group's when
