@@ -83,14 +83,20 @@ static void dump_iov(struct strbuf *b, const struct sonde_call *c, int phase, ui
 	}
 }
 
+/* The msg_iov and msg_iovlen of the struct msghdr at addr: the words at
+ * 16 (x86-64), at 8 (i386); 0 when not captured. */
+static int msg_vec(const struct sonde_call *c, uint64_t addr, uint64_t *iov, uint64_t *cnt)
+{
+	return words_at(c, addr + (c->sc->hdr.flags & SONDE_SC_COMPAT ? 8 : 16), iov, cnt);
+}
+
 /* sendmsg, recvmsg: the vector of the struct msghdr at addr. */
 static void dump_msg(struct strbuf *b, const struct sonde_call *c, int phase, uint64_t addr,
 		     uint64_t len)
 {
 	uint64_t iov, cnt;
 
-	/* msg_iov and msg_iovlen: the words at 16 (x86-64), at 8 (i386) */
-	if (words_at(c, addr + (c->sc->hdr.flags & SONDE_SC_COMPAT ? 8 : 16), &iov, &cnt))
+	if (msg_vec(c, addr, &iov, &cnt))
 		dump_iov(b, c, phase, iov, cnt, len);
 }
 
@@ -107,8 +113,7 @@ static void dump_mmsg(struct strbuf *b, const struct sonde_call *c, int phase, u
 		uint64_t m = addr + i * size, iov, cnt;
 		uint32_t len;
 
-		if (!words_at(c, m + (i386 ? 8 : 16), &iov, &cnt) ||
-		    !mem_copy(c, m + len_at, &len, sizeof(len), 1))
+		if (!msg_vec(c, m, &iov, &cnt) || !mem_copy(c, m + len_at, &len, sizeof(len), 1))
 			return;
 		sb_printf(b, " = %llu buffers in vector %llu\n", (unsigned long long)cnt,
 			  (unsigned long long)i);
