@@ -68,7 +68,7 @@ if command -v strace > /dev/null; then
 import collections, sys
 sys.path.insert(0, "tests/integration")
 import strace_norm as n
-a, b = (n.seqs(n.key_ids(n.ipc_ids(n.inodes(n.parse(f))))) for f in sys.argv[1:])
+a, b = (n.normalised(f) for f in sys.argv[1:])
 sig = lambda l: l.startswith("--- SIG")
 bad = 0
 for who in set(a) | set(b):

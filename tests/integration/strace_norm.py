@@ -89,13 +89,40 @@ def ipc_ids(lines):
             # the command as -X abbrev or -X verbose shows it
             if ret is not None and re.search(r', (0x\w+ /\* )?(IPC|SHM|MSG|SEM)_INFO( \*/)?, ', m.group(3)):
                 ret = 'IDX'
-            elif ret is not None and not re.search(r', (0x\w+ /\* )?[A-Z]+_STAT(_ANY)?( \*/)?, ', m.group(3)):
+            # SHM_STAT and the like return an id; IPC_STAT returns 0,
+            # which is an id too on a machine whose first one it is
+            elif ret is not None and not re.search(r', (0x\w+ /\* )?(SHM|MSG|SEM)_STAT(_ANY)?( \*/)?, ', m.group(3)):
                 ret = None
             text = m.group(1) + seen.get(m.group(2), m.group(2)) + m.group(3)
             if ret is not None:
                 text += '= ' + seen.get(ret, ret)
             elif m.group(4) is not None:
                 text += '= ' + m.group(4)
+        out.append((pid, text))
+    return out
+
+
+LOOP_FREE = re.compile(r'ioctl\(.*(?:LOOP_CTL_GET_FREE|0x4c82)(?: \*/)?\)\s+= (\d+)$')
+LOOP_CTL = re.compile(r'ioctl\(.*(?:LOOP_CTL_\w+|0x4c8[01])(?: \*/)?, ')
+LOOP_ADD = re.compile(r'ioctl\(.*(?:LOOP_CTL_ADD|0x4c80)(?: \*/)?, ')
+
+
+def loop_ids(lines):
+    """The loop device LOOP_CTL_GET_FREE hands out depends on the devices
+    earlier runs left behind: its number becomes L, in the device's name,
+    its lo_number and the LOOP_CTL_ requests that take or return it."""
+    n = next((m.group(1) for _, t in lines for m in [LOOP_FREE.search(t)] if m), None)
+    if n is None:
+        return lines
+    out = []
+    for pid, text in lines:
+        text = re.sub(r'\bloop%s\b' % n, 'loopL', text)
+        text = re.sub(r'\blo_number=%s\b' % n, 'lo_number=L', text)
+        if LOOP_CTL.search(text):
+            text = re.sub(r', %s\)' % n, ', L)', text)
+        # the requests that return it (LOOP_CTL_REMOVE returns 0)
+        if LOOP_FREE.search(text) or LOOP_ADD.search(text):
+            text = re.sub(r'= %s$' % n, '= L', text)
         out.append((pid, text))
     return out
 
@@ -160,9 +187,14 @@ def seqs(lines):
     return by
 
 
+def normalised(path):
+    """A log's normalised call sequences, by process."""
+    return seqs(loop_ids(key_ids(ipc_ids(inodes(parse(path))))))
+
+
 def main():
-    a = seqs(key_ids(ipc_ids(inodes(parse(sys.argv[1])))))
-    b = seqs(key_ids(ipc_ids(inodes(parse(sys.argv[2])))))
+    a = normalised(sys.argv[1])
+    b = normalised(sys.argv[2])
     matched = total = 0
     diffs = []
     for who, sa in a.items():
