@@ -54,6 +54,12 @@ char LICENSE[] SEC("license") = "GPL";
 #define CLONE_VM 0x100
 #define CLONE_VFORK 0x4000
 #define SIGCHLD 17
+/* <linux/sched.h> task flags: io_uring's workers, and the user workers
+ * (vhost_task: KVM's, vhost's) */
+#define PF_IO_WORKER_ 0x00000010
+#define PF_USER_WORKER_ 0x00004000
+/* <linux/sched/signal.h> signal_struct.flags */
+#define SIGNAL_GROUP_EXIT_ 0x00000004
 #define SIGKILL 9
 
 /* Filters, fixed before load (.rodata is frozen, so the verifier prunes
@@ -811,6 +817,18 @@ static __always_inline int comm_matches(const char *comm)
 #include "exec.h"
 #include "signal.h"
 
+/* The kernel's wait_task_zombie: a process that ended by a group exit
+ * reports signal->group_exit_code, whatever its leader's own code. */
+static __always_inline __u16 exit_flags(struct task_struct *p, bool group_dead)
+{
+	__u16 f = p->flags & (PF_IO_WORKER_ | PF_USER_WORKER_) ? SONDE_EXIT_WORKER : 0;
+
+	if (group_dead)
+		f |= SONDE_EXIT_GROUP_DEAD |
+		     (p->signal->flags & SIGNAL_GROUP_EXIT_ ? SONDE_EXIT_GROUP_CODE : 0);
+	return f;
+}
+
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p, bool group_dead)
 {
@@ -828,9 +846,11 @@ int BPF_PROG(sched_process_exit, struct task_struct *p, bool group_dead)
 		r = emit_reserve(&em, sizeof(*r), now);
 		if (r) {
 			hdr_fill(&r->hdr, now, tgid, p->pid, SONDE_REC_EXIT, sizeof(*r), em.cpu,
-				 group_dead ? SONDE_EXIT_GROUP_DEAD : 0);
+				 exit_flags(p, group_dead));
 			r->code = p->exit_code;
-			r->_pad = 0;
+			r->group_code = r->hdr.flags & SONDE_EXIT_GROUP_CODE
+						? p->signal->group_exit_code
+						: 0;
 			emit_submit(&em, r);
 		}
 	}

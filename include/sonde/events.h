@@ -193,12 +193,27 @@ struct sonde_ev_exec {
 
 /* sonde_ev_exit.hdr.flags */
 #define SONDE_EXIT_GROUP_DEAD 0x1 /* last thread: the process is gone */
+/* A thread the kernel started in the process for its own work (io_uring's
+ * iou-wrk, the user workers of KVM and vhost: PF_IO_WORKER,
+ * PF_USER_WORKER), made by copy_process without the fork tracepoint and
+ * with CLONE_UNTRACED: strace never sees it, sonde only at its exit. */
+#define SONDE_EXIT_WORKER 0x2
+/* Never recorded: a reader sets it on the exit of a thread it does not
+ * show (sonde strace without -f) so that the renderer prints no line for
+ * it but still ends its group there (the leader's deferred line). */
+#define SONDE_EXIT_NOT_SHOWN 0x8000
+
+/* The exit that ends a process (GROUP_DEAD) of a group exit (exit_group,
+ * a fatal signal): group_code holds the process's status, which its
+ * parent's wait and strace's leader line report whatever the leader's own
+ * exit said (a leader that left by pthread_exit). */
+#define SONDE_EXIT_GROUP_CODE 0x4
 
 /* Task exit; code is a wait(2) status (signal in bits 0-6). */
 struct sonde_ev_exit {
 	struct sonde_hdr hdr;
 	__s32 code;
-	__u32 _pad;
+	__s32 group_code; /* SONDE_EXIT_GROUP_CODE: the process's status */
 };
 
 /*

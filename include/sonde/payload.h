@@ -205,6 +205,31 @@ struct sonde_sockinfo {
 #define SONDE_USTACK_DEFAULT 262144
 #define SONDE_USTACK_MAX 1048576
 
+/*
+ * KVM_RUN (strace -e kvm=vcpu): a record of phase SONDE_PLR_PHASE_KVM,
+ * addr 0, whose data is struct sonde_kvm_exit: the exit_reason the vcpu's
+ * struct kvm_run held when the ioctl returned, read by the kernel side
+ * through the vcpu (bpf/kvm.h), where strace reads it from the tracee's
+ * mapping of that struct. Only for a call that did not fail.
+ */
+#define SONDE_PLR_PHASE_KVM 8
+
+struct sonde_kvm_exit {
+	__u32 exit_reason; /* KVM_EXIT_* */
+	__u32 _pad;
+};
+
+/* The KVM requests bpf/kvm.h tells apart (<linux/kvm.h>'s values). */
+#define SONDE_KVMIO 0xae
+#define SONDE_KVM_CREATE_VM 0xae01
+#define SONDE_KVM_CREATE_VCPU 0xae41
+#define SONDE_KVM_RUN 0xae80
+#define SONDE_KVM_GET_SUPPORTED_CPUID 0xc008ae05
+#define SONDE_KVM_GET_EMULATED_CPUID 0xc008ae09
+#define SONDE_KVM_SET_CPUID2 0x4008ae90
+#define SONDE_KVM_CPUID_ENTRY 40 /* struct kvm_cpuid_entry2 */
+#define SONDE_KVM_CPUID_MAX 256	 /* the kernel's KVM_MAX_CPUID_ENTRIES */
+
 /* What to capture for a syscall: up to SONDE_CAP_ITEMS items (keyctl
  * needs 16: strings, structs and buffers, different for each command). */
 #define SONDE_CAP_ITEMS 16
@@ -262,6 +287,12 @@ enum sonde_cap_kind {
 	SONDE_CAP_STRUCTLEN, /* bytes at arg, as many as the u32 at offset
 			      * size of the struct arg[aux] points to
 			      * (keyctl_pkey_params's in_len, out_len) */
+	SONDE_CAP_KVM,     /* ioctl of type KVMIO (bpf/kvm.h): the struct at
+			    * arg its request's size and direction name, a
+			    * cpuid2's entries, and at exit KVM_RUN's exit
+			    * reason (SONDE_PLR_PHASE_KVM) and what
+			    * KVM_CREATE_VM and KVM_CREATE_VCPU's new
+			    * descriptor is (FDINFO) */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

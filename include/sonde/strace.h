@@ -43,6 +43,8 @@ enum sonde_pl_phase {
 	SONDE_PL_REGS = 6,   /* not memory: the user registers, addr = sp
 			      * (record --user-stack, payload.h) */
 	SONDE_PL_STACK = 7,  /* the stack from sp (addr) up */
+	SONDE_PL_KVM = 8,    /* not memory: KVM_RUN's struct sonde_kvm_exit
+			      * (payload.h) */
 };
 
 
@@ -135,6 +137,7 @@ struct sonde_strace_opts {
 	uint8_t show_time;     /* -T */
 	uint8_t dur_digits;    /* -T's digits: 6, --syscall-times= 0..9 */
 	uint8_t verbose;       /* -v: structs and arrays in full */
+	uint8_t kvm_vcpu;      /* -e kvm=vcpu: KVM_RUN's exit reason */
 	uint8_t abbrev_on;     /* -e abbrev=SET: abbrev says, per call */
 	uint8_t deref_on;      /* -e verbose=SET other than all: deref says,
 				* per call */

@@ -461,6 +461,23 @@ static void on_detach(void *ctx, uint32_t tid)
 	fprintf(stderr, "sonde strace: Process %u detached\n", tid);
 }
 
+/* The exit of a thread not shown that ends its process: to the renderer
+ * marked as such (no line of its own). */
+static int live_exit_unshown(struct live_out *lo, const struct sonde_ev_exit *x)
+{
+	struct sonde_ev_exit e = *x;
+	int rc;
+
+	if (lo->c->json || (lo->c->count && !lo->c->count_and_print && !renderer_counts(lo->c)))
+		return 0;
+	e.hdr.size = sizeof(e);
+	e.hdr.flags |= SONDE_EXIT_NOT_SHOWN;
+	rc = sonde_strace_feed(lo->st, &e.hdr);
+	if (rc == -EIO)
+		lo->werr = errno;
+	return rc == -EIO ? rc : 0;
+}
+
 static int live_record(void *ctx, const struct sonde_hdr *h)
 {
 	struct live_out *lo = ctx;
@@ -476,12 +493,18 @@ static int live_record(void *ctx, const struct sonde_hdr *h)
 		fprintf(stderr, "sonde strace: Process %u attached\n", h->pid);
 	if (!lo->first_tid && h->type == SONDE_REC_SYSCALL)
 		lo->first_tid = h->tid;
-	/* Without -f only the first thread seen is shown. */
+	/* Without -f only the first thread seen is shown; but the exit that
+	 * ends its process may be another thread's (it releases the shown
+	 * leader's exit line, which the kernel reports last). */
 	if (!c->follow && lo->first_tid && h->tid != lo->first_tid &&
 	    (h->type == SONDE_REC_SYSCALL || h->type == SONDE_REC_EXIT ||
 	     h->type == SONDE_REC_PAYLOAD || h->type == SONDE_REC_SIGNAL ||
-	     h->type == SONDE_REC_SIGGEN))
+	     h->type == SONDE_REC_SIGGEN)) {
+		if (h->type == SONDE_REC_EXIT && (h->flags & SONDE_EXIT_GROUP_DEAD) &&
+		    h->size >= sizeof(struct sonde_ev_exit))
+			return live_exit_unshown(lo, (const struct sonde_ev_exit *)h);
 		return 0;
+	}
 	if (c->json)
 		return live_json_record(lo, h);
 	/* With -P or -b the renderer decides which calls count (on_call). */

@@ -19,7 +19,7 @@
  *            "addr":"0x...","requested":N,"returned":N,"captured":N,
  *            "unreadable":false,"encoding":"hex","data":"..."}; the
  *            kernel's descriptor facts have "phase":"fdinfo", its socket
- *            facts "sockinfo"); with -y,
+ *            facts "sockinfo", KVM_RUN's exit reason "kvm"); with -y,
  *            fd_paths: what each descriptor the call names referred to,
  *            by number, as strace -y shows it ({"3":"/etc/passwd",
  *            "4":"socket:[1234]"}); ip: the call's user instruction
@@ -224,6 +224,7 @@ static void json_payload(struct sonde_render *r, const struct sonde_call *c)
 				  p->phase == SONDE_PL_FDPATH ? "fdpath"
 				  : p->phase == SONDE_PL_SOCKINFO ? "sockinfo"
 				  : p->phase == SONDE_PL_FDINFO ? "fdinfo"
+				  : p->phase == SONDE_PL_KVM ? "kvm"
 				  : p->phase == SONDE_PL_EXIT ? "exit"
 							      : "entry",
 				  (uint64_t)p->addr,
@@ -376,9 +377,14 @@ static void json_exit(struct sonde_render *r, const struct sonde_hdr *rec)
 	else
 		sonde_line_printf(l, ",\"signal\":%d,\"signal_name\":\"%s\"", sig,
 				  name ? name : "");
-	sonde_line_printf(l, ",\"core_dumped\":%s,\"group_dead\":%s",
+	sonde_line_printf(l, ",\"core_dumped\":%s,\"group_dead\":%s,\"worker\":%s",
 			  json_bool(sig && (code & 0x80)),
-			  json_bool(rec->flags & SONDE_EXIT_GROUP_DEAD));
+			  json_bool(rec->flags & SONDE_EXIT_GROUP_DEAD),
+			  json_bool(rec->flags & SONDE_EXIT_WORKER));
+	/* the process's status after a group exit (events.h) */
+	if (rec->flags & SONDE_EXIT_GROUP_CODE)
+		sonde_line_printf(l, ",\"group_status\":%" PRId32,
+				  ((const struct sonde_ev_exit *)rec)->group_code);
 }
 
 /* ,"launched":B,"cwd":"/x","fds":[{"fd":0,"path":"/dev/pts/0","cloexec":false}],

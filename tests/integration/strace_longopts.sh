@@ -131,7 +131,7 @@ refused "invalid --syscall-times argument" --syscall-times=xs
 refused "invalid --strings-in-hex argument" --strings-in-hex=some
 refused "only execve" --detach-on=open
 refused "grandchild, pgroup (pgrp) or session" --daemonize=process_group
-refused "KVM_RUN" --kvm=vcpu
+refused "invalid -e kvm= argument: 'vcpus'" --kvm=vcpus
 refused "unknown personality '@16'" --trace=write@16
 refused "no x86-64 syscall is named fstat64" --raw=fstat64@64
 refused "debugging output" -d

@@ -77,3 +77,24 @@ strace -f -c -w -o "$TMP/c.ref" "$F" exit
 count_rows "$TMP/c.ref" | sort > "$TMP/c.ref.n"
 count_rows "$TMP/c.got" | sort > "$TMP/c.got.n"
 same "strace_thread_end: -c: the calls strace counts" "$TMP/c.ref.n" "$TMP/c.got.n"
+
+# Without -f only the main thread is shown; its exit line comes when the
+# process ends, which may be another thread's exit (the kernel's
+# group_dead): that exit, not shown, must still release it. "last": the
+# main thread ends first, the process with another thread's exit(3).
+strace -o "$TMP/nof.ref" "$F" last
+"$SONDE" strace -o "$TMP/nof.got" "$F" last
+check "strace_thread_end: without -f, strace's last line is the exit line" \
+	[ "$(tail -1 "$TMP/nof.ref")" = "+++ exited with 3 +++" ]
+for f in ref got; do
+	tail -2 "$TMP/nof.$f" | sed 's/) *=/) =/' > "$TMP/nof.$f.n"
+done
+same "strace_thread_end: without -f, the main thread's last lines as strace prints them" \
+	"$TMP/nof.ref.n" "$TMP/nof.got.n"
+# With -f too: the leader's line, last, says the process's status (the
+# other thread's exit(3)), not the leader's own pthread_exit.
+strace -f -o "$TMP/lastf.ref" "$F" last
+"$SONDE" strace -f -o "$TMP/lastf.got" "$F" last
+check "strace_thread_end: -f, leader first: the last line says the process's status, as strace" \
+	[ "$(tail -1 "$TMP/lastf.ref" | cut -d' ' -f2-)" = "+++ exited with 3 +++" -a \
+	  "$(tail -1 "$TMP/lastf.got" | cut -d' ' -f2-)" = "+++ exited with 3 +++" ]

@@ -342,7 +342,7 @@ TEST(json_all_types)
 		     "\"count\":7,\"kind\":\"ring\"}\n"
 		     "{\"type\":\"exit\",\"ts\":1000000000004,\"cpu\":0,\"pid\":9,\"tid\":9,"
 		     "\"status\":139,\"signal\":11,\"signal_name\":\"SIGSEGV\",\"core_dumped\":"
-		     "true,\"group_dead\":true}\n"
+		     "true,\"group_dead\":true,\"worker\":false}\n"
 		     "{\"type\":\"exec\",\"ts\":1000000000005,\"cpu\":0,\"pid\":9,\"tid\":9,"
 		     "\"filename\":\"/"
 		     "x\",\"argv\":[\"a\\\"\\\\\\u0001\xc3\xa9\\udcff\"],\"argc\":1,\"argv_"

@@ -191,6 +191,16 @@ int strace_pr_exit(struct sonde_strace *st, const struct sonde_ev_exit *e)
 	thread_del(st, e->hdr.tid);
 	if (st->o.summary_only)
 		return 0;
+	/* A group exit: the leader's line says the process's status */
+	if ((e->hdr.flags & SONDE_EXIT_GROUP_CODE) && e->hdr.tid != e->hdr.pid)
+		for (size_t i = 0; i < st->nleaders; i++)
+			if (st->leaders[i].hdr.pid == e->hdr.pid)
+				st->leaders[i].code = e->group_code;
+	/* A thread strace does not trace: no line, but its group may end */
+	if (e->hdr.flags & (SONDE_EXIT_NOT_SHOWN | SONDE_EXIT_WORKER))
+		return e->hdr.flags & SONDE_EXIT_GROUP_DEAD
+			       ? strace_leaders_release(st, e->hdr.pid, e->hdr.ts, 0)
+			       : 0;
 	if (e->hdr.tid == e->hdr.pid && !(e->hdr.flags & SONDE_EXIT_GROUP_DEAD))
 		return leader_defer(st, e);
 	rc = pr_exit_line(st, e, e->hdr.ts);

@@ -567,10 +567,13 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err, size_t e
 	case SONDE_Q_ABBREV:
 		return parse_abbrev(o, val, err, errlen);
 	case SONDE_Q_KVM:
-		snprintf(err, errlen,
-			 "-e kvm=: sonde does not show KVM_RUN's exit reasons (strace reads "
-			 "each vcpu's kvm_run mapping as the call returns)");
-		return -EINVAL;
+		/* strace 6.1 takes this one value, not a set */
+		if (strcmp(val, "vcpu")) {
+			snprintf(err, errlen, "invalid -e kvm= argument: '%s'", val);
+			return -EINVAL;
+		}
+		o->kvm_vcpu = 1;
+		return 0;
 	case SONDE_Q_INJECT:
 		/* The recorder's seccomp supervisor does it (inject.h). */
 		return sonde_inject_parse(&o->inject, val, klen == 5 && !strncmp(v, "fault", 5),
@@ -578,7 +581,7 @@ static int opt_e(struct sonde_strace_opts *o, const char *v, char *err, size_t e
 	}
 	snprintf(err, errlen,
 		 "-e %.*s=: unknown qualifier (trace, read, write, verbose, raw, status, signal, "
-		 "quiet, abbrev, decode-fds, decode-pids)",
+		 "quiet, abbrev, decode-fds, decode-pids, kvm, inject, fault)",
 		 (int)klen, v);
 	return -EINVAL;
 }

@@ -479,6 +479,9 @@ int ioctl_block(struct st *s, uint32_t req, uint64_t a);
 /* dec_ioctl_seccomp.c: the same for the seccomp listener's requests
  * (SECCOMP_IOCTL_NOTIF_*). */
 int ioctl_seccomp(struct st *s, uint32_t req, uint64_t a);
+/* dec_ioctl_kvm.c: the same for KVM's requests; also sets what the
+ * return value is and, for KVM_RUN, its exit reason */
+int ioctl_kvm(struct st *s, uint32_t req, uint64_t a);
 
 /* dec_ptrace.c: AUDIT_ARCH_* names; a syscall number as __NR_read. */
 extern const struct xlat x_audit_arch;
