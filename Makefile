@@ -77,6 +77,9 @@ $(O)/fixtures/%: tests/fixtures/%.c
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -D_GNU_SOURCE \
 		-o $@ $< -lpthread
 
+# This one compiles the generated table of ioctl names in.
+$(O)/fixtures/strace_ioctl_names: src/decode/strace/ioctl_names.c src/decode/strace/ioctl_names.h
+
 $(O)/bench/%: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<

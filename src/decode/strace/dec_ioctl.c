@@ -263,7 +263,7 @@ static void pr_ioctl_req(struct st *s, uint32_t req)
 	static const char *const dirs[] = { "_IOC_NONE", "_IOC_WRITE",
 		"_IOC_READ", "_IOC_READ|_IOC_WRITE" };
 	char buf[512];
-	const char *n = ioctl_req_name(req, buf, sizeof(buf));
+	const char *n = ioctl_req_name(req, s->opt->xlat == SONDE_XLAT_VERBOSE, buf, sizeof(buf));
 
 	if (s->j) {
 		if (n)

@@ -26,8 +26,9 @@ const char *ioctl_table_name(uint32_t req);
  * req's name as strace prints it, in buf: the table's names, or for the
  * families strace names from the number's fields (EVIOCGNAME(256),
  * MIXER_READ(1), ...) that form, followed by " or " and the table's
- * names when both apply. NULL when req has no name.
+ * names when both apply. NULL when req has no name. verbose: for -X
+ * verbose, where an unnamed field prints without its "EV_???" comment.
  */
-const char *ioctl_req_name(uint32_t req, char *buf, size_t len);
+const char *ioctl_req_name(uint32_t req, int verbose, char *buf, size_t len);
 
 #endif

@@ -87,19 +87,23 @@ static const struct xlat x_evdev_ev = { evdev_ev_e, sizeof(evdev_ev_e) / sizeof(
 static const struct xlat x_evdev_abs = { evdev_abs_e, sizeof(evdev_abs_e) / sizeof(evdev_abs_e[0]),
 					 0 };
 
-/* An event type or axis: its name, or the number and what it would be. */
-static int sym(char *buf, size_t len, const struct xlat *x, unsigned int v, const char *unknown)
+/* An event type or axis: its name, or the number and (but inside -X
+ * verbose's comment) what it would be. */
+static int sym(char *buf, size_t len, const struct xlat *x, unsigned int v, const char *unknown,
+	       int verbose)
 {
 	const char *n = xlat_name(x, v);
 
 	if (n)
 		return snprintf(buf, len, "%s", n);
+	if (verbose)
+		return snprintf(buf, len, "%#x", v);
 	return snprintf(buf, len, "%#x /* %s */", v, unknown);
 }
 
 /* The input layer's requests ('E'): names with an axis, a type or a
  * buffer length. Returns the length written, 0 for none. */
-static int evdev_name(uint32_t req, char *buf, size_t len)
+static int evdev_name(uint32_t req, int verbose, char *buf, size_t len)
 {
 	static const char *const lens[] = {
 		[0x06] = "EVIOCGNAME", [0x07] = "EVIOCGPHYS",	 [0x08] = "EVIOCGUNIQ",
@@ -111,7 +115,7 @@ static int evdev_name(uint32_t req, char *buf, size_t len)
 
 	if (_IOC_DIR(req) == _IOC_WRITE && nr >= 0xc0 && nr < 0xc0 + 0x40) {
 		k = snprintf(buf, len, "EVIOCSABS(");
-		k += sym(buf + k, len - k, &x_evdev_abs, nr - 0xc0, "ABS_???");
+		k += sym(buf + k, len - k, &x_evdev_abs, nr - 0xc0, "ABS_???", verbose);
 		return k + snprintf(buf + k, len - k, ")");
 	}
 	if (_IOC_DIR(req) != _IOC_READ)
@@ -121,12 +125,12 @@ static int evdev_name(uint32_t req, char *buf, size_t len)
 		if (nr == 0x20)
 			k += snprintf(buf + k, len - k, "0");
 		else
-			k += sym(buf + k, len - k, &x_evdev_ev, nr - 0x20, "EV_???");
+			k += sym(buf + k, len - k, &x_evdev_ev, nr - 0x20, "EV_???", verbose);
 		return k + snprintf(buf + k, len - k, ", %u)", size);
 	}
 	if (nr >= 0x40 && nr < 0x40 + 0x40) {
 		k = snprintf(buf, len, "EVIOCGABS(");
-		k += sym(buf + k, len - k, &x_evdev_abs, nr - 0x40, "ABS_???");
+		k += sym(buf + k, len - k, &x_evdev_abs, nr - 0x40, "ABS_???", verbose);
 		return k + snprintf(buf + k, len - k, ")");
 	}
 	if (nr < sizeof(lens) / sizeof(lens[0]) && lens[nr])
@@ -167,7 +171,7 @@ static int hid_name(uint32_t req, char *buf, size_t len)
 }
 
 /* The form named from the number's fields, or 0. */
-static int field_name(uint32_t req, char *buf, size_t len)
+static int field_name(uint32_t req, int verbose, char *buf, size_t len)
 {
 	unsigned int dir = _IOC_DIR(req), nr = _IOC_NR(req);
 
@@ -178,7 +182,7 @@ static int field_name(uint32_t req, char *buf, size_t len)
 			return snprintf(buf, len, "SECCOMP_IOCTL_NOTIF_ID_VALID_WRONG_DIR");
 		return 0;
 	case 'E':
-		return evdev_name(req, buf, len);
+		return evdev_name(req, verbose, buf, len);
 	case 'H':
 		return hid_name(req, buf, len);
 	case 'M':
@@ -203,10 +207,10 @@ static int field_name(uint32_t req, char *buf, size_t len)
 	return 0;
 }
 
-const char *ioctl_req_name(uint32_t req, char *buf, size_t len)
+const char *ioctl_req_name(uint32_t req, int verbose, char *buf, size_t len)
 {
 	const char *n = ioctl_table_name(req);
-	int k = field_name(req, buf, len);
+	int k = field_name(req, verbose, buf, len);
 
 	if (k <= 0)
 		return n;
