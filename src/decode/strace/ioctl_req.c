@@ -10,6 +10,7 @@
  */
 #include <linux/input.h>
 #include <linux/ioctl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,18 +88,35 @@ static const struct xlat x_evdev_ev = { evdev_ev_e, sizeof(evdev_ev_e) / sizeof(
 static const struct xlat x_evdev_abs = { evdev_abs_e, sizeof(evdev_abs_e) / sizeof(evdev_abs_e[0]),
 					 0 };
 
+/* Appends at buf + k as snprintf would, never past len (the text is cut
+ * there); returns k plus the length the text has. */
+__attribute__((format(printf, 4, 5))) static int put(char *buf, size_t len, int k, const char *fmt,
+						     ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	if ((size_t)k < len)
+		n = vsnprintf(buf + k, len - k, fmt, ap);
+	else
+		n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	return k + n;
+}
+
 /* An event type or axis: its name, or the number and (but inside -X
  * verbose's comment) what it would be. */
-static int sym(char *buf, size_t len, const struct xlat *x, unsigned int v, const char *unknown,
-	       int verbose)
+static int sym(char *buf, size_t len, int k, const struct xlat *x, unsigned int v,
+	       const char *unknown, int verbose)
 {
 	const char *n = xlat_name(x, v);
 
 	if (n)
-		return snprintf(buf, len, "%s", n);
+		return put(buf, len, k, "%s", n);
 	if (verbose)
-		return snprintf(buf, len, "%#x", v);
-	return snprintf(buf, len, "%#x /* %s */", v, unknown);
+		return put(buf, len, k, "%#x", v);
+	return put(buf, len, k, "%#x /* %s */", v, unknown);
 }
 
 /* The input layer's requests ('E'): names with an axis, a type or a
@@ -114,24 +132,24 @@ static int evdev_name(uint32_t req, int verbose, char *buf, size_t len)
 	int k;
 
 	if (_IOC_DIR(req) == _IOC_WRITE && nr >= 0xc0 && nr < 0xc0 + 0x40) {
-		k = snprintf(buf, len, "EVIOCSABS(");
-		k += sym(buf + k, len - k, &x_evdev_abs, nr - 0xc0, "ABS_???", verbose);
-		return k + snprintf(buf + k, len - k, ")");
+		k = put(buf, len, 0, "EVIOCSABS(");
+		k = sym(buf, len, k, &x_evdev_abs, nr - 0xc0, "ABS_???", verbose);
+		return put(buf, len, k, ")");
 	}
 	if (_IOC_DIR(req) != _IOC_READ)
 		return 0;
 	if (nr >= 0x20 && nr < 0x20 + 0x20) {
-		k = snprintf(buf, len, "EVIOCGBIT(");
+		k = put(buf, len, 0, "EVIOCGBIT(");
 		if (nr == 0x20)
-			k += snprintf(buf + k, len - k, "0");
+			k = put(buf, len, k, "0");
 		else
-			k += sym(buf + k, len - k, &x_evdev_ev, nr - 0x20, "EV_???", verbose);
-		return k + snprintf(buf + k, len - k, ", %u)", size);
+			k = sym(buf, len, k, &x_evdev_ev, nr - 0x20, "EV_???", verbose);
+		return put(buf, len, k, ", %u)", size);
 	}
 	if (nr >= 0x40 && nr < 0x40 + 0x40) {
-		k = snprintf(buf, len, "EVIOCGABS(");
-		k += sym(buf + k, len - k, &x_evdev_abs, nr - 0x40, "ABS_???", verbose);
-		return k + snprintf(buf + k, len - k, ")");
+		k = put(buf, len, 0, "EVIOCGABS(");
+		k = sym(buf, len, k, &x_evdev_abs, nr - 0x40, "ABS_???", verbose);
+		return put(buf, len, k, ")");
 	}
 	if (nr < sizeof(lens) / sizeof(lens[0]) && lens[nr])
 		return snprintf(buf, len, "%s(%u)", lens[nr], size);
@@ -214,7 +232,7 @@ const char *ioctl_req_name(uint32_t req, int verbose, char *buf, size_t len)
 
 	if (k <= 0)
 		return n;
-	if (n && (size_t)k < len)
-		snprintf(buf + k, len - k, " or %s", n);
+	if (n)
+		put(buf, len, k, " or %s", n);
 	return buf;
 }
