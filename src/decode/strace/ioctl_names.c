@@ -5,10 +5,11 @@
  * libdrm-dev installed).
  *
  * The names of the ioctl requests of the UAPI headers in /usr/include:
- * linux/, asm/, asm-generic/, sound/, mtd/, rdma/, scsi/, video/, misc/, xen/,
- * drm/ (of libdrm-dev); values as on x86-64. Sorted by number for a binary
- * search; the names of a shared number are joined by " or ".
- * Headers skipped (they do not compile on their own): xen/privcmd.h.
+ * linux/, asm/, asm-generic/, sound/, mtd/, rdma/, scsi/, video/, misc/,
+ * xen/ (asm/ is x86_64-linux-gnu/asm/), and drm/ (libdrm-dev's libdrm/);
+ * values as on x86-64. Sorted by number for a binary search; the names of
+ * a shared number are joined by " or ". Headers skipped (they do not
+ * compile on their own): xen/privcmd.h.
  */
 #include "ioctl_names.h"
 
