@@ -34,7 +34,7 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 # intermediates of the pattern chain).
 .SECONDARY:
 
-.PHONY: all deps demo check test unit integration asan fuzz bench clean format
+.PHONY: all deps demo check test unit integration asan fuzz bench clean format ioctl-names
 
 all: $(O)/sonde $(UNIT_BINS) $(FIXTURE_BINS) $(BENCH_BINS)
 
@@ -77,6 +77,9 @@ $(O)/fixtures/%: tests/fixtures/%.c
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -D_GNU_SOURCE \
 		-o $@ $< -lpthread
 
+# This one compiles the generated table of ioctl names in.
+$(O)/fixtures/strace_ioctl_names: src/decode/strace/ioctl_names.c src/decode/strace/ioctl_names.h
+
 $(O)/bench/%: bench/%.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
@@ -109,6 +112,13 @@ fuzz: deps
 
 bench: deps all
 	@bash bench/run.sh $(O)
+
+# The ioctl request names, generated from the system's UAPI headers and
+# committed (the build does not run the generator): regenerate after a
+# headers update. Needs python3, gcc, linux-libc-dev and libdrm-dev.
+ioctl-names:
+	python3 scripts/gen_ioctl_names.py > src/decode/strace/ioctl_names.c.tmp
+	mv src/decode/strace/ioctl_names.c.tmp src/decode/strace/ioctl_names.c
 
 format:
 	clang-format -i $(shell git ls-files '*.c' '*.h')

@@ -11,6 +11,7 @@
 #include <termios.h>
 #include <sys/ioctl.h>
 
+#include "decode/strace/ioctl_names.h"
 #include "decode/strace/strace_int.h"
 
 /* The kernel's struct termios (TCGETS), not glibc's larger one. */
@@ -261,7 +262,8 @@ static void pr_ioctl_req(struct st *s, uint32_t req)
 {
 	static const char *const dirs[] = { "_IOC_NONE", "_IOC_WRITE",
 		"_IOC_READ", "_IOC_READ|_IOC_WRITE" };
-	const char *n = xlat_name(&x_ioctl, req);
+	char buf[512];
+	const char *n = ioctl_req_name(req, s->opt->xlat == SONDE_XLAT_VERBOSE, buf, sizeof(buf));
 
 	if (s->j) {
 		if (n)

@@ -365,7 +365,7 @@ const struct xlat *sockopt_xlat(int level, uint32_t name, int get, const char **
 extern const struct xlat x_sock_family, x_sock_type, x_sock_flags,
 	x_ipproto, x_nl_protocols, x_msg_flags, x_shutdown, x_sol, x_scm, x_ip_cmsg,
 	x_poll, x_epoll_events,
-	x_epoll_ctl, x_epoll_create, x_ioctl;
+	x_epoll_ctl, x_epoll_create;
 
 /* structs.c, structs_proc.c: struct printers; phase chooses entry or exit
  * memory. */
