@@ -176,18 +176,6 @@ static const struct xlat_ent kvm_cpuid_e[] = {
 };
 static const struct xlat x_kvm_cpuid = { kvm_cpuid_e, N(kvm_cpuid_e), 0 };
 
-static void pr_u_field(struct st *s, const char *name, uint64_t v)
-{
-	st_field(s, name);
-	pr_ulong(s, v);
-}
-
-static void pr_x_field(struct st *s, const char *name, uint64_t v)
-{
-	st_field(s, name);
-	pr_hex(s, v);
-}
-
 /* Text only: the members strace leaves out without -v (JSON has all). */
 static void kvm_cut(struct st *s)
 {
@@ -204,12 +192,12 @@ static void pr_mem_region(struct st *s, uint64_t a)
 	if (!st_fetch(s, SONDE_PL_ENTRY, a, &r, sizeof(r)))
 		return;
 	st_obj_begin(s);
-	pr_u_field(s, "slot", r.slot);
+	pr_ulong_field(s, "slot", r.slot);
 	st_field(s, "flags");
 	pr_flags(s, &x_kvm_mem, r.flags, "KVM_MEM_???");
-	pr_x_field(s, "guest_phys_addr", r.guest_phys_addr);
-	pr_u_field(s, "memory_size", r.memory_size);
-	pr_x_field(s, "userspace_addr", r.userspace_addr);
+	pr_hex_field(s, "guest_phys_addr", r.guest_phys_addr);
+	pr_ulong_field(s, "memory_size", r.memory_size);
+	pr_hex_field(s, "userspace_addr", r.userspace_addr);
 	st_obj_end(s);
 }
 
@@ -232,7 +220,7 @@ static void pr_regs(struct st *s, int phase, uint64_t a)
 				kvm_cut(s);
 			continue;
 		}
-		pr_x_field(s, names[i], v[i]);
+		pr_hex_field(s, names[i], v[i]);
 	}
 	st_obj_end(s);
 }
@@ -241,17 +229,17 @@ static void pr_segment(struct st *s, const char *name, const struct kvm_segment 
 {
 	st_field(s, name);
 	st_obj_begin(s);
-	pr_x_field(s, "base", g->base);
-	pr_u_field(s, "limit", g->limit);
-	pr_u_field(s, "selector", g->selector);
-	pr_u_field(s, "type", g->type);
-	pr_u_field(s, "present", g->present);
-	pr_u_field(s, "dpl", g->dpl);
-	pr_u_field(s, "db", g->db);
-	pr_u_field(s, "s", g->s);
-	pr_u_field(s, "l", g->l);
-	pr_u_field(s, "g", g->g);
-	pr_u_field(s, "avl", g->avl);
+	pr_hex_field(s, "base", g->base);
+	pr_ulong_field(s, "limit", g->limit);
+	pr_ulong_field(s, "selector", g->selector);
+	pr_ulong_field(s, "type", g->type);
+	pr_ulong_field(s, "present", g->present);
+	pr_ulong_field(s, "dpl", g->dpl);
+	pr_ulong_field(s, "db", g->db);
+	pr_ulong_field(s, "s", g->s);
+	pr_ulong_field(s, "l", g->l);
+	pr_ulong_field(s, "g", g->g);
+	pr_ulong_field(s, "avl", g->avl);
 	st_obj_end(s);
 }
 
@@ -259,8 +247,8 @@ static void pr_dtable(struct st *s, const char *name, const struct kvm_dtable *d
 {
 	st_field(s, name);
 	st_obj_begin(s);
-	pr_x_field(s, "base", d->base);
-	pr_u_field(s, "limit", d->limit);
+	pr_hex_field(s, "base", d->base);
+	pr_ulong_field(s, "limit", d->limit);
 	st_obj_end(s);
 }
 
@@ -284,13 +272,13 @@ static void pr_sregs(struct st *s, int phase, uint64_t a)
 		pr_segment(s, segn[i], seg[i]);
 	pr_dtable(s, "gdt", &r.gdt);
 	pr_dtable(s, "idt", &r.idt);
-	pr_u_field(s, "cr0", r.cr0);
-	pr_u_field(s, "cr2", r.cr2);
-	pr_u_field(s, "cr3", r.cr3);
-	pr_u_field(s, "cr4", r.cr4);
-	pr_u_field(s, "cr8", r.cr8);
-	pr_u_field(s, "efer", r.efer);
-	pr_x_field(s, "apic_base", r.apic_base);
+	pr_ulong_field(s, "cr0", r.cr0);
+	pr_ulong_field(s, "cr2", r.cr2);
+	pr_ulong_field(s, "cr3", r.cr3);
+	pr_ulong_field(s, "cr4", r.cr4);
+	pr_ulong_field(s, "cr8", r.cr8);
+	pr_ulong_field(s, "efer", r.efer);
+	pr_hex_field(s, "apic_base", r.apic_base);
 	st_field(s, "interrupt_bitmap");
 	st_arr_begin(s);
 	for (size_t i = 0; i < N(r.interrupt_bitmap); i++) {
@@ -307,14 +295,14 @@ static void pr_cpuid_entry(struct st *s, const void *p)
 
 	memcpy(&e, p, sizeof(e));
 	st_obj_begin(s);
-	pr_x_field(s, "function", e.function);
-	pr_x_field(s, "index", e.index);
+	pr_hex_field(s, "function", e.function);
+	pr_hex_field(s, "index", e.index);
 	st_field(s, "flags");
 	pr_flags(s, &x_kvm_cpuid, e.flags, "KVM_CPUID_FLAG_???");
-	pr_x_field(s, "eax", e.eax);
-	pr_x_field(s, "ebx", e.ebx);
-	pr_x_field(s, "ecx", e.ecx);
-	pr_x_field(s, "edx", e.edx);
+	pr_hex_field(s, "eax", e.eax);
+	pr_hex_field(s, "ebx", e.ebx);
+	pr_hex_field(s, "ecx", e.ecx);
+	pr_hex_field(s, "edx", e.edx);
 	st_obj_end(s);
 }
 
@@ -326,7 +314,7 @@ static void pr_cpuid2(struct st *s, int phase, uint64_t a)
 	if (!st_fetch(s, phase, a, &c, sizeof(c)))
 		return;
 	st_obj_begin(s);
-	pr_u_field(s, "nent", c.nent);
+	pr_ulong_field(s, "nent", c.nent);
 	st_field(s, "entries");
 	if (!s->j && !s->opt->verbose) {
 		sb_puts(s->o, c.nent ? "[...]" : "[]");
