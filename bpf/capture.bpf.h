@@ -632,7 +632,7 @@ static __always_inline __u64 cap_arg(struct cap_call *c, __u32 i)
 #include "fdinfo.h"
 #include "scm.h"
 #include "aio.h"
-#include "kvm.h"
+#include "ioctl.h"
 
 __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __u32 size)
 {
@@ -731,8 +731,8 @@ __noinline int cap_item(struct cap_call *c, __u32 kind, __u32 arg, __u32 aux, __
 	case SONDE_CAP_FDINFO:
 		cap_fdinfo(c, a, size);
 		break;
-	case SONDE_CAP_KVM:
-		cap_kvm(c, a);
+	case SONDE_CAP_IOCTL:
+		cap_ioctl(c, a);
 		break;
 	case SONDE_CAP_SOCKINFO:
 		if (size == 3)

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ioctls of KVM (include/sonde/payload.h, SONDE_CAP_KVM): the one capture
- * item every ioctl's plan holds for them, which returns at once for any
- * other request type. For a request of type KVMIO:
+ * ioctls of KVM (bpf/ioctl.h dispatches them here by request type). For a
+ * request of type KVMIO:
  *
  *   KVM_RUN, at exit        the vcpu's exit reason, read in the kernel:
  *                           task->files->fdt->fd[fd] -> struct file
@@ -24,8 +23,6 @@
  */
 #ifndef SONDE_BPF_KVM_H
 #define SONDE_BPF_KVM_H
-
-#define IOC_SMALL 36 /* capture_plan.c: every ioctl's first item */
 
 struct kvm_rec {
 	struct sonde_ev_payload p;
@@ -76,44 +73,36 @@ static __always_inline void kvm_exit_reason(struct cap_call *c, __u32 arg)
 	emit_submit(&em, r);
 }
 
-__noinline int cap_kvm(struct cap_call *c, __u32 arg)
+static __always_inline void cap_kvm(struct cap_call *c, __u32 arg, __u32 req, __u64 addr)
 {
-	__u32 req, size, dir, nent = 0;
-	__u64 addr;
+	__u32 size, dir, nent = 0;
 
-	if (!c || arg >= 6)
-		return 0;
-	req = (__u32)cap_arg(c, 1);
-	if (((req >> 8) & 0xff) != SONDE_KVMIO || (c->phase && c->ret < 0))
-		return 0;
-	addr = cap_arg(c, arg);
 	switch (req) {
 	case SONDE_KVM_RUN:
 		if (c->phase)
 			kvm_exit_reason(c, arg);
-		return 0;
+		return;
 	case SONDE_KVM_CREATE_VM:
 	case SONDE_KVM_CREATE_VCPU:
 		if (c->phase)
 			cap_fdinfo(c, arg, 0);
-		return 0;
+		return;
 	case SONDE_KVM_SET_CPUID2:
 	case SONDE_KVM_GET_SUPPORTED_CPUID:
 	case SONDE_KVM_GET_EMULATED_CPUID:
 		if (!c->phase != (req == SONDE_KVM_SET_CPUID2))
-			return 0;
+			return;
 		bpf_probe_read_user(&nent, sizeof(nent), (void *)addr);
 		if (nent > SONDE_KVM_CPUID_MAX)
 			nent = SONDE_KVM_CPUID_MAX;
 		size = 8 + nent * SONDE_KVM_CPUID_ENTRY;
 		cap_len(c, arg, addr, size, size, size);
-		return 0;
+		return;
 	}
 	size = (req >> 16) & 0x3fff; /* _IOC_SIZE */
 	dir = req >> 30;	     /* _IOC_WRITE 1, _IOC_READ 2 */
 	if (size > IOC_SMALL && (dir & (c->phase ? 2 : 1)))
 		cap_len(c, arg, addr, size, size, size);
-	return 0;
 }
 
 #endif /* SONDE_BPF_KVM_H */

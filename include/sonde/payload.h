@@ -287,12 +287,13 @@ enum sonde_cap_kind {
 	SONDE_CAP_STRUCTLEN, /* bytes at arg, as many as the u32 at offset
 			      * size of the struct arg[aux] points to
 			      * (keyctl_pkey_params's in_len, out_len) */
-	SONDE_CAP_KVM,     /* ioctl of type KVMIO (bpf/kvm.h): the struct at
-			    * arg its request's size and direction name, a
-			    * cpuid2's entries, and at exit KVM_RUN's exit
-			    * reason (SONDE_PLR_PHASE_KVM) and what
+	SONDE_CAP_IOCTL,   /* ioctl, by request type (bpf/ioctl.h): KVM's
+			    * structs by the size and direction their request
+			    * names, a cpuid2's entries, at exit KVM_RUN's
+			    * exit reason (SONDE_PLR_PHASE_KVM) and what
 			    * KVM_CREATE_VM and KVM_CREATE_VCPU's new
-			    * descriptor is (FDINFO) */
+			    * descriptor is (FDINFO); the socket requests'
+			    * struct ifreq and SIOCGIFCONF's list */
 };
 
 /* Messages of a sendmmsg/recvmmsg captured (strace prints them all). */

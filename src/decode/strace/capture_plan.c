@@ -132,7 +132,8 @@ static const struct custom_plan custom_plans[] = {
 	/* 36 bytes in and out for every request (termios, winsize, ints);
 	 * the loop device structs and BLKPG's partition, BLKTRACESETUP's
 	 * setup and a seccomp listener's notification, which are larger,
-	 * for those requests only; KVM's structs (bpf/kvm.h). */
+	 * for those requests only; KVM's and the socket requests' structs
+	 * (bpf/ioctl.h). */
 	{ __NR_ioctl, { I(FIXED, 2, BOTH, 0, 36),
 			IF(FIXED, 2, EN, 0, sizeof(struct loop_info), 1, LOOP_SET_FD, B(2)),
 			IF(FIXED, 2, EX, 0, sizeof(struct loop_info), 1, LOOP_SET_FD, B(3)),
@@ -144,7 +145,7 @@ static const struct custom_plan custom_plans[] = {
 			   (uint32_t)BLKTRACESETUP, B(0)),
 			IF(FIXED, 2, EX, 0, sizeof(struct seccomp_notif), 1,
 			   (uint32_t)SECCOMP_IOCTL_NOTIF_RECV, B(0)),
-			I(KVM, 2, BOTH, 0, 0) } },
+			I(IOCTL, 2, BOTH, 0, 0) } },
 	{ __NR_getdents, { I(RETLEN, 1, EX, 2, 0) } },
 	{ __NR_getdents64, { I(RETLEN, 1, EX, 2, 0) } },
 	{ __NR_readlink, { I(STR, 0, EN, 0, 0), I(RETLEN, 1, EX, 2, 0) } },

@@ -482,6 +482,8 @@ int ioctl_seccomp(struct st *s, uint32_t req, uint64_t a);
 /* dec_ioctl_kvm.c: the same for KVM's requests; also sets what the
  * return value is and, for KVM_RUN, its exit reason */
 int ioctl_kvm(struct st *s, uint32_t req, uint64_t a);
+/* dec_ioctl_sock.c: the same for the socket requests (type 0x89) */
+int ioctl_sock(struct st *s, uint32_t req, uint64_t a);
 
 /* dec_ptrace.c: AUDIT_ARCH_* names; a syscall number as __NR_read. */
 extern const struct xlat x_audit_arch;
