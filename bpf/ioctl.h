@@ -12,6 +12,9 @@
  *                 interface requests 0x8910..0x897f; SIOCGIFCONF's list
  *                 of them at exit, ifc_len bytes at ifc_buf (the struct
  *                 ifconf itself, 16 bytes, is in the first item's 36)
+ *   '$' (0x24)    a perf event's: PERF_EVENT_IOC_SET_FILTER's string,
+ *                 MODIFY_ATTRIBUTES' struct perf_event_attr (128 bytes,
+ *                 as perf_event_open's plan), QUERY_BPF's ids at exit
  *
  * An exit read of a failed call is skipped, as for every item: the
  * kernel wrote nothing.
@@ -46,6 +49,38 @@ static __always_inline void cap_sockios(struct cap_call *c, __u32 arg, __u32 req
 		cap_len(c, arg, addr, IFREQ_SIZE, IFREQ_SIZE, IFREQ_SIZE);
 }
 
+#define PERF_TYPE_ 0x24
+#define PERF_SET_FILTER_ 0x40082406
+#define PERF_QUERY_BPF_ 0xc008240a
+#define PERF_MODIFY_ATTRIBUTES_ 0x4008240b
+#define PERF_ATTR_READ 128
+#define PERF_QUERY_IDS_MAX 256
+
+static __always_inline void cap_perf(struct cap_call *c, __u32 arg, __u32 req, __u64 addr)
+{
+	__u64 n;
+
+	switch (req) {
+	case PERF_SET_FILTER_:
+		if (!c->phase)
+			cap_str(c, arg, addr);
+		return;
+	case PERF_MODIFY_ATTRIBUTES_:
+		if (!c->phase)
+			cap_len(c, arg, addr, PERF_ATTR_READ, PERF_ATTR_READ, PERF_ATTR_READ);
+		return;
+	case PERF_QUERY_BPF_:
+		/* struct perf_event_query_bpf: u32 ids_len, prog_cnt, ids[] */
+		if (!c->phase || !addr)
+			return;
+		n = cap_u64(addr) & 0xffffffff;
+		if (n > PERF_QUERY_IDS_MAX)
+			n = PERF_QUERY_IDS_MAX;
+		cap_len(c, arg, addr, 8 + 4 * n, 8 + 4 * n, 8 + 4 * n);
+		return;
+	}
+}
+
 __noinline int cap_ioctl(struct cap_call *c, __u32 arg)
 {
 	__u32 req;
@@ -63,6 +98,9 @@ __noinline int cap_ioctl(struct cap_call *c, __u32 arg)
 		break;
 	case SOCKIOS_TYPE:
 		cap_sockios(c, arg, req, addr);
+		break;
+	case PERF_TYPE_:
+		cap_perf(c, arg, req, addr);
 		break;
 	}
 	return 0;

@@ -160,6 +160,9 @@ def label(lines):
 
 
 def norm(text, names):
+    # A perf event's id, from a counter global to the machine (-X raw:
+    # the request by number).
+    text = re.sub(r'((?:PERF_EVENT_IOC_ID|0x80082407)(?: \*/)?, )\[\d+\]', r'\1[ID]', text)
     text = re.sub(r'0x[0-9a-f]{6,}', '0xADDR', text)
     text = re.sub(r'\s+= ', ' = ', text)
     text = re.sub(r'(tv_sec|tv_nsec|tv_usec)=\d+', r'\1=N', text)

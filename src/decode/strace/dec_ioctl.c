@@ -312,7 +312,8 @@ void dec_ioctl(struct st *s)
 	 * take the same memory on both ABIs. */
 	if (!(s->sc->hdr.flags & SONDE_SC_COMPAT) && ioctl_block(s, req, a))
 		return;
-	if (ioctl_seccomp(s, req, a) || ioctl_kvm(s, req, a) || ioctl_sock(s, req, a))
+	if (ioctl_seccomp(s, req, a) || ioctl_kvm(s, req, a) || ioctl_sock(s, req, a) ||
+	    ioctl_perf(s, req, a))
 		return;
 	st_sep(s);
 	switch (req) {

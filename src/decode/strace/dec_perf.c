@@ -6,6 +6,10 @@
  * (and precise_ip) are shown; with -v every member the caller's size
  * reaches is. The layout is the system's <linux/perf_event.h>, Linux
  * 6.1's (PERF_ATTR_SIZE_VER7, 128 bytes), as strace 6.1 knows it.
+ * Also the ioctls of a perf event descriptor (type '$'), their flags,
+ * counts, descriptors, filter string and, for
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES, the same struct (bpf/ioctl.h reads
+ * it, the filter and QUERY_BPF's ids).
  */
 #include <linux/perf_event.h>
 #include <stddef.h>
@@ -293,4 +297,82 @@ void dec_perf_event_open(struct st *s)
 	pr_fd(s, (int)st_arg(s, 3));
 	st_sep(s);
 	pr_flags(s, &x_perf_open_flags, st_arg(s, 4), "PERF_FLAG_???");
+}
+
+XLAT_DEF(x_perf_ioc_flags, 0, XE(PERF_IOC_FLAG_GROUP));
+
+/* PERF_EVENT_IOC_QUERY_BPF: {ids_len=N, prog_cnt=N, ids=[...]}, the
+ * length given at entry, what the kernel wrote at exit ("..." when it
+ * failed). */
+static void pr_query_bpf(struct st *s, uint64_t a)
+{
+	uint32_t ids_len, cnt;
+
+	if (!st_fetch(s, SONDE_PL_ENTRY, a, &ids_len, sizeof(ids_len)))
+		return;
+	st_obj_begin(s);
+	st_field(s, "ids_len");
+	pr_uint(s, ids_len);
+	st_entry_end(s);
+	if (!st_ok(s) || !st_peek(s, SONDE_PL_EXIT, a + 4, &cnt, sizeof(cnt))) {
+		st_obj_end_cut(s);
+		return;
+	}
+	st_field(s, "prog_cnt");
+	pr_uint(s, cnt);
+	st_field(s, "ids");
+	pr_mem_array(s, SONDE_PL_EXIT, a + 8, cnt, 4, pr_uint);
+	st_obj_end(s);
+}
+
+int ioctl_perf(struct st *s, uint32_t req, uint64_t a)
+{
+	if (((req >> 8) & 0xff) != '$')
+		return 0;
+	switch (req) {
+	case PERF_EVENT_IOC_ENABLE:
+	case PERF_EVENT_IOC_DISABLE:
+	case PERF_EVENT_IOC_RESET:
+		st_sep(s);
+		pr_flags(s, &x_perf_ioc_flags, a, "PERF_IOC_FLAG_???");
+		return 1;
+	case PERF_EVENT_IOC_REFRESH:
+		st_sep(s);
+		pr_int(s, (uint64_t)(int64_t)(int)a);
+		return 1;
+	case PERF_EVENT_IOC_PERIOD:
+		st_sep(s);
+		ps_ulong(s, SONDE_PL_ENTRY, a);
+		return 1;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+	case PERF_EVENT_IOC_SET_BPF:
+		st_sep(s);
+		pr_fd(s, (int)a);
+		return 1;
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		st_sep(s);
+		pr_ulong(s, a);
+		return 1;
+	case PERF_EVENT_IOC_SET_FILTER:
+		st_sep(s);
+		pr_cstr_max(s, SONDE_PL_ENTRY, a, 4096);
+		return 1;
+	case PERF_EVENT_IOC_ID:
+		st_sep(s);
+		st_entry_end(s);
+		if (st_ok(s))
+			ps_ulong(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		return 1;
+	case PERF_EVENT_IOC_QUERY_BPF:
+		st_sep(s);
+		pr_query_bpf(s, a);
+		return 1;
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		st_sep(s);
+		pr_perf_attr(s, a);
+		return 1;
+	}
+	return 0;
 }

@@ -484,6 +484,8 @@ int ioctl_seccomp(struct st *s, uint32_t req, uint64_t a);
 int ioctl_kvm(struct st *s, uint32_t req, uint64_t a);
 /* dec_ioctl_sock.c: the same for the socket requests (type 0x89) */
 int ioctl_sock(struct st *s, uint32_t req, uint64_t a);
+/* dec_perf.c: the same for a perf event's requests (type '$') */
+int ioctl_perf(struct st *s, uint32_t req, uint64_t a);
 
 /* dec_ptrace.c: AUDIT_ARCH_* names; a syscall number as __NR_read. */
 extern const struct xlat x_audit_arch;
