@@ -9,7 +9,7 @@
 #        made ready before the command starts; "default" = 64M),
 #        PAGE_REPORTING=keep|pause (bench/quiet.sh),
 #        TRACERS="none sonde strace" (the columns to run; strace takes
-#        minutes), WORKLOADS="tar dd fio"
+#        minutes; also floor and sonde0, below), WORKLOADS="tar dd fio"
 #
 # Workloads, each timed by bench/timed (the workload's own wall time;
 # tracer start-up and tear-down are not counted):
@@ -25,6 +25,10 @@
 #           payload store; with the 64M default ring tar sheds payloads on
 #           a 2-CPU machine: the rings fill faster than they drain)
 #   strace  strace -f -s 65536 -e read=all -e write=all -o FILE
+#   floor   bench/floor: empty BPF programs on sys_enter and sys_exit, what
+#           any tracer built on those tracepoints pays before any work (a
+#           ratio target below it cannot be met by one)
+#   sonde0  sonde record -s 0 (no payloads): the syscall records alone
 # Cells run round robin so machine noise spreads over all of them, each
 # round starting one tracer further along (as bench/run.sh). Prints
 # the ratios, then sonde's lost events, payload bytes captured / stored
@@ -93,6 +97,10 @@ run_one() {
 		command -v strace > /dev/null || return 0
 		strace -f -s 65536 -e read=all -e write=all -o "$OUT/strace.$w.strace" \
 			$TIMED "$times" $cmd > /dev/null ;;
+	floor) "$PWD/$B/bench/floor" $TIMED "$times" $cmd > /dev/null ;;
+	sonde0)
+		"$SONDE" record -q -s 0 "${RINGOPT[@]}" -o "$OUT/sonde0.$w.trace" -- \
+			$TIMED "$times" $cmd > /dev/null ;;
 	esac
 	[ $? -eq 0 ] || echo "bench/capture.sh: $t on $w failed" >&2
 }
@@ -112,12 +120,23 @@ sfield() {
 	python3 -c 'import json,sys; print("\n".join(str(json.loads(l)[sys.argv[2]]) for l in open(sys.argv[1]) if l.startswith("{")))' "$1" "$2" | median
 }
 
-echo "| workload | untraced | sonde -s $SNAPLEN ${RINGOPT[*]} | strace -f -s 65536 -e read=all -e write=all |"
-echo "|---|---|---|---|"
+declare -A COL=(
+	[floor]="empty BPF (floor)" [sonde0]="sonde -s 0 ${RINGOPT[*]}"
+	[sonde]="sonde -s $SNAPLEN ${RINGOPT[*]}"
+	[strace]="strace -f -s 65536 -e read=all -e write=all"
+)
+SHOWN=()
+for t in floor sonde0 sonde strace; do
+	[[ " ${TRACERS[*]} " == *" $t "* ]] && SHOWN+=("$t")
+done
+row="| workload | untraced"
+for t in "${SHOWN[@]}"; do row+=" | ${COL[$t]}"; done
+echo "$row |"
+echo "|---|---$(printf '|---%.0s' "${SHOWN[@]}")|"
 for w in $WORKLOADS; do
 	base=$(awk '{ print $1 }' "$OUT/none.$w.times" | median)
 	row="| $w | $base s"
-	for t in sonde strace; do
+	for t in "${SHOWN[@]}"; do
 		f=$OUT/$t.$w.times
 		if [ ! -s "$f" ]; then row+=" | n/a"; continue; fi
 		m=$(awk '{ print $1 }' "$f" | median)
