@@ -15,6 +15,8 @@
  *   '$' (0x24)    a perf event's: PERF_EVENT_IOC_SET_FILTER's string,
  *                 MODIFY_ATTRIBUTES' struct perf_event_attr (128 bytes,
  *                 as perf_event_open's plan), QUERY_BPF's ids at exit
+ *   'R' (0x52)    the random device's RNDADDENTROPY: struct
+ *                 rand_pool_info and its buf_size bytes
  *
  * An exit read of a failed call is skipped, as for every item: the
  * kernel wrote nothing.
@@ -81,6 +83,20 @@ static __always_inline void cap_perf(struct cap_call *c, __u32 arg, __u32 req, _
 	}
 }
 
+#define RANDOM_TYPE 0x52
+#define RNDADDENTROPY_ 0x40085203
+
+static __always_inline void cap_random(struct cap_call *c, __u32 arg, __u32 req, __u64 addr)
+{
+	__u64 n;
+
+	if (req != RNDADDENTROPY_ || c->phase || !addr)
+		return;
+	/* int entropy_count, int buf_size, then the bytes */
+	n = (cap_u64(addr) >> 32) & 0x7fffffff;
+	cap_len(c, arg, addr, 8 + n, 8 + n, 8 + n);
+}
+
 __noinline int cap_ioctl(struct cap_call *c, __u32 arg)
 {
 	__u32 req;
@@ -101,6 +117,9 @@ __noinline int cap_ioctl(struct cap_call *c, __u32 arg)
 		break;
 	case PERF_TYPE_:
 		cap_perf(c, arg, req, addr);
+		break;
+	case RANDOM_TYPE:
+		cap_random(c, arg, req, addr);
 		break;
 	}
 	return 0;

@@ -6,7 +6,6 @@
  * strace does for the ones it does not know.
  */
 #include <linux/fs.h>
-#include <linux/nsfs.h>
 #include <stdio.h>
 #include <string.h>
 #include <termios.h>
@@ -293,37 +292,6 @@ static void pr_ioctl_req(struct st *s, uint32_t req)
 		  dirs[(req >> 30) & 3], (req >> 8) & 0xff, req & 0xff, (req >> 16) & 0x3fff);
 }
 
-/*
- * nsfs (<linux/nsfs.h>): NS_GET_USERNS and NS_GET_PARENT take no
- * argument and return a descriptor, NS_GET_NSTYPE returns a CLONE_NEW*
- * type (" = 1073741824 (CLONE_NEWNET)"), NS_GET_OWNER_UID writes a uid_t.
- */
-static int ioctl_nsfs(struct st *s, uint32_t req, uint64_t a)
-{
-	const char *n;
-
-	switch (req) {
-	case NS_GET_USERNS:
-	case NS_GET_PARENT:
-		s->rkind = R_FD;
-		return 1;
-	case NS_GET_NSTYPE:
-		n = st_ok(s) ? xlat_name(&x_unshare, (uint64_t)s->ret) : NULL;
-		if (n)
-			st_res_name(s, "nstype", n);
-		return 1;
-	case NS_GET_OWNER_UID:
-		st_sep(s);
-		st_entry_end(s);
-		if (st_ok(s))
-			ps_uint(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
-		return 1;
-	}
-	return 0;
-}
-
 void dec_ioctl(struct st *s)
 {
 	uint32_t req = (uint32_t)st_arg(s, 1);
@@ -345,7 +313,7 @@ void dec_ioctl(struct st *s)
 	if (!(s->sc->hdr.flags & SONDE_SC_COMPAT) && ioctl_block(s, req, a))
 		return;
 	if (ioctl_seccomp(s, req, a) || ioctl_kvm(s, req, a) || ioctl_sock(s, req, a) ||
-	    ioctl_perf(s, req, a) || ioctl_nsfs(s, req, a))
+	    ioctl_perf(s, req, a) || ioctl_misc(s, req, a))
 		return;
 	st_sep(s);
 	switch (req) {
