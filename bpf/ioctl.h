@@ -17,6 +17,9 @@
  *                 as perf_event_open's plan), QUERY_BPF's ids at exit
  *   'R' (0x52)    the random device's RNDADDENTROPY: struct
  *                 rand_pool_info and its buf_size bytes
+ *   0xaa          userfaultfd's: the structs by the size and direction
+ *                 their request names, as KVM's (struct uffdio_copy is
+ *                 40 bytes)
  *
  * An exit read of a failed call is skipped, as for every item: the
  * kernel wrote nothing.
@@ -84,6 +87,7 @@ static __always_inline void cap_perf(struct cap_call *c, __u32 arg, __u32 req, _
 }
 
 #define RANDOM_TYPE 0x52
+#define UFFDIO_TYPE 0xaa
 #define RNDADDENTROPY_ 0x40085203
 
 static __always_inline void cap_random(struct cap_call *c, __u32 arg, __u32 req, __u64 addr)
@@ -120,6 +124,9 @@ __noinline int cap_ioctl(struct cap_call *c, __u32 arg)
 		break;
 	case RANDOM_TYPE:
 		cap_random(c, arg, req, addr);
+		break;
+	case UFFDIO_TYPE:
+		cap_ioc_size(c, arg, req, addr);
 		break;
 	}
 	return 0;

@@ -24,6 +24,17 @@
 #ifndef SONDE_BPF_KVM_H
 #define SONDE_BPF_KVM_H
 
+/* The struct at addr a request's _IOC_SIZE names, at entry if it goes to
+ * the kernel (_IOC_WRITE), at exit if it comes back (_IOC_READ); sizes up
+ * to 36 the plan's first ioctl item already reads. */
+static __always_inline void cap_ioc_size(struct cap_call *c, __u32 arg, __u32 req, __u64 addr)
+{
+	__u32 size = (req >> 16) & 0x3fff, dir = req >> 30;
+
+	if (size > IOC_SMALL && (dir & (c->phase ? 2 : 1)))
+		cap_len(c, arg, addr, size, size, size);
+}
+
 struct kvm_rec {
 	struct sonde_ev_payload p;
 	struct sonde_kvm_exit k;
@@ -75,7 +86,7 @@ static __always_inline void kvm_exit_reason(struct cap_call *c, __u32 arg)
 
 static __always_inline void cap_kvm(struct cap_call *c, __u32 arg, __u32 req, __u64 addr)
 {
-	__u32 size, dir, nent = 0;
+	__u32 size, nent = 0;
 
 	switch (req) {
 	case SONDE_KVM_RUN:
@@ -99,10 +110,7 @@ static __always_inline void cap_kvm(struct cap_call *c, __u32 arg, __u32 req, __
 		cap_len(c, arg, addr, size, size, size);
 		return;
 	}
-	size = (req >> 16) & 0x3fff; /* _IOC_SIZE */
-	dir = req >> 30;	     /* _IOC_WRITE 1, _IOC_READ 2 */
-	if (size > IOC_SMALL && (dir & (c->phase ? 2 : 1)))
-		cap_len(c, arg, addr, size, size, size);
+	cap_ioc_size(c, arg, req, addr);
 }
 
 #endif /* SONDE_BPF_KVM_H */
