@@ -62,11 +62,7 @@ static int ioctl_random(struct st *s, uint32_t req, uint64_t a)
 		return 1;
 	case RNDGETENTCNT:
 		st_sep(s);
-		st_entry_end(s);
-		if (st_ok(s))
-			ps_int(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
+		ps_int_out(s, a);
 		return 1;
 	case RNDADDTOENTCNT:
 		st_sep(s);

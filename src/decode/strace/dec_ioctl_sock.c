@@ -83,22 +83,12 @@ static size_t hwaddr_len(unsigned int t, size_t max)
  * bytes in hex, -X verbose both. */
 static void pr_ifr_hwaddr(struct st *s, const struct sockaddr *a)
 {
-	const uint8_t *d = (const uint8_t *)a->sa_data;
-	char num[sizeof(a->sa_data) * 4 + 3], sym[sizeof(a->sa_data) * 3 + 1];
-	size_t n = hwaddr_len(a->sa_family, sizeof(a->sa_data)), k = 0;
-
 	st_obj_begin(s);
 	st_field(s, "sa_family");
 	pr_xval(s, &x_arphrd, a->sa_family, "ARPHRD_???");
 	st_field(s, "sa_data");
-	net_bytes(num, sizeof(num), d, sizeof(a->sa_data));
-	sym[0] = 0;
-	for (size_t i = 0; i < n; i++)
-		k += (size_t)snprintf(sym + k, sizeof(sym) - k, "%s%02x", i ? ":" : "", d[i]);
-	if (s->j)
-		st_jstr(s, sym);
-	else
-		pr_symexpr(s, num, sym);
+	pr_hwaddr(s, (const uint8_t *)a->sa_data, sizeof(a->sa_data),
+		  hwaddr_len(a->sa_family, sizeof(a->sa_data)));
 	st_obj_end(s);
 }
 
@@ -285,11 +275,7 @@ static int ioctl_sock_int(struct st *s, uint32_t req, uint64_t a)
 	case SIOCGPGRP:
 	case SIOCOUTQNSD:
 		st_sep(s);
-		st_entry_end(s);
-		if (st_ok(s))
-			ps_int(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
+		ps_int_out(s, a);
 		return 1;
 	case FIOSETOWN:
 	case SIOCSIFENCAP:

@@ -66,13 +66,16 @@ void pr_icmp_filter(struct st *s, int phase, uint64_t a, int len)
 	st_arr_end(s);
 }
 
-/* mr_address: mr_alen bytes (at most its 8) as a MAC address. */
-static void pr_mac(struct st *s, const uint8_t *p, size_t n)
+void pr_hwaddr(struct st *s, const uint8_t *p, size_t n_raw, size_t n)
 {
-	char num[64], sym[32];
+	char num[32 * 4 + 3], sym[32 * 3 + 1];
 	size_t k = 0;
 
-	net_bytes(num, sizeof(num), p, n);
+	if (n_raw > 32)
+		n_raw = 32;
+	if (n > n_raw)
+		n = n_raw;
+	net_bytes(num, sizeof(num), p, n_raw);
 	sym[0] = 0;
 	for (size_t i = 0; i < n; i++)
 		k += (size_t)snprintf(sym + k, sizeof(sym) - k, "%s%02x", i ? ":" : "", p[i]);
@@ -85,6 +88,7 @@ static void pr_mac(struct st *s, const uint8_t *p, size_t n)
 void pr_packet_mreq(struct st *s, uint64_t a, int len)
 {
 	struct packet_mreq m;
+	size_t n;
 
 	(void)len;
 	if (!st_fetch(s, SONDE_PL_ENTRY, a, &m, sizeof(m)))
@@ -97,8 +101,9 @@ void pr_packet_mreq(struct st *s, uint64_t a, int len)
 	st_field(s, "mr_alen");
 	pr_uint(s, m.mr_alen);
 	st_field(s, "mr_address");
-	pr_mac(s, m.mr_address, m.mr_alen < sizeof(m.mr_address) ? m.mr_alen
-								   : sizeof(m.mr_address));
+	/* mr_alen bytes (at most its 8) as a MAC address */
+	n = m.mr_alen < sizeof(m.mr_address) ? m.mr_alen : sizeof(m.mr_address);
+	pr_hwaddr(s, m.mr_address, n, n);
 	st_obj_end(s);
 }
 

@@ -402,6 +402,8 @@ void ps_utsname(struct st *s, int phase, uint64_t addr);
 void ps_sysinfo(struct st *s, int phase, uint64_t addr);
 void ps_tms(struct st *s, int phase, uint64_t addr);
 void ps_int(struct st *s, int phase, uint64_t addr);    /* [1] */
+/* An int the call writes: [1] at exit, its address when the call failed. */
+void ps_int_out(struct st *s, uint64_t addr);
 void ps_child(struct st *s, int phase, uint64_t addr);  /* [1234<sh>]: pr_pid_child */
 void ps_uint(struct st *s, int phase, uint64_t addr);
 void ps_ulong(struct st *s, int phase, uint64_t addr);  /* [N] */
@@ -442,6 +444,9 @@ void pr_sockaddr(struct st *s, int phase, uint64_t addr, uint64_t len);
 void pr_sockaddr_bytes(struct st *s, const uint8_t *p, size_t len);
 /* n bytes at p as strace's -X raw shows an address: "\x7f\x00..." */
 void net_bytes(char *buf, size_t len, const void *p, size_t n);
+/* sockopt_val.c: a link-layer address, n bytes as 00:11:22:33:44:55;
+ * -X raw its n_raw bytes (32 at most) in hex, -X verbose both. */
+void pr_hwaddr(struct st *s, const uint8_t *p, size_t n_raw, size_t n);
 void pr_inet_addr(struct st *s, const void *addr); /* inet_addr("127.0.0.1") */
 void pr_inet6_addr(struct st *s, const void *addr); /* inet_pton(AF_INET6, "::1") */
 /* An in6_addr field: inet_pton(AF_INET6, "::1", &name), with -X

@@ -438,6 +438,15 @@ void ps_int(struct st *s, int phase, uint64_t addr)
 		sb_printf(s->o, "[%d]", v);
 }
 
+void ps_int_out(struct st *s, uint64_t addr)
+{
+	st_entry_end(s);
+	if (st_ok(s))
+		ps_int(s, SONDE_PL_EXIT, addr);
+	else
+		pr_addr(s, addr);
+}
+
 void ps_child(struct st *s, int phase, uint64_t addr)
 {
 	int v;
