@@ -318,6 +318,7 @@ void dec_ioctl(struct st *s)
 	st_sep(s);
 	switch (req) {
 	case TCGETS:
+		st_entry_end(s);
 		if (ok)
 			pr_termios(s, SONDE_PL_EXIT, a);
 		else
@@ -329,6 +330,7 @@ void dec_ioctl(struct st *s)
 		pr_termios(s, SONDE_PL_ENTRY, a);
 		break;
 	case TCGETA:
+		st_entry_end(s);
 		if (ok)
 			pr_termio(s, SONDE_PL_EXIT, a);
 		else
@@ -346,6 +348,7 @@ void dec_ioctl(struct st *s)
 		pr_xval(s, &x_xonc, a, "TC???");
 		break;
 	case TIOCGWINSZ:
+		st_entry_end(s);
 		if (ok)
 			pr_winsize(s, SONDE_PL_EXIT, a);
 		else
@@ -355,6 +358,7 @@ void dec_ioctl(struct st *s)
 		pr_winsize(s, SONDE_PL_ENTRY, a);
 		break;
 	case FS_IOC_GETFLAGS:
+		st_entry_end(s);
 		if (ok)
 			pr_fs_flags(s, SONDE_PL_EXIT, a);
 		else
@@ -368,10 +372,7 @@ void dec_ioctl(struct st *s)
 	case TIOCGSID:
 	case TIOCOUTQ:
 	case TIOCGPTN:
-		if (ok)
-			ps_int(s, SONDE_PL_EXIT, a);
-		else
-			pr_addr(s, a);
+		ps_int_out(s, a);
 		break;
 	case FIONBIO:
 	case FIOASYNC:

@@ -104,6 +104,7 @@ int ioctl_seccomp(struct st *s, uint32_t req, uint64_t a)
 	switch (req) {
 	case SECCOMP_IOCTL_NOTIF_RECV:
 		st_sep(s);
+		st_entry_end(s);
 		if (st_ok(s))
 			pr_notif(s, a);
 		else
