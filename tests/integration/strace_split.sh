@@ -53,3 +53,22 @@ check "strace_split: wait4 resumed with the status it returned" \
 check "strace_split: the child's nanosleep between the halves" \
 	awk -v p="$sh_pid" '$1 == p && /wait4\(-1,  </ { o = 1 } o && $1 != p && /nanosleep/ { n = 1 }
 		$1 == p && /wait4 resumed/ { exit n ? 0 : 1 }' "$TMP/w.out"
+
+# An ioctl that writes its argument (tests/fixtures/split_notif.c: a
+# seccomp listener's SECCOMP_IOCTL_NOTIF_RECV, blocked while the other
+# thread calls getpid): its entering half ends at the ", " before the
+# struct, which comes after "<... ioctl resumed>", as strace prints it.
+notif_ok() {
+	awk '/ioctl\([0-9]+, SECCOMP_IOCTL_NOTIF_RECV,  <unfinished \.\.\.>$/ { t = $1; o = 1; next }
+	     o && $1 != t && /getpid\(\)/ { g = 1 }
+	     o && $1 == t && /<\.\.\. ioctl resumed>\{id=0x[0-9a-f]+, pid=[0-9]+, flags=0, data=\{nr=__NR_getppid, / { ok = g; o = 0 }
+	     END { exit ok ? 0 : 1 }' "$1"
+}
+if command -v strace > /dev/null; then
+	strace -f -o "$TMP/n.ref" "$FIX/split_notif"
+	check "strace_split: Debian's strace splits SECCOMP_IOCTL_NOTIF_RECV so" notif_ok "$TMP/n.ref"
+fi
+$SONDE strace -f -o "$TMP/n.live" --trace-file "$TMP/n.sonde" "$FIX/split_notif" 2> "$TMP/err"
+check "strace_split: live: SECCOMP_IOCTL_NOTIF_RECV split before its struct" notif_ok "$TMP/n.live"
+$SONDE print --strace "$TMP/n.sonde" > "$TMP/n.off"
+check "strace_split: offline: the same" notif_ok "$TMP/n.off"
