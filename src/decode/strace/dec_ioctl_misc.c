@@ -5,8 +5,11 @@
  * entropy added with its bytes, the requests without argument) and
  * userfaultfd's (the API handshake, registered ranges, copies and zero
  * pages: what strace 6.1 decodes; UFFDIO_WRITEPROTECT and UFFDIO_CONTINUE
- * it shows as an address, and so does sonde).
+ * it shows as an address, and so does sonde) and the file system's of
+ * type 'X' (FITRIM's range, FS_IOC_FSGETXATTR/FSSETXATTR's struct
+ * fsxattr, FIFREEZE and FITHAW without argument).
  */
+#include <linux/fs.h>
 #include <linux/nsfs.h>
 #include <linux/random.h>
 #include <linux/userfaultfd.h>
@@ -227,7 +230,65 @@ static int ioctl_uffd(struct st *s, uint32_t req, uint64_t a)
 	return 0;
 }
 
+XLAT_DEF(x_fs_xflags, 0, XE(FS_XFLAG_REALTIME), XE(FS_XFLAG_PREALLOC), XE(FS_XFLAG_IMMUTABLE),
+	 XE(FS_XFLAG_APPEND), XE(FS_XFLAG_SYNC), XE(FS_XFLAG_NOATIME), XE(FS_XFLAG_NODUMP),
+	 XE(FS_XFLAG_RTINHERIT), XE(FS_XFLAG_PROJINHERIT), XE(FS_XFLAG_NOSYMLINKS),
+	 XE(FS_XFLAG_EXTSIZE), XE(FS_XFLAG_EXTSZINHERIT), XE(FS_XFLAG_NODEFRAG),
+	 XE(FS_XFLAG_FILESTREAM), XE(FS_XFLAG_DAX), XE(FS_XFLAG_COWEXTSIZE), XE(FS_XFLAG_HASATTR));
+
+/* struct fsxattr; fsx_nextents only in what the kernel reports */
+static void pr_fsxattr(struct st *s, int phase, uint64_t a)
+{
+	struct fsxattr x;
+
+	if (!st_fetch(s, phase, a, &x, sizeof(x)))
+		return;
+	st_obj_begin(s);
+	pr_flags_field(s, "fsx_xflags", &x_fs_xflags, x.fsx_xflags, "FS_XFLAG_???");
+	pr_ulong_field(s, "fsx_extsize", x.fsx_extsize);
+	if (phase == SONDE_PL_EXIT)
+		pr_ulong_field(s, "fsx_nextents", x.fsx_nextents);
+	pr_hex_field(s, "fsx_projid", x.fsx_projid);
+	pr_ulong_field(s, "fsx_cowextsize", x.fsx_cowextsize);
+	st_obj_end(s);
+}
+
+static int ioctl_fs_x(struct st *s, uint32_t req, uint64_t a)
+{
+	struct fstrim_range r;
+
+	switch (req) {
+	case FIFREEZE:
+	case FITHAW:
+		return 1;
+	case FITRIM:
+		st_sep(s);
+		if (!st_fetch(s, SONDE_PL_ENTRY, a, &r, sizeof(r)))
+			return 1;
+		st_obj_begin(s);
+		pr_hex_field(s, "start", r.start);
+		pr_ulong_field(s, "len", r.len);
+		pr_ulong_field(s, "minlen", r.minlen);
+		st_obj_end(s);
+		return 1;
+	case FS_IOC_FSGETXATTR:
+		st_sep(s);
+		st_entry_end(s);
+		if (st_ok(s))
+			pr_fsxattr(s, SONDE_PL_EXIT, a);
+		else
+			pr_addr(s, a);
+		return 1;
+	case FS_IOC_FSSETXATTR:
+		st_sep(s);
+		pr_fsxattr(s, SONDE_PL_ENTRY, a);
+		return 1;
+	}
+	return 0;
+}
+
 int ioctl_misc(struct st *s, uint32_t req, uint64_t a)
 {
-	return ioctl_nsfs(s, req, a) || ioctl_random(s, req, a) || ioctl_uffd(s, req, a);
+	return ioctl_nsfs(s, req, a) || ioctl_random(s, req, a) || ioctl_uffd(s, req, a) ||
+	       ioctl_fs_x(s, req, a);
 }

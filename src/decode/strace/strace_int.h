@@ -491,7 +491,8 @@ int ioctl_kvm(struct st *s, uint32_t req, uint64_t a);
 int ioctl_sock(struct st *s, uint32_t req, uint64_t a);
 /* dec_perf.c: the same for a perf event's requests (type '$') */
 int ioctl_perf(struct st *s, uint32_t req, uint64_t a);
-/* dec_ioctl_misc.c: the same for nsfs's and the random device's */
+/* dec_ioctl_misc.c: the same for nsfs's, the random device's,
+ * userfaultfd's and the file system's of type 'X' */
 int ioctl_misc(struct st *s, uint32_t req, uint64_t a);
 
 /* dec_ptrace.c: AUDIT_ARCH_* names; a syscall number as __NR_read. */
